@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "core/engine.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "core/check/verify.h"
+#include "core/nue/nue.h"
+
+namespace keiro {
+
+namespace {
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+}  // namespace
+
+std::string EngineReport::get(const std::string &key) const {
+  for (const auto &[k, v] : facts)
+    if (k == key) return v;
+  return {};
+}
+
+const std::vector<EngineDesc> &all_engines() {
+  static const std::vector<EngineDesc> engines = {
+      {"nue", "keiro-nue", route_nue,
+       "Nue: deadlock-free routing inside the complete channel dependency graph, 1..15 VLs"},
+  };
+  return engines;
+}
+
+const EngineDesc *find_engine(std::string_view name) {
+  for (const EngineDesc &e : all_engines())
+    if (name == e.name || name == e.osm_name) return &e;
+  return nullptr;
+}
+
+int vl_budget(const Fabric &f, const Options &o, bool qos, const char *engine, Logger &log) {
+  const int fabric_vls = std::max<int>(1, f.min_switch_vls());
+  const int budget = std::min<int>(fabric_vls, static_cast<int>(o.get_int("max_vls")));
+  if (!qos && budget > 1) {
+    log.logf(LogLevel::kInfo,
+             "%s: QoS is off, so OpenSM will not program SL2VL tables: routing with 1 VL "
+             "(%d would be available with 'qos TRUE')",
+             engine, budget);
+    return 1;
+  }
+  return budget;
+}
+
+bool run_engine(const EngineDesc &e, const EngineInput &in, Routing &out, EngineReport &rep) {
+  auto t0 = std::chrono::steady_clock::now();
+  if (!e.route(in, out, rep)) return false;
+  rep.route_seconds = seconds_since(t0);
+  out.engine = e.osm_name;
+  t0 = std::chrono::steady_clock::now();
+  const CheckResult r = verify_routing(in.fabric, out);
+  rep.check_seconds = seconds_since(t0);
+  if (!r.ok) {
+    in.log.logf(LogLevel::kError, "%s: self-check failed, tables not installed: %s", e.osm_name,
+                r.first_problem.c_str());
+    return false;
+  }
+  out.vls_used = r.vls_used;
+  out.sls_used = r.sls_used;
+  return true;
+}
+
+}  // namespace keiro

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// The engine registry and the one entry point that the plugin, the tool and
+// the tests use to route: run_engine() calls an engine and then the
+// self-check (core/check/verify.h). A routing that fails the check is never
+// returned as a success.
+//
+// Error contract: when an engine or the check fails, exactly one line at
+// LogLevel::kError says why, and run_engine() returns false.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/fabric.h"
+#include "core/log.h"
+#include "core/options.h"
+#include "core/routing.h"
+
+namespace keiro {
+
+struct EngineInput {
+  const Fabric &fabric;
+  const Options &options;
+  Logger &log;
+  int max_vls = 1;   // VL budget (see vl_budget()); the engine must not use more
+  int max_sls = 16;  // SL budget
+  bool qos = true;   // false: OpenSM will not program SL2VL, so only VL 0 exists
+};
+
+// What an engine tells about its run, for logs and summaries.
+struct EngineReport {
+  std::vector<std::pair<std::string, std::string>> facts;
+  double route_seconds = 0, check_seconds = 0;
+  void add(const std::string &key, const std::string &value) { facts.emplace_back(key, value); }
+  void add(const std::string &key, long value) { add(key, std::to_string(value)); }
+  std::string get(const std::string &key) const;
+};
+
+using RouteFn = bool (*)(const EngineInput &, Routing &, EngineReport &);
+
+struct EngineDesc {
+  const char *name;      // short name: "nue"
+  const char *osm_name;  // name in OpenSM's routing_engine: "keiro-nue"
+  RouteFn route;
+  const char *summary;
+};
+
+const std::vector<EngineDesc> &all_engines();
+// Accepts the short or the OpenSM name.
+const EngineDesc *find_engine(std::string_view name);
+
+// The number of data VLs an engine may use: the smallest VL count of the
+// switch-to-switch channels (the plugin fills them from VLCap capped by
+// OpenSM's max_op_vls), capped by option max_vls. With qos false it is 1 and,
+// when more were available, one INFO line says so.
+int vl_budget(const Fabric &f, const Options &o, bool qos, const char *engine, Logger &log);
+
+// Routes and self-checks. out is reset by the engine.
+bool run_engine(const EngineDesc &e, const EngineInput &in, Routing &out, EngineReport &rep);
+
+}  // namespace keiro

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// keiro's options: "key=value" words separated by blanks (OpenSM's
+// event_plugin_options line, or the tool's --opt arguments), and an optional
+// config file named by config=PATH holding one "key value" or "key=value" per
+// line ('#' starts a comment). Every key is declared in kOptionSpecs
+// (options.cc) with its type and range; anything else is an error, so a typo
+// never silently changes routing.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace keiro {
+
+struct OptionSpec {
+  enum Type { kInt, kBool, kString, kChoice, kGuidOrName, kPath };
+  const char *key;
+  Type type;
+  long min = 0, max = 0;          // kInt range
+  const char *choices = nullptr;  // kChoice: '|'-separated
+  const char *def = "";           // default as text ("" = unset)
+  const char *help = "";
+};
+
+const std::vector<OptionSpec> &option_specs();
+
+class Options {
+ public:
+  // Parses text (and any config file it names). On error returns false and
+  // sets err to one line naming the offending word, file and line.
+  static bool parse(std::string_view text, Options &out, std::string &err);
+  // Parses one config file into out.
+  static bool parse_file(const std::string &path, Options &out, std::string &err);
+  // Sets one key after validating it.
+  bool set(const std::string &key, const std::string &value, std::string &err);
+
+  bool has(const std::string &key) const { return values_.count(key) != 0; }
+  // Value or the spec's default.
+  std::string get(const std::string &key) const;
+  long get_int(const std::string &key) const;
+  bool get_bool(const std::string &key) const;
+  const std::map<std::string, std::string> &values() const { return values_; }
+  // "k=v k2=v2" of the keys that were set.
+  std::string to_string() const;
+
+ private:
+  std::map<std::string, std::string> values_;
+};
+
+// Parses a GUID written as 0x... hex or plain hex; false when malformed.
+bool parse_guid(std::string_view text, uint64_t &guid);
+
+}  // namespace keiro

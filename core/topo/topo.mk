@@ -1,0 +1,2 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Topology generators (keiro topo).
