@@ -20,3 +20,6 @@ include core/nue/nue.mk
 include core/check/check.mk
 include core/io/io.mk
 include core/topo/topo.mk
+include core/acro/acro.mk
+include core/loren/loren.mk
+include core/dl/dl.mk

@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <chrono>
 
+#include "core/acro/engine.h"
 #include "core/check/verify.h"
+#include "core/dl/engine.h"
+#include "core/loren/engine.h"
 #include "core/nue/nue.h"
 
 namespace keiro {
@@ -25,6 +28,14 @@ const std::vector<EngineDesc> &all_engines() {
   static const std::vector<EngineDesc> engines = {
       {"nue", "keiro-nue", route_nue,
        "Nue: deadlock-free routing inside the complete channel dependency graph, 1..15 VLs"},
+      {"acro", "keiro-acro", route_acro,
+       "balanced minimal routing made deadlock free by ACRO layers, realized as SLs + SL2VL"},
+      {"loren", "keiro-loren", route_loren,
+       "LOREN: compact layout-oriented tables (loren_layout, loren_tmax) made deadlock free by "
+       "ACRO, realized as SLs + SL2VL"},
+      {"dl", "keiro-dl", route_dl,
+       "Descending Layers: up*/down*-style layers per VL, packets only descend; near-minimal "
+       "destination trees, realized as SLs + SL2VL"},
   };
   return engines;
 }

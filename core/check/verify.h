@@ -3,6 +3,29 @@
 // LID from every source LID without forwarding loops or black holes, and
 // absence of credit loops in the dependency graph over (directed switch-to-
 // switch channel, VL), using the path SLs and SL2VL entries of the Routing.
+//
+// Sources are every switch LID (its traffic enters the switch on port 0) and
+// every CA/router LID (entering its switch on the port it is attached to);
+// destinations are every LID in use, LMC ranges expanded. Pairs whose source
+// and destination are the same port are not checked.
+//
+// The VL of a hop that leaves switch u on port out, having entered on port in,
+// is Routing::vl(u, in, out, SL) with SL the path's SL (Routing::path_sl of the
+// source switch, or SourceLidSls when given). The dependency graph has a
+// vertex per (switch-to-switch channel, VL) and an edge for every pair of
+// consecutive hops of some path; the routing is deadlock free iff it has no
+// cycle.
+//
+// Complexity (S switches, T terminals, C channels, L LIDs in use, P max ports):
+//  time   O(L * (S + T + C * V)) for the walks, V = distinct VLs a destination's
+//         traffic uses on one channel (1 for most engines): each destination's
+//         LFT tree is resolved once (paths.h) and each (channel, SL, VL) suffix
+//         of it is followed once; plus O(E) for the cycle search over the
+//         E distinct dependencies (sort-free: a 16x16 VL bit matrix per turn).
+//         With a cycle, one more pass over the destinations whose trees make a
+//         turn of the cycle names the paths behind each dependency.
+//  memory O(S + T + 16 * C + sum of turns (C * P) + 32 bytes * turns used),
+//         sized once per call; SourceLidSls adds its own rows.
 #pragma once
 
 #include <cstdint>
@@ -14,17 +37,84 @@
 
 namespace keiro {
 
+// Path SLs that depend on the source LID, not only on its switch (for example
+// dfsssp's, read from SA PathRecords). Pairs set here override
+// Routing::path_sl. Rows are allocated per source LID on first use:
+// O(rows * L) memory.
+class SourceLidSls {
+ public:
+  void reset(uint16_t max_lid);
+  void set(uint16_t slid, uint16_t dlid, uint8_t sl);
+  // The SL of the pair, or -1 when it is not set.
+  int get(uint16_t slid, uint16_t dlid) const {
+    if (slid >= row_.size() || row_[slid] < 0 || dlid > max_lid_) return -1;
+    const uint8_t v = sls_[static_cast<size_t>(row_[slid]) * (max_lid_ + 1u) + dlid];
+    return v == 0xFF ? -1 : v;
+  }
+  bool empty() const { return pairs_ == 0; }
+  int64_t pairs() const { return pairs_; }
+
+ private:
+  uint16_t max_lid_ = 0;
+  int64_t pairs_ = 0;
+  std::vector<int32_t> row_;
+  std::vector<uint8_t> sls_;
+};
+
+struct CheckOptions {
+  const SourceLidSls *source_sls = nullptr;  // per source LID SLs, if any
+  // Which traffic to check. Switch LIDs as sources (management traffic sent
+  // by switches) and as destinations are included by default; some engines
+  // only make CA/router traffic deadlock free (OpenSM's dfsssp leaves
+  // switch-sourced paths out of its dependency graph, Nue without
+  // nue_include_switches leaves switch destinations out).
+  bool switch_sources = true;
+  bool switch_destinations = true;
+  int max_problems = 20;  // problem lines kept
+  int max_examples = 3;   // example paths kept per cycle dependency
+};
+
+// One dependency (edge) of an offending cycle and the paths that create it.
+struct CycleDependency {
+  std::string from, to;               // "switch-name port P VL v"
+  int64_t paths = 0;                  // (source LID, destination LID) pairs
+  std::vector<std::string> examples;  // "'H1' (LID 2) -> LID 10 ('H3') SL 0"
+};
+
 struct CheckResult {
   bool ok = false;
   int64_t pairs_checked = 0;   // (source LID, destination LID) pairs
-  int64_t unreachable = 0;     // pairs whose walk ends in a dropped entry (black hole)
+  int64_t unreachable = 0;     // pairs not delivered for another reason than a loop
+                               // = black_holes + wrong_delivery
+  int64_t black_holes = 0;     // ... dropped: LFT entry 0xFF, port out of range, or a
+                               // port with nothing connected
+  int64_t wrong_delivery = 0;  // ... handed to the wrong CA/router port or to port 0
+                               // of a switch that does not own the LID
   int64_t loops = 0;           // pairs whose walk revisits a switch
+  int64_t vl_errors = 0;       // hops (each suffix counted once per destination) on VL 15
+                               // (drop) or on a VL the link does not have; path SLs > 15
   bool credit_loop = false;
-  std::vector<std::string> cycle;  // one offending cycle, "switch port VL" per hop
-  std::string first_problem;       // one line: the first failure found
-  int vls_used = 0, sls_used = 0;  // distinct VLs on switch-to-switch hops, distinct path SLs
+  std::vector<std::string> cycle;  // one offending cycle, "switch-name port P VL v" per hop
+  std::vector<CycleDependency> cycle_deps;  // cycle[i] -> cycle[i+1 mod n], with paths
+  std::string first_problem;                // one line: the first failure found
+  std::vector<std::string> problems;        // up to max_problems lines, first_problem first
+  int vls_used = 0, sls_used = 0;     // distinct VLs on switch-to-switch hops, distinct path SLs
+  uint32_t vl_mask = 0, sl_mask = 0;  // which ones (bit per VL / SL)
+  int64_t dependency_nodes = 0, dependency_edges = 0;
+  double seconds = 0;
 };
 
+// Sets switch_sources/switch_destinations from "all", "ca-sources" (traffic
+// sent by CA/router ports) or "ca" (between CA/router ports); false for
+// anything else.
+bool parse_check_pairs(const std::string &which, CheckOptions &o);
+
 CheckResult verify_routing(const Fabric &f, const Routing &r);
+CheckResult verify_routing(const Fabric &f, const Routing &r, const CheckOptions &opt);
+
+// "switch-name" for messages (the GUID when the switch has no name).
+std::string switch_label(const Fabric &f, int32_t s);
+// "LID 12 ('H4')" for messages.
+std::string lid_label(const Fabric &f, uint16_t lid);
 
 }  // namespace keiro

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// The baseline of the ACRO paper's comparison (Sect. 4.1.1): LASH-style
+// layer assignment on given routes. Every path (source switch, destination)
+// goes whole into the first layer whose channel dependency graph stays
+// acyclic with the path's dependencies added; a new layer is opened when no
+// layer takes it. Paths are taken source by source, destinations in order.
+//
+// Each layer keeps a topological order of its CDG and updates it on edge
+// insertion with the Pearce-Kelly online algorithm, so a cycle check only
+// visits the part of the graph between the two ends of a new edge. A path
+// whose insertion fails halfway has its new edges removed again (removal
+// never invalidates the order).
+// Time: O(P * n * L * (affected region)) in practice; memory O(n * C * deg)
+// for n layers, P paths of length L.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/fabric.h"
+#include "core/minimal/dest_trees.h"
+
+namespace keiro {
+
+struct LashLayers {
+  int32_t num_layers = 0;
+  std::vector<int64_t> paths_per_layer;
+  double seconds = 0;
+};
+
+// Requires validated trees.
+LashLayers lash_first_fit(const Fabric &f, const DestTrees &t);
+
+}  // namespace keiro

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "core/check/paths.h"
+
+#include <algorithm>
+
+namespace keiro {
+
+namespace {
+constexpr uint8_t kInProgress = 0xFE;
+}  // namespace
+
+const char *fate_name(Fate f) {
+  switch (f) {
+    case Fate::kUnknown:
+      return "unknown";
+    case Fate::kDelivered:
+      return "delivered";
+    case Fate::kDropped:
+      return "dropped";
+    case Fate::kDeadPort:
+      return "sent to an unconnected port";
+    case Fate::kWrongTerminal:
+      return "delivered to the wrong port";
+    case Fate::kWrongSwitch:
+      return "consumed by the wrong switch";
+    case Fate::kLoop:
+      return "forwarding loop";
+  }
+  return "?";
+}
+
+DestinationWalk::DestinationWalk(const Fabric &f, const Routing &r) : f_(f), r_(r) {
+  const size_t S = static_cast<size_t>(f.num_switches());
+  fate_.assign(S, 0);
+  hops_.assign(S, 0);
+  next_.assign(S, -1);
+  culprit_.assign(S, -1);
+  stack_.reserve(S);
+  order_.reserve(S);
+  bucket_.reserve(S + 2);
+}
+
+uint8_t DestinationWalk::entry(int32_t s) const {
+  return r_.out_port(s, dlid_);
+}
+
+void DestinationWalk::run(uint16_t dlid) {
+  dlid_ = dlid;
+  owner_ = f_.lid_owner(dlid);
+  dest_sw_ = f_.lid_switch(dlid);
+  const int32_t S = f_.num_switches();
+  const bool to_terminal = owner_.kind == LidOwner::kTerminal;
+  const uint8_t dest_port = to_terminal ? f_.terminal(owner_.id).sw_port : 0;
+  std::fill(fate_.begin(), fate_.end(), 0);
+  std::fill(next_.begin(), next_.end(), -1);
+
+  for (int32_t s = 0; s < S; ++s) {
+    if (fate_[s] != 0) continue;
+    stack_.clear();
+    int32_t u = s;
+    Fate tail = Fate::kUnknown;
+    int32_t tail_culprit = -1;
+    uint16_t tail_hops = 0;
+    for (;;) {
+      if (fate_[u] == kInProgress) {  // back on a switch of this walk: a loop
+        tail = Fate::kLoop;
+        tail_culprit = u;
+        break;
+      }
+      if (fate_[u] != 0) {  // resolved by an earlier walk
+        tail = static_cast<Fate>(fate_[u]);
+        tail_culprit = culprit_[u];
+        tail_hops = hops_[u];
+        break;
+      }
+      const uint8_t p = r_.out_port(u, dlid);
+      Fate here = Fate::kUnknown;
+      if (u == dest_sw_ && p == dest_port) {
+        here = Fate::kDelivered;
+        hops_[u] = to_terminal ? 1 : 0;
+      } else if (p == 0) {
+        here = Fate::kWrongSwitch;
+      } else if (p > f_.sw(u).num_ports) {
+        here = Fate::kDropped;
+      } else {
+        const PortPeer peer = f_.peer(u, p);
+        if (peer.kind == PortPeer::kNone) {
+          here = Fate::kDeadPort;
+        } else if (peer.kind == PortPeer::kTerminal) {
+          here = Fate::kWrongTerminal;  // the owner's own port was handled above
+        } else {
+          fate_[u] = kInProgress;
+          next_[u] = peer.id;
+          stack_.push_back(u);
+          u = f_.channel(peer.id).dst;
+          continue;
+        }
+      }
+      fate_[u] = static_cast<uint8_t>(here);
+      culprit_[u] = here == Fate::kDelivered ? -1 : u;
+      tail = here;
+      tail_culprit = culprit_[u];
+      tail_hops = hops_[u];
+      break;
+    }
+    // Every switch on the stack forwards to the one above it (the last one to
+    // the switch that ended the walk), so it shares that switch's fate.
+    for (auto it = stack_.rbegin(); it != stack_.rend(); ++it) {
+      const int32_t x = *it;
+      if (tail == Fate::kDelivered) {
+        ++tail_hops;
+        hops_[x] = tail_hops;
+        culprit_[x] = -1;
+      } else {
+        culprit_[x] = tail_culprit;
+      }
+      fate_[x] = static_cast<uint8_t>(tail);
+    }
+  }
+
+  // Counting sort of the delivered switches by hops.
+  uint16_t max_hops = 0;
+  for (int32_t s = 0; s < S; ++s)
+    if (fate_[s] == static_cast<uint8_t>(Fate::kDelivered)) max_hops = std::max(max_hops, hops_[s]);
+  bucket_.assign(static_cast<size_t>(max_hops) + 2, 0);
+  int32_t delivered = 0;
+  for (int32_t s = 0; s < S; ++s)
+    if (fate_[s] == static_cast<uint8_t>(Fate::kDelivered)) {
+      ++bucket_[hops_[s] + 1];
+      ++delivered;
+    }
+  for (size_t h = 1; h < bucket_.size(); ++h) bucket_[h] += bucket_[h - 1];
+  order_.resize(delivered);
+  for (int32_t s = 0; s < S; ++s)
+    if (fate_[s] == static_cast<uint8_t>(Fate::kDelivered)) order_[bucket_[hops_[s]]++] = s;
+}
+
+std::vector<uint8_t> hop_counts(const Fabric &f, const Routing &r) {
+  const size_t stride = static_cast<size_t>(r.max_lid()) + 1;
+  std::vector<uint8_t> out(static_cast<size_t>(f.num_switches()) * stride, 0xFF);
+  DestinationWalk walk(f, r);
+  for (const uint16_t lid : f.lids()) {
+    if (lid > r.max_lid()) continue;
+    walk.run(lid);
+    for (int32_t s = 0; s < f.num_switches(); ++s)
+      if (walk.fate(s) == Fate::kDelivered)
+        out[s * stride + lid] = static_cast<uint8_t>(std::min<uint16_t>(walk.hops(s), 0xFE));
+  }
+  return out;
+}
+
+}  // namespace keiro

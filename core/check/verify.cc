@@ -1,0 +1,541 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// The self-check. See verify.h for what is checked and the complexity.
+#include "core/check/verify.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <chrono>
+
+#include "core/check/paths.h"
+#include "core/log.h"
+
+namespace keiro {
+
+void SourceLidSls::reset(uint16_t max_lid) {
+  max_lid_ = max_lid;
+  pairs_ = 0;
+  row_.assign(static_cast<size_t>(max_lid) + 1, -1);
+  sls_.clear();
+}
+
+void SourceLidSls::set(uint16_t slid, uint16_t dlid, uint8_t sl) {
+  if (slid > max_lid_ || dlid > max_lid_ || slid >= row_.size()) return;
+  if (row_[slid] < 0) {
+    row_[slid] = static_cast<int32_t>(sls_.size() / (max_lid_ + 1u));
+    sls_.resize(sls_.size() + max_lid_ + 1u, 0xFF);
+  }
+  uint8_t &v = sls_[static_cast<size_t>(row_[slid]) * (max_lid_ + 1u) + dlid];
+  if (v == 0xFF) ++pairs_;
+  v = sl;
+}
+
+std::string switch_label(const Fabric &f, int32_t s) {
+  const SwitchInfo &si = f.sw(s);
+  if (!si.name.empty()) return si.name;
+  return strprintf("0x%016llx", static_cast<unsigned long long>(si.guid));
+}
+
+std::string lid_label(const Fabric &f, uint16_t lid) {
+  const LidOwner o = f.lid_owner(lid);
+  switch (o.kind) {
+    case LidOwner::kSwitch:
+      return strprintf("LID %u ('%s')", lid, switch_label(f, o.id).c_str());
+    case LidOwner::kTerminal: {
+      const TerminalInfo &t = f.terminal(o.id);
+      if (!t.name.empty()) return strprintf("LID %u ('%s')", lid, t.name.c_str());
+      return strprintf("LID %u (0x%016llx)", lid, static_cast<unsigned long long>(t.port_guid));
+    }
+    default:
+      return strprintf("LID %u (unused)", lid);
+  }
+}
+
+namespace {
+
+constexpr int kVls = 16;  // VL values 0..15 in SL2VL tables (15 = drop)
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// A port that injects traffic into a switch: the switch's own port 0 or the
+// switch port a CA/router is attached to.
+struct Source {
+  uint8_t port;      // in port at the switch
+  uint16_t lid;      // base LID
+  uint16_t nlids;    // 2^lmc
+  int32_t terminal;  // -1 for the switch itself
+};
+
+class Checker {
+ public:
+  Checker(const Fabric &f, const Routing &r, const CheckOptions &o, CheckResult &res)
+      : f_(f), r_(r), opt_(o), res_(res), walk_(f, r) {}
+
+  void run() {
+    build_sources();
+    const int32_t C = f_.num_channels();
+    turn_base_.assign(static_cast<size_t>(C) + 1, 0);
+    for (int32_t c = 0; c < C; ++c)
+      turn_base_[c + 1] = turn_base_[c] + f_.degree(f_.channel(c).dst);
+    turn_slot_.assign(turn_base_[C], -1);
+    turns_.reserve(static_cast<size_t>(C) * 2);
+    vlmask_.assign(static_cast<size_t>(C) * kNumSls, 0);
+    touched_.reserve(static_cast<size_t>(C) * kNumSls);
+    reported_.reserve(64);
+    term_vl15_.assign(f_.num_terminals(), 0);
+
+    for (const uint16_t dlid : f_.lids())
+      if (wanted(dlid)) destination(dlid);
+    find_cycle();
+    if (!cycle_nodes_.empty()) explain_cycle();
+
+    res_.vl_mask = vl_mask_;
+    res_.sl_mask = sl_mask_;
+    res_.vls_used = std::popcount(vl_mask_);
+    res_.sls_used = std::popcount(sl_mask_);
+    res_.unreachable = res_.black_holes + res_.wrong_delivery;
+    res_.ok = res_.unreachable == 0 && res_.loops == 0 && res_.vl_errors == 0 && !res_.credit_loop;
+    if (!res_.problems.empty()) res_.first_problem = res_.problems.front();
+  }
+
+ private:
+  void problem(std::string line) {
+    if (static_cast<int>(res_.problems.size()) >= opt_.max_problems) return;
+    for (const std::string &p : res_.problems)
+      if (p == line) return;
+    res_.problems.push_back(std::move(line));
+  }
+  bool want_problem() const { return static_cast<int>(res_.problems.size()) < opt_.max_problems; }
+
+  void build_sources() {
+    const int32_t S = f_.num_switches();
+    src_start_.assign(static_cast<size_t>(S) + 1, 0);
+    sources_.clear();
+    for (int32_t s = 0; s < S; ++s) {
+      const SwitchInfo &si = f_.sw(s);
+      if (si.lid && opt_.switch_sources)
+        sources_.push_back({0, si.lid, static_cast<uint16_t>(1u << si.lmc), -1});
+      for (const int32_t t : f_.terminals_of(s)) {
+        const TerminalInfo &ti = f_.terminal(t);
+        if (ti.lid)
+          sources_.push_back({ti.sw_port, ti.lid, static_cast<uint16_t>(1u << ti.lmc), t});
+      }
+      src_start_[s + 1] = static_cast<int32_t>(sources_.size());
+    }
+  }
+
+  bool wanted(uint16_t dlid) const {
+    return opt_.switch_destinations || f_.lid_owner(dlid).kind != LidOwner::kSwitch;
+  }
+
+  bool is_owner(int32_t s, const Source &e) const {
+    const LidOwner o = walk_.owner();
+    if (o.kind == LidOwner::kTerminal) return e.terminal == o.id;
+    return e.terminal < 0 && o.id == s;
+  }
+
+  // The SLs used by the LIDs of source e towards the current destination.
+  uint32_t source_sls(int32_t s, const Source &e, uint16_t dlid) const {
+    const uint8_t base = r_.path_sl(s, dlid);
+    if (!opt_.source_sls) return 1u << std::min<uint8_t>(base, 31);
+    uint32_t mask = 0;
+    for (uint32_t l = e.lid; l < e.lid + e.nlids; ++l) {
+      const int g = opt_.source_sls->get(static_cast<uint16_t>(l), dlid);
+      mask |= 1u << std::min<int>(g >= 0 ? g : base, 31);
+    }
+    return mask;
+  }
+
+  void destination(uint16_t dlid) {
+    walk_.run(dlid);
+    const int32_t d = walk_.dest_switch();
+    const LidOwner owner = walk_.owner();
+    dest_port_ = owner.kind == LidOwner::kTerminal ? f_.terminal(owner.id).sw_port : 0;
+    for (const size_t idx : touched_) vlmask_[idx] = 0;
+    touched_.clear();
+    slot_of_sl_.fill(-1);
+    nslots_ = 0;
+    reported_.clear();
+
+    const int32_t S = f_.num_switches();
+    for (int32_t s = 0; s < S; ++s) {
+      const Fate fate = walk_.fate(s);
+      for (int32_t i = src_start_[s]; i < src_start_[s + 1]; ++i) {
+        const Source &e = sources_[i];
+        if (is_owner(s, e)) continue;
+        res_.pairs_checked += e.nlids;
+        if (fate != Fate::kDelivered) {
+          count_failure(fate, e.nlids);
+          report_failure(s);
+          continue;
+        }
+        uint32_t mask = source_sls(s, e, dlid);
+        if (mask >> kNumSls) {
+          ++res_.vl_errors;
+          if (want_problem())
+            problem(strprintf("path SL above 15 from switch '%s' to %s",
+                              switch_label(f_, s).c_str(), lid_label(f_, dlid).c_str()));
+          mask &= (1u << kNumSls) - 1;
+        }
+        sl_mask_ |= mask;
+        for (; mask; mask &= mask - 1) {
+          const auto sl = static_cast<uint8_t>(std::countr_zero(mask));
+          if (e.terminal >= 0 && r_.terminal_vl(e.terminal, sl) == 15) {
+            ++res_.vl_errors;
+            uint16_t &seen = term_vl15_[e.terminal];
+            if (!(seen & (1u << sl))) {
+              seen |= 1u << sl;
+              problem(strprintf("'%s' maps SL %u to VL 15 (drop) on its own port",
+                                f_.terminal(e.terminal).name.c_str(), sl));
+            }
+          }
+          if (s == d)
+            last_hop(d, e.port, sl);
+          else
+            follow(s, e.port, sl, d);
+        }
+      }
+    }
+  }
+
+  void count_failure(Fate fate, int64_t n) {
+    switch (fate) {
+      case Fate::kLoop:
+        res_.loops += n;
+        break;
+      case Fate::kWrongSwitch:
+      case Fate::kWrongTerminal:
+        res_.wrong_delivery += n;
+        break;
+      default:
+        res_.black_holes += n;
+        break;
+    }
+  }
+
+  void report_failure(int32_t s) {
+    const int32_t x = walk_.culprit(s);
+    if (!want_problem() || x < 0) return;
+    if (std::find(reported_.begin(), reported_.end(), x) != reported_.end()) return;
+    if (reported_.size() < reported_.capacity()) reported_.push_back(x);
+    const std::string lid = lid_label(f_, walk_.dlid());
+    const std::string sw = switch_label(f_, x);
+    const uint8_t p = walk_.entry(x);
+    switch (walk_.fate(s)) {
+      case Fate::kDropped:
+        if (p == kNoPort)
+          problem(
+              strprintf("%s is dropped at switch '%s' (LFT entry 0xFF)", lid.c_str(), sw.c_str()));
+        else
+          problem(strprintf("%s is dropped at switch '%s' (LFT entry port %u, the switch has %u)",
+                            lid.c_str(), sw.c_str(), p, f_.sw(x).num_ports));
+        break;
+      case Fate::kDeadPort:
+        problem(strprintf("%s is sent out of switch '%s' port %u, which has no link", lid.c_str(),
+                          sw.c_str(), p));
+        break;
+      case Fate::kWrongTerminal: {
+        const PortPeer peer = f_.peer(x, p);
+        problem(strprintf("%s is delivered by switch '%s' port %u to '%s', which does not own it",
+                          lid.c_str(), sw.c_str(), p, f_.terminal(peer.id).name.c_str()));
+        break;
+      }
+      case Fate::kWrongSwitch:
+        problem(strprintf("%s is sent to port 0 of switch '%s', which does not own it", lid.c_str(),
+                          sw.c_str()));
+        break;
+      case Fate::kLoop: {
+        std::string loop = "'" + sw + "'";
+        int32_t u = x;
+        for (int n = 0; n < 12; ++n) {
+          const int32_t c = walk_.next_channel(u);
+          if (c < 0) break;
+          u = f_.channel(c).dst;
+          loop += strprintf(" -> '%s'", switch_label(f_, u).c_str());
+          if (u == x) break;
+        }
+        if (u != x) loop += " -> ...";
+        problem(strprintf("%s is in a forwarding loop: %s", lid.c_str(), loop.c_str()));
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  void vl_problem(int32_t u, uint8_t in, uint8_t out, uint8_t sl, uint8_t vl, int vls) {
+    ++res_.vl_errors;
+    if (!want_problem()) return;
+    if (vl == 15)
+      problem(strprintf("switch '%s' maps SL %u from port %u to port %u onto VL 15 (drop)",
+                        switch_label(f_, u).c_str(), sl, in, out));
+    else
+      problem(
+          strprintf("switch '%s' maps SL %u from port %u to port %u onto VL %u, but the link "
+                    "has %d data VLs",
+                    switch_label(f_, u).c_str(), sl, in, out, vl, vls));
+  }
+
+  // The hop from the destination switch to the destination port.
+  void last_hop(int32_t d, uint8_t in, uint8_t sl) {
+    if (dest_port_ == 0) return;
+    const uint8_t v = r_.vl(d, in, dest_port_, sl);
+    if (v == 15) vl_problem(d, in, dest_port_, sl, v, 0);
+  }
+
+  // Follows the path from source switch s (entered on port in) with SL sl,
+  // adding the dependencies between its consecutive switch-to-switch hops.
+  // Stops where this destination's traffic with this SL was already followed
+  // on the same channel and VL: the rest of the path is then known.
+  void follow(int32_t s, uint8_t in, uint8_t sl, int32_t d) {
+    if (slot_of_sl_[sl] < 0) slot_of_sl_[sl] = nslots_++;
+    const size_t base = static_cast<size_t>(slot_of_sl_[sl]) * f_.num_channels();
+    int32_t c = walk_.next_channel(s);
+    const Channel *ch = &f_.channel(c);
+    uint8_t v = r_.vl(s, in, ch->src_port, sl);
+    int32_t u = s;
+    for (;;) {
+      uint16_t &m = vlmask_[base + c];
+      if (m & (1u << v)) return;
+      if (!m) touched_.push_back(base + c);
+      m |= static_cast<uint16_t>(1u << v);
+      vl_mask_ |= 1u << v;
+      if (v == 15 || v >= ch->vls) {
+        vl_problem(u, in, ch->src_port, sl, v, ch->vls);
+        if (v == 15) return;  // dropped: no further hops
+      }
+      u = ch->dst;
+      in = ch->dst_port;
+      if (u == d) {
+        last_hop(d, in, sl);
+        return;
+      }
+      const int32_t c2 = walk_.next_channel(u);
+      const Channel *ch2 = &f_.channel(c2);
+      const uint8_t v2 = r_.vl(u, in, ch2->src_port, sl);
+      add_edge(c, v, u, c2, v2);
+      c = c2;
+      ch = ch2;
+      v = v2;
+    }
+  }
+
+  void add_edge(int32_t c, uint8_t v, int32_t u, int32_t c2, uint8_t v2) {
+    const int64_t t = turn_base_[c] + (c2 - f_.out_begin(u));
+    int32_t slot = turn_slot_[t];
+    if (slot < 0) {
+      slot = turn_slot_[t] = static_cast<int32_t>(turns_.size());
+      turns_.emplace_back();
+      turns_.back().fill(0);
+    }
+    turns_[slot][v] |= static_cast<uint16_t>(1u << v2);
+  }
+
+  // Iterative DFS over the (channel, VL) graph; keeps the first cycle found.
+  void find_cycle() {
+    const int32_t C = f_.num_channels();
+    const size_t N = static_cast<size_t>(C) * kVls;
+    std::vector<int64_t> start(N + 1, 0);
+    auto for_each_edge = [&](auto &&fn) {
+      for (int32_t c = 0; c < C; ++c) {
+        const int32_t u = f_.channel(c).dst;
+        for (int64_t t = turn_base_[c]; t < turn_base_[c + 1]; ++t) {
+          if (turn_slot_[t] < 0) continue;
+          const int32_t c2 = f_.out_begin(u) + static_cast<int32_t>(t - turn_base_[c]);
+          const auto &vm = turns_[turn_slot_[t]];
+          for (int v = 0; v < kVls; ++v)
+            for (uint32_t m = vm[v]; m; m &= m - 1)
+              fn(static_cast<size_t>(c) * kVls + v,
+                 static_cast<int64_t>(c2) * kVls + std::countr_zero(m));
+        }
+      }
+    };
+    for_each_edge([&](size_t from, int64_t) { ++start[from + 1]; });
+    for (size_t i = 0; i < N; ++i) start[i + 1] += start[i];
+    std::vector<int64_t> adj(start[N]);
+    {
+      std::vector<int64_t> fill(start.begin(), start.end() - 1);
+      for_each_edge([&](size_t from, int64_t to) { adj[fill[from]++] = to; });
+    }
+    res_.dependency_edges = static_cast<int64_t>(adj.size());
+    std::vector<uint8_t> color(N, 0);  // 0 white, 1 on stack, 2 done
+    for (size_t x = 0; x < N; ++x) {
+      if (start[x] != start[x + 1]) color[x] = 3;
+      for (int64_t e = start[x]; e < start[x + 1]; ++e) color[adj[e]] = 3;
+    }
+    for (size_t x = 0; x < N; ++x) {
+      res_.dependency_nodes += color[x] == 3;
+      color[x] = 0;
+    }
+    std::vector<int64_t> it(N, 0);
+    std::vector<int64_t> stack;
+    for (size_t root = 0; root < N && cycle_nodes_.empty(); ++root) {
+      if (color[root] || start[root] == start[root + 1]) continue;
+      stack.push_back(static_cast<int64_t>(root));
+      color[root] = 1;
+      it[root] = start[root];
+      while (!stack.empty()) {
+        const int64_t x = stack.back();
+        if (it[x] < start[x + 1]) {
+          const int64_t y = adj[it[x]++];
+          if (color[y] == 1) {
+            auto pos = std::find(stack.begin(), stack.end(), y);
+            cycle_nodes_.assign(pos, stack.end());
+            break;
+          }
+          if (color[y] == 0) {
+            color[y] = 1;
+            it[y] = start[y];
+            stack.push_back(y);
+          }
+        } else {
+          color[x] = 2;
+          stack.pop_back();
+        }
+      }
+    }
+    if (cycle_nodes_.empty()) return;
+    // Start the cycle at its smallest vertex, so that reports are stable.
+    std::rotate(cycle_nodes_.begin(), std::min_element(cycle_nodes_.begin(), cycle_nodes_.end()),
+                cycle_nodes_.end());
+    res_.credit_loop = true;
+    for (const int64_t n : cycle_nodes_) res_.cycle.push_back(node_label(n));
+    std::string line = strprintf("credit loop over %zu (channel, VL) pairs: ", cycle_nodes_.size());
+    for (const std::string &h : res_.cycle) line += h + " -> ";
+    line += res_.cycle.front();
+    problem(line);
+  }
+
+  std::string node_label(int64_t n) const {
+    const Channel &ch = f_.channel(static_cast<int32_t>(n / kVls));
+    return strprintf("%s port %u VL %d", switch_label(f_, ch.src).c_str(), ch.src_port,
+                     static_cast<int>(n % kVls));
+  }
+
+  std::string source_label(const Source &e, uint16_t slid) const {
+    const std::string name =
+        e.terminal >= 0 ? f_.terminal(e.terminal).name : switch_label(f_, f_.lid_switch(e.lid));
+    return strprintf("'%s' (LID %u)", name.c_str(), slid);
+  }
+
+  // Names the (source, destination, SL) paths behind every dependency of the cycle.
+  void explain_cycle() {
+    const size_t k = cycle_nodes_.size();
+    std::vector<int32_t> index(static_cast<size_t>(f_.num_channels()) * kVls, -1);
+    for (size_t i = 0; i < k; ++i) index[cycle_nodes_[i]] = static_cast<int32_t>(i);
+    res_.cycle_deps.resize(k);
+    for (size_t i = 0; i < k; ++i) {
+      res_.cycle_deps[i].from = res_.cycle[i];
+      res_.cycle_deps[i].to = res_.cycle[(i + 1) % k];
+    }
+    for (const uint16_t dlid : f_.lids()) {
+      if (!wanted(dlid)) continue;
+      walk_.run(dlid);
+      bool relevant = false;
+      for (size_t i = 0; i < k && !relevant; ++i) {
+        const int32_t c = static_cast<int32_t>(cycle_nodes_[i] / kVls);
+        const int32_t c2 = static_cast<int32_t>(cycle_nodes_[(i + 1) % k] / kVls);
+        const int32_t u = f_.channel(c).dst;
+        relevant = walk_.fate(u) == Fate::kDelivered && walk_.next_channel(u) == c2;
+      }
+      if (!relevant) continue;
+      const int32_t d = walk_.dest_switch();
+      for (int32_t s = 0; s < f_.num_switches(); ++s) {
+        if (s == d || walk_.fate(s) != Fate::kDelivered) continue;
+        for (int32_t j = src_start_[s]; j < src_start_[s + 1]; ++j) {
+          const Source &e = sources_[j];
+          if (is_owner(s, e)) continue;
+          if (!opt_.source_sls) {
+            trace(s, e, e.lid, e.nlids, r_.path_sl(s, dlid), dlid, index);
+          } else {
+            for (uint32_t l = e.lid; l < e.lid + e.nlids; ++l) {
+              const int g = opt_.source_sls->get(static_cast<uint16_t>(l), dlid);
+              trace(s, e, static_cast<uint16_t>(l), 1, g >= 0 ? g : r_.path_sl(s, dlid), dlid,
+                    index);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  void trace(int32_t s, const Source &e, uint16_t slid, int64_t n, int sl, uint16_t dlid,
+             const std::vector<int32_t> &index) {
+    if (sl < 0 || sl >= kNumSls) return;
+    const size_t k = cycle_nodes_.size();
+    const int32_t d = walk_.dest_switch();
+    int32_t c = walk_.next_channel(s);
+    uint8_t v = r_.vl(s, e.port, f_.channel(c).src_port, static_cast<uint8_t>(sl));
+    for (size_t guard = 0; guard <= static_cast<size_t>(f_.num_switches()); ++guard) {
+      const Channel &ch = f_.channel(c);
+      if (v == 15 || ch.dst == d) return;
+      const int32_t c2 = walk_.next_channel(ch.dst);
+      const uint8_t v2 =
+          r_.vl(ch.dst, ch.dst_port, f_.channel(c2).src_port, static_cast<uint8_t>(sl));
+      const int32_t i = index[static_cast<size_t>(c) * kVls + v];
+      if (i >= 0 && cycle_nodes_[(i + 1) % k] == static_cast<int64_t>(c2) * kVls + v2) {
+        CycleDependency &dep = res_.cycle_deps[i];
+        dep.paths += n;
+        if (static_cast<int>(dep.examples.size()) < opt_.max_examples)
+          dep.examples.push_back(strprintf("%s -> %s SL %d", source_label(e, slid).c_str(),
+                                           lid_label(f_, dlid).c_str(), sl));
+      }
+      c = c2;
+      v = v2;
+    }
+  }
+
+  const Fabric &f_;
+  const Routing &r_;
+  const CheckOptions &opt_;
+  CheckResult &res_;
+  DestinationWalk walk_;
+  std::vector<Source> sources_;
+  std::vector<int32_t> src_start_;
+  std::vector<int64_t> turn_base_;
+  std::vector<int32_t> turn_slot_;
+  std::vector<std::array<uint16_t, kVls>> turns_;  // [VL in] -> bit mask of VLs out
+  std::vector<uint16_t> vlmask_;  // [SL slot * C + channel] -> VLs followed, this destination
+  std::vector<size_t> touched_;
+  std::array<int, kNumSls> slot_of_sl_{};
+  int nslots_ = 0;
+  uint8_t dest_port_ = 0;
+  std::vector<int32_t> reported_;
+  std::vector<uint16_t> term_vl15_;
+  uint32_t vl_mask_ = 0, sl_mask_ = 0;
+  std::vector<int64_t> cycle_nodes_;
+};
+
+}  // namespace
+
+bool parse_check_pairs(const std::string &which, CheckOptions &o) {
+  if (which != "all" && which != "ca-sources" && which != "ca") return false;
+  o.switch_sources = which == "all";
+  o.switch_destinations = which != "ca";
+  return true;
+}
+
+CheckResult verify_routing(const Fabric &f, const Routing &r) {
+  return verify_routing(f, r, CheckOptions{});
+}
+
+CheckResult verify_routing(const Fabric &f, const Routing &r, const CheckOptions &opt) {
+  const auto t0 = std::chrono::steady_clock::now();
+  CheckResult res;
+  if (!f.finalized() || r.num_switches() != f.num_switches() || r.max_lid() < f.max_lid()) {
+    res.first_problem = strprintf(
+        "routing tables do not match the fabric (%d switches and max LID %u in the tables, %d "
+        "and %u in the fabric)",
+        r.num_switches(), r.max_lid(), f.num_switches(), f.max_lid());
+    res.problems.push_back(res.first_problem);
+    res.seconds = seconds_since(t0);
+    return res;
+  }
+  Checker(f, r, opt, res).run();
+  res.seconds = seconds_since(t0);
+  return res;
+}
+
+}  // namespace keiro

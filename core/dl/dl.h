@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// Destination-based Descending Layers routing (Koibuchi et al., ICPP 2003):
+// up/down directions from a BFS tree (updown.h, paper Section 2), n layers
+// with the restriction (UD)*, (UD-DU)* or UD-(DU)* (restriction.h, Section
+// 3.1/3.2), one in-tree per destination switch whose paths are legal,
+// shortest among what the tree allows and start in the lowest possible
+// layer (dest_search.h, Section 3.3), and a path-selection policy among the
+// equally good channels (path_select.h, Section 3.3 step 4).
+//
+// Destinations: one per switch, holding its own LIDs and those of its
+// terminals (every LMC offset), like core/minimal/balanced.h.
+//
+// Deadlock freedom (Theorem 1 of the paper, in the form the VL realization
+// checks): in layer v, give channel c the position
+//   UD layer: up c -> S + pos(src c), down c -> S - 1 - pos(src c)
+//   DU layer: down c -> 2S - 1 - pos(src c), up c -> pos(src c)
+// (pos: the (level, GUID) order of updown.h; up channels strictly decrease
+// pos, down channels increase it). Every turn a layer allows strictly lowers
+// the position, the forbidden turn raises it, and a packet never moves to a
+// higher layer, so along every legal path the labels (layer, position)
+// strictly descend. One fixed label per (channel, VL) that strictly descends
+// on every path makes the (channel, VL) dependency graph acyclic. These rows
+// go to the realization (core/vlmap/) as VlDemand::rank.
+//
+// Time: O(S * (S + C)) for the default root, plus O(S * (S + C)) for the
+// trees (more only when the repair of dest_search.h reruns). Memory: the
+// S * S next-hop and rank tables plus O(S + C) scratch.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/dl/path_select.h"
+#include "core/dl/restriction.h"
+#include "core/dl/updown.h"
+#include "core/fabric.h"
+#include "core/minimal/dest_trees.h"
+#include "core/vlmap/vl_demand.h"
+
+namespace keiro::dl {
+
+struct DlOptions {
+  Restriction restriction = Restriction::kUD;
+  Policy policy = Policy::kLoad;
+  int layers = 2;      // sub-networks = VLs the routes may use, 1..15
+  int32_t root = -1;   // -1: central_root()
+  uint64_t seed = 1;   // for Policy::kRandom
+  // Next-hop choices: true = every equally short channel that keeps all
+  // paths legal (dest_search.h "Slack"); false = only those that keep the
+  // lowest sub-network (the paper's step 3).
+  bool slack = true;
+  // Policy::kLoad: times every destination's tree is taken off the loads and
+  // placed again once all trees exist (each pass O(S * C * H)).
+  int reroute_passes = 1;
+};
+
+struct DlResult {
+  Restriction restriction = Restriction::kUD;
+  int layers = 1;
+  UpDown updown;
+  DestTrees trees;
+  // rank[k * S + s]: lowest legal rank of the hop out of s towards
+  // destination k (-1 at its root); its layer is rank / 2.
+  std::vector<int16_t> rank;
+  std::vector<int64_t> load;  // routes per channel (edge forwarding index)
+  int layers_needed = 0;      // 1 + highest layer any hop needs
+  int64_t repaired_dests = 0; // destinations whose search needed the repair
+  int64_t reruns = 0;         // reruns of those searches in total
+};
+
+// Fails (one line in err) when the fabric is not connected or has no switch.
+bool dl_route(const Fabric &f, const DlOptions &opt, DlResult &out, std::string &err);
+
+// The VL demand of the routes for core/vlmap/vlmap.h: the rank rows above for
+// every layer, and
+//  - exact: each hop exactly on its layer (lo = hi = rank / 2), the paper's
+//    assignment;
+//  - otherwise: any layer in [0, r.layers - 1] per hop; the realization may
+//    then give a path any layer sequence that obeys the DL rules (its
+//    labels strictly descend), which leaves it more freedom to share SLs.
+void dl_vl_demand(const Fabric &f, const DlResult &r, bool exact, VlDemand &out);
+
+// Average switch-to-switch hops over ordered pairs of distinct terminals
+// (terminal base LIDs; switches when the fabric has no terminals), the
+// measure of the paper's Table 7. O(K * S).
+double average_hops(const Fabric &f, const DestTrees &t);
+
+}  // namespace keiro::dl

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// Minimum-depth spanning tree of an undirected graph: every node hangs below
+// a node of the previous BFS level, so each tree path to the root is a
+// shortest path (Nue's escape paths, Section 4.2/4.3, want short tree paths).
+// Among the candidate parents a node takes the arc of smallest cost (lets the
+// caller steer the tree away from loaded links without making it deeper),
+// then the parent with the fewest children so far, then the smallest arc id.
+// The children rule makes the tree bushy: traffic that has to follow the
+// tree (Nue's escape paths and escape repairs) spreads over more links
+// instead of a few long chains.
+//
+// Time O(n + m), memory O(n).
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "core/graph/graph.h"
+
+namespace keiro::graph {
+
+// parent_arc[v] = arc (parent -> v) for every reached v != root, -1 for the
+// root and for unreachable nodes. arc_cost may be empty (all equal). Returns
+// the number of nodes reached (including root).
+int32_t min_depth_spanning_tree(const Graph &g, int32_t root, std::span<const int64_t> arc_cost,
+                                std::span<int32_t> parent_arc);
+
+}  // namespace keiro::graph

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// Parsers of infiniband-diags output, the live counterpart of OpenSM's dumps
+// (keiro check --live):
+//  - saquery -p [--slid S --dlid D]: "PathRecord dump:" blocks with
+//    "slid....N", "dlid....N", "sl......0xN" lines -> source-LID SLs;
+//  - smpquery sl2vl LID [PORT]: "# SL2VL table: Lid N" then
+//    "ports: in  I, out  O: | v| v|..." rows -> SL2VL of that switch or CA.
+// ibnetdiscover output is a topology file (core/io/topology_file.h) and
+// ibroute output an LFT dump (core/io/dumps.h).
+// Time: O(size of the text).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/check/verify.h"
+#include "core/fabric.h"
+#include "core/routing.h"
+
+namespace keiro {
+
+// Adds every complete record to out (which must be reset). Returns the number
+// of records used, or -1 with err set on malformed text.
+int64_t parse_saquery_paths(const std::string &text, const std::string &name, SourceLidSls &out,
+                            std::string &err);
+
+// Applies every "ports: in I, out O" row to the switch or CA that owns the
+// table's LID. Returns the rows applied, or -1 with err set.
+int64_t parse_smpquery_sl2vl(const std::string &text, const std::string &name, const Fabric &f,
+                             Routing &r, std::string &err);
+
+}  // namespace keiro

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "core/io/dump_dir.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unordered_map>
+
+#include "core/io/diag_output.h"
+#include "core/io/dumps.h"
+#include "core/io/path_sl_file.h"
+#include "core/io/topology_file.h"
+#include "core/log.h"
+
+namespace keiro {
+
+namespace {
+
+bool slurp(const std::string &path, std::string &text, std::string &err) {
+  std::ifstream in(path);
+  if (!in) {
+    err = "cannot read " + path;
+    return false;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  text = ss.str();
+  return true;
+}
+
+bool is_path_sl_file(const std::string &text) {
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    return line.rfind("keiro-path-sl", 0) == 0;
+  }
+  return false;
+}
+
+bool exists(const std::string &p) {
+  std::error_code ec;
+  return std::filesystem::exists(p, ec);
+}
+
+}  // namespace
+
+int lmc_from_lfts(const std::string &text) {
+  std::istringstream in(text);
+  return lmc_from_lfts(in);
+}
+
+int lmc_from_lfts(std::istream &in) {
+  std::string line;
+  std::unordered_map<std::string, int> count;
+  int most = 0, tables = 0;
+  while (std::getline(in, line)) {
+    if (line.find("Unicast lids") != std::string::npos) {
+      if (++tables > 1) break;  // one switch's table tells
+      continue;
+    }
+    if (line.find("Switch portguid") != std::string::npos) continue;
+    const size_t p = line.find("portguid 0x");
+    if (p == std::string::npos) continue;
+    most = std::max(most, ++count[line.substr(p + 9, 18)]);
+  }
+  if (most == 0) return -1;
+  int lmc = 0;
+  while ((1 << lmc) < most && lmc < 7) ++lmc;
+  return lmc;
+}
+
+Routing::SlScope routing_scope_of_sl_file(const std::string &path, const Fabric &f) {
+  std::string text, err;
+  if (!slurp(path, text, err) || !is_path_sl_file(text)) return Routing::SlScope::kPerDestination;
+  std::istringstream in(text);
+  PathSlFile p;
+  if (!read_path_sl_file(in, path, f, p, err)) return Routing::SlScope::kPerDestination;
+  return p.routing_scope();
+}
+
+bool load_path_sls(const std::string &path, LoadedRouting &out, std::string &err) {
+  std::string text;
+  if (!slurp(path, text, err)) return false;
+  const Fabric &f = out.fabric;
+  if (is_path_sl_file(text)) {
+    std::istringstream in(text);
+    PathSlFile p;
+    if (!read_path_sl_file(in, path, f, p, err)) return false;
+    out.engine = p.engine;
+    if (p.unknown_switches)
+      out.notes.push_back(strprintf("%s: %d source-switch rows name switches the fabric lacks",
+                                    path.c_str(), p.unknown_switches));
+    if (p.max_lid < f.max_lid())
+      out.notes.push_back(
+          strprintf("%s covers LIDs up to %u only; SL 0 for higher LIDs", path.c_str(), p.max_lid));
+    if (p.scope == PathSlFile::Scope::kSourceLid) {
+      out.source_sls = std::move(p.by_lid);
+      out.use_source_sls = true;
+      out.sl_source = path + " (per source LID)";
+    } else {
+      p.apply(f, out.routing);
+      out.sl_source = path + (p.scope == PathSlFile::Scope::kDestination ? " (per destination LID)"
+                                                                         : " (per source switch)");
+    }
+    return true;
+  }
+  if (text.find("PathRecord dump") == std::string::npos) {
+    err = path + ": neither a keiro path-SL file nor saquery PathRecord output";
+    return false;
+  }
+  out.source_sls.reset(f.max_lid());
+  const int64_t n = parse_saquery_paths(text, path, out.source_sls, err);
+  if (n < 0) return false;
+  out.use_source_sls = true;
+  out.sl_source = strprintf("%s (%lld PathRecords)", path.c_str(), static_cast<long long>(n));
+  // Pairs without a record keep SL 0 (the Routing's default).
+  int64_t pairs = 0;
+  for (const uint16_t s : f.lids())
+    for (const uint16_t d : f.lids()) pairs += s != d;
+  if (n < pairs)
+    out.notes.push_back(
+        strprintf("PathRecords cover %lld of %lld LID pairs; SL 0 assumed for "
+                  "the rest",
+                  static_cast<long long>(out.source_sls.pairs()), static_cast<long long>(pairs)));
+  return true;
+}
+
+bool load_dump_dir(const std::string &dir, const LoadOptions &opt, LoadedRouting &out,
+                   std::string &err) {
+  const std::string d = dir.empty() ? "./" : (dir.back() == '/' ? dir : dir + "/");
+  const std::string lfts_path = d + "opensm-lfts.dump";
+  std::ifstream lin(lfts_path);
+  if (!lin) {
+    err = "cannot read " + lfts_path + " (OpenSM writes it with log_flags 0x40, e.g. -D 0x43)";
+    return false;
+  }
+
+  // The fabric.
+  TopologyReadOptions ropt;
+  ropt.vls = opt.vls;
+  ropt.sm_node = opt.sm_node;
+  int lmc = opt.lmc;
+  if (lmc < 0) {
+    lmc = std::max(0, lmc_from_lfts(lin));
+    lin.clear();
+    lin.seekg(0);
+    if (lmc > 0)
+      out.notes.push_back(strprintf("LMC %d, from the LIDs per CA port in the LFTs", lmc));
+  }
+  ropt.lmc = static_cast<uint8_t>(lmc);
+  const std::string topo = opt.topology.empty() ? d + "opensm-subnet.lst" : opt.topology;
+  if (!read_topology(topo, out.fabric, err, ropt)) return false;
+  const Fabric &f = out.fabric;
+
+  // Path SLs decide the Routing's scope, so find them first.
+  std::string sls = opt.sls;
+  if (sls.empty()) {
+    if (exists(d + kPathSlFileName))
+      sls = d + kPathSlFileName;
+    else if (exists(d + "saquery-paths.txt"))
+      sls = d + "saquery-paths.txt";
+  }
+  out.routing.reset(
+      f, sls.empty() ? Routing::SlScope::kPerDestination : routing_scope_of_sl_file(sls, f));
+
+  DumpReadReport rep;
+  if (!read_lfts_dump(lin, lfts_path, f, out.routing, rep, err)) return false;
+  if (rep.unknown_guids)
+    out.notes.push_back(
+        strprintf("%d LFTs belong to switches the fabric lacks (skipped)", rep.unknown_guids));
+  if (!rep.missing.empty())
+    out.notes.push_back(
+        strprintf("%zu switches have no LFT in the dump (every entry dropped), "
+                  "e.g. '%s'",
+                  rep.missing.size(), f.sw(rep.missing[0]).name.c_str()));
+
+  const std::string sl2vl = d + "opensm-sl2vl.dump";
+  if (exists(sl2vl)) {
+    DumpReadReport vrep;
+    if (!read_sl2vl_dump(sl2vl, f, out.routing, vrep, err)) return false;
+    if (!vrep.ports_without_sl2vl.empty())
+      out.notes.push_back(strprintf(
+          "%zu connected switch ports have no SL2VL rows (port down or no SL2VL support), e.g. "
+          "'%s' port %u: every SL assumed on VL 0 there",
+          vrep.ports_without_sl2vl.size(), f.sw(vrep.ports_without_sl2vl[0].first).name.c_str(),
+          vrep.ports_without_sl2vl[0].second));
+    if (!vrep.terminals_without_sl2vl.empty())
+      out.notes.push_back(strprintf("%zu CA/router ports have no SL2VL table: VL 0 assumed",
+                                    vrep.terminals_without_sl2vl.size()));
+  } else {
+    out.notes.push_back(
+        "no opensm-sl2vl.dump (OpenSM writes it only with QoS on): every SL "
+        "assumed on VL 0");
+  }
+
+  if (sls.empty()) {
+    out.sl_source = "none";
+    out.notes.push_back("no path SLs (" + std::string(kPathSlFileName) +
+                        ", saquery-paths.txt or --sls): SL 0 assumed for every path");
+  } else if (!load_path_sls(sls, out, err)) {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace keiro

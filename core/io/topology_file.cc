@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "core/io/topology_file.h"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "core/io/net_file.h"
+#include "core/io/opensm_lids.h"
+#include "core/io/subnet_lst.h"
+
+namespace keiro {
+
+namespace {
+
+using io::NetNode;
+using io::NetPort;
+
+std::string at(const NetPort &p) {
+  return p.file + ":" + std::to_string(p.line) + ": ";
+}
+
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// Checks the links the way ibsim's connect_ports() does and builds the fabric.
+bool net_to_fabric(const std::vector<NetNode> &nodes, const std::string &name, Fabric &out,
+                   std::string &err, const TopologyReadOptions &opt) {
+  std::unordered_map<std::string, int> by_id;
+  for (size_t i = 0; i < nodes.size(); ++i) by_id[nodes[i].id] = static_cast<int>(i);
+  // ports_of[i][p] = index into nodes[i].ports, -1 when the port is not listed.
+  std::vector<std::vector<int>> ports_of(nodes.size());
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    ports_of[i].assign(nodes[i].num_ports + 1, -1);
+    for (size_t k = 0; k < nodes[i].ports.size(); ++k) ports_of[i][nodes[i].ports[k].port] = k;
+  }
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    for (const NetPort &p : nodes[i].ports) {
+      auto it = by_id.find(p.remote);
+      if (it == by_id.end()) {
+        err = at(p) + "can't find remote node \"" + p.remote + "\"";
+        return false;
+      }
+      const NetNode &r = nodes[it->second];
+      if (p.remote_port > r.num_ports) {
+        err = at(p) + "bad remote port " + std::to_string(p.remote_port) + " in node \"" + r.id +
+              "\" with " + std::to_string(r.num_ports) + " ports";
+        return false;
+      }
+      const int back = ports_of[it->second][p.remote_port];
+      if (back < 0 || r.ports[back].remote != nodes[i].id || r.ports[back].remote_port != p.port) {
+        err = at(p) + "port " + std::to_string(p.remote_port) + " of node \"" + r.id +
+              "\" is not connected back to node \"" + nodes[i].id + "\" port " +
+              std::to_string(p.port);
+        return false;
+      }
+      if (it->second == static_cast<int>(i) && nodes[i].type == NetNode::kSwitch) {
+        err = at(p) + "loopback link on switch \"" + r.id + "\" is not supported";
+        return false;
+      }
+      if (nodes[i].type != NetNode::kSwitch && r.type != NetNode::kSwitch && r.guid &&
+          nodes[i].guid) {
+        err = at(p) + "link between two CA/router ports is not supported";
+        return false;
+      }
+    }
+  }
+
+  Fabric f;
+  std::vector<int32_t> sw_of(nodes.size(), -1);
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const NetNode &n = nodes[i];
+    if (n.type != NetNode::kSwitch || n.guid == 0) continue;  // OpenSM ignores GUID 0
+    SwitchInfo si;
+    si.guid = n.guid;
+    si.name = n.desc;
+    si.num_ports = static_cast<uint8_t>(n.num_ports);
+    si.lid = n.lid;
+    sw_of[i] = f.add_switch(std::move(si));
+  }
+  std::unordered_set<uint64_t> port_guids;
+  for (size_t i = 0; i < nodes.size(); ++i)
+    if (sw_of[i] >= 0) port_guids.insert(nodes[i].guid);
+  std::vector<int32_t> first_term(nodes.size(), -1);
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const NetNode &n = nodes[i];
+    if (n.guid == 0) continue;
+    for (const NetPort &p : n.ports) {
+      const int j = by_id[p.remote];
+      if (sw_of[j] < 0) continue;  // peer ignored, or CA-CA (rejected above)
+      if (n.type == NetNode::kSwitch) {
+        // Add each switch-to-switch link once, from its smaller (node, port) end.
+        if (std::pair(static_cast<int>(i), static_cast<int>(p.port)) < std::pair(j, p.remote_port))
+          f.add_link(sw_of[i], p.port, sw_of[j], static_cast<uint8_t>(p.remote_port), opt.vls);
+        continue;
+      }
+      TerminalInfo t;
+      t.node_guid = n.guid;
+      t.port_guid = p.guid ? p.guid : n.guid + p.port;
+      if (!port_guids.insert(t.port_guid).second) {
+        err = at(p) + "port GUID " + hex(t.port_guid) + " is used twice";
+        return false;
+      }
+      t.name = n.desc;
+      t.port_num = p.port;
+      t.router = n.type == NetNode::kRouter;
+      t.lid = p.lid;
+      t.sw = sw_of[j];
+      t.sw_port = static_cast<uint8_t>(p.remote_port);
+      t.vls = opt.vls;
+      const int32_t id = f.add_terminal(std::move(t));
+      if (first_term[i] < 0) first_term[i] = id;
+    }
+  }
+
+  // The SM's port: ibsim attaches the SM to SIM_HOST's node, by default to the
+  // first port of the first node in the file (port 0 of a switch, port 1 of a CA).
+  LidOwner sm{};
+  int sm_node = nodes.empty() ? -1 : 0;
+  if (!opt.sm_node.empty()) {
+    sm_node = -1;
+    auto it = by_id.find(opt.sm_node);
+    if (it != by_id.end()) sm_node = it->second;
+    for (size_t i = 0; sm_node < 0 && i < nodes.size(); ++i)
+      if (nodes[i].desc == opt.sm_node) sm_node = static_cast<int>(i);
+    if (sm_node < 0) {
+      err = name + ": SM node '" + opt.sm_node + "' not found";
+      return false;
+    }
+  }
+  if (sm_node >= 0) {
+    if (sw_of[sm_node] >= 0) {
+      sm = {LidOwner::kSwitch, sw_of[sm_node]};
+    } else if (first_term[sm_node] >= 0 && f.terminal(first_term[sm_node]).port_num == 1) {
+      sm = {LidOwner::kTerminal, first_term[sm_node]};
+    }
+  }
+  try {
+    io::assign_lids_opensm(f, opt.lmc, sm);
+    f.finalize();
+  } catch (const FabricError &e) {
+    err = name + ": " + e.what();
+    return false;
+  }
+  out = std::move(f);
+  return true;
+}
+
+}  // namespace
+
+bool parse_topology(std::string_view text, const std::string &name, Fabric &out, std::string &err,
+                    const TopologyReadOptions &opt) {
+  // The first line that is neither blank nor a comment decides the format.
+  size_t pos = 0;
+  bool lst = false;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos) nl = text.size();
+    const std::string_view line = text.substr(pos, nl - pos);
+    pos = nl + 1;
+    const size_t c = line.find_first_not_of(" \t\r");
+    if (c == std::string_view::npos || line[c] == '#') continue;
+    lst = line[c] == '{';
+    break;
+  }
+  if (lst) return io::parse_subnet_lst(text, name, out, err, opt);
+  std::vector<NetNode> nodes;
+  if (!io::parse_net_file(text, name, nodes, err)) return false;
+  if (nodes.empty()) {
+    err = name + ": no nodes";
+    return false;
+  }
+  return net_to_fabric(nodes, name, out, err, opt);
+}
+
+bool read_topology(const std::string &path, Fabric &out, std::string &err,
+                   const TopologyReadOptions &opt) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    err = path + ": cannot open";
+    return false;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) {
+    err = path + ": read error";
+    return false;
+  }
+  return parse_topology(ss.str(), path, out, err, opt);
+}
+
+}  // namespace keiro

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// keiro-loren: LOREN (core/loren/loren.h) on the layout read from option
+// loren_layout, with at most loren_tmax table entries per switch (0: the
+// smallest number that works), made free of credit loops by ACRO's virtual
+// layers (core/acro/acro.h) realized as per-(source switch, destination LID)
+// SLs and SL2VL entries (core/vlmap/vlmap.h) -- the same chain as keiro-acro,
+// on LOREN's next hops instead of balanced minimal ones. The ACRO stage
+// follows options acro_seed and acro_max_moves.
+//
+// Fails with one ERROR line when loren_layout is unset or unusable (the line
+// names the file and line), when loren_tmax is below the entries the
+// mandatory routes need (the line gives the smallest t_max), on livelock,
+// when ACRO needs more layers than in.max_vls, or when the SL/VL budget
+// cannot hold the layer transitions.
+//
+// Reports (EngineReport): tmax, required_entries, table_size_min/avg/max and
+// table_sizes (every switch's entry count, in switch id order), the entries
+// of each kind, avg_hops / avg_min_hops / max_hops / max_stretch over switch
+// pairs, ACRO layers, VLs and SLs used, realization counters, max_efi.
+// Time: O(S * (S + C) + S^2 * t) for LOREN, then ACRO and the realization as
+// in keiro-acro (core/acro/engine.h).
+#pragma once
+
+#include "core/engine.h"
+
+namespace keiro {
+
+bool route_loren(const EngineInput &in, Routing &out, EngineReport &rep);
+
+}  // namespace keiro

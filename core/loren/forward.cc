@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "core/loren/forward.h"
+
+#include <algorithm>
+
+#include "core/log.h"
+
+namespace keiro {
+
+int32_t loren_pick(std::span<const LorenEntry> table, const Layout &layout, int32_t v) {
+  int32_t best = -1, best_md = 0;
+  for (size_t i = 0; i < table.size(); ++i) {
+    const int32_t m = layout.md(table[i].dst, v);
+    if (best < 0 || m < best_md) {
+      best = static_cast<int32_t>(i);
+      best_md = m;
+      if (m == 0) break;  // the entry for v itself; at most one per table
+    }
+  }
+  return best;
+}
+
+bool loren_forwarding(const Fabric &f, const Layout &layout, const LorenTables &tables,
+                      const DestTrees &shortest, DestTrees &out, std::string &err) {
+  const int32_t S = f.num_switches();
+  if (tables.num_switches != S || shortest.num_switches != S || shortest.num_dests() != S) {
+    err = "LOREN tables do not match the fabric";
+    return false;
+  }
+  out.reset(S, S);
+  out.root = shortest.root;
+  out.lid_start = shortest.lid_start;
+  out.lids = shortest.lids;
+
+  for (int32_t u = 0; u < S; ++u) {
+    const auto table = tables.table(u);
+    for (int32_t v = 0; v < S; ++v) {
+      if (v == u) continue;
+      const int32_t i = loren_pick(table, layout, v);
+      if (i < 0) {
+        err = strprintf("switch '%s' has an empty LOREN table", f.sw(u).name.c_str());
+        return false;
+      }
+      out.next[static_cast<size_t>(v) * S + u] = table[i].channel;
+    }
+  }
+
+  // Livelock check: from every switch, the picks reach every destination.
+  // state: 0 unknown, 1 on the current walk, 2 reaches v.
+  std::vector<uint8_t> state(S);
+  std::vector<int32_t> walk;
+  walk.reserve(S);
+  for (int32_t v = 0; v < S; ++v) {
+    std::fill(state.begin(), state.end(), 0);
+    state[v] = 2;
+    for (int32_t s0 = 0; s0 < S; ++s0) {
+      walk.clear();
+      int32_t s = s0;
+      while (state[s] == 0) {
+        state[s] = 1;
+        walk.push_back(s);
+        s = f.channel(out.hop(v, s)).dst;
+      }
+      if (state[s] == 1) {
+        err = strprintf(
+            "livelock: LOREN's forwarding from switch '%s' towards switch '%s' loops through "
+            "switch '%s' (does every grid position between them hold a switch?)",
+            f.sw(s0).name.c_str(), f.sw(v).name.c_str(), f.sw(s).name.c_str());
+        return false;
+      }
+      for (int32_t w : walk) state[w] = 2;
+    }
+  }
+  return true;
+}
+
+}  // namespace keiro

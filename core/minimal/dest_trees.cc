@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "core/minimal/dest_trees.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "core/log.h"
+
+namespace keiro {
+
+void DestTrees::reset(int32_t s, int32_t k) {
+  num_switches = s;
+  root.assign(k, -1);
+  lid_start.assign(k + 1, 0);
+  lids.clear();
+  next.assign(static_cast<size_t>(k) * s, -1);
+}
+
+void switch_lids(const Fabric &f, int32_t s, std::vector<uint16_t> &out) {
+  out.clear();
+  auto add = [&](uint16_t lid, uint8_t lmc) {
+    if (!lid) return;
+    for (uint32_t l = lid; l < lid + (1u << lmc); ++l) out.push_back(static_cast<uint16_t>(l));
+  };
+  add(f.sw(s).lid, f.sw(s).lmc);
+  for (int32_t t : f.terminals_of(s)) add(f.terminal(t).lid, f.terminal(t).lmc);
+  std::sort(out.begin(), out.end());
+}
+
+bool validate_trees(const Fabric &f, const DestTrees &t, std::string &err) {
+  const int32_t S = f.num_switches();
+  if (t.num_switches != S || t.next.size() != static_cast<size_t>(t.num_dests()) * S ||
+      t.lid_start.size() != static_cast<size_t>(t.num_dests()) + 1) {
+    err = "destination trees do not match the fabric";
+    return false;
+  }
+  // state: 0 unknown, 1 on the current walk, 2 reaches the root
+  std::vector<uint8_t> state(S);
+  std::vector<int32_t> walk;
+  for (int32_t k = 0; k < t.num_dests(); ++k) {
+    const int32_t r = t.root[k];
+    if (r < 0 || r >= S) {
+      err = strprintf("destination %d has no root switch", k);
+      return false;
+    }
+    std::fill(state.begin(), state.end(), 0);
+    state[r] = 2;
+    if (t.hop(k, r) != -1) {
+      err = strprintf("destination %d: root switch '%s' has a next hop", k, f.sw(r).name.c_str());
+      return false;
+    }
+    for (int32_t s0 = 0; s0 < S; ++s0) {
+      walk.clear();
+      int32_t s = s0;
+      while (state[s] == 0) {
+        state[s] = 1;
+        walk.push_back(s);
+        const int32_t c = t.hop(k, s);
+        if (c < 0 || c >= f.num_channels() || f.channel(c).src != s) {
+          err = strprintf("destination %d (LID %u): switch '%s' has no valid next hop", k,
+                          t.lid_start[k] < t.lid_start[k + 1] ? t.lids[t.lid_start[k]] : 0u,
+                          f.sw(s).name.c_str());
+          return false;
+        }
+        s = f.channel(c).dst;
+      }
+      if (state[s] == 1) {
+        err = strprintf("destination %d (LID %u): forwarding loop through switch '%s'", k,
+                        t.lid_start[k] < t.lid_start[k + 1] ? t.lids[t.lid_start[k]] : 0u,
+                        f.sw(s).name.c_str());
+        return false;
+      }
+      for (int32_t w : walk) state[w] = 2;
+    }
+  }
+  return true;
+}
+
+void tree_depths(const Fabric &f, const DestTrees &t, int32_t k, std::span<int32_t> depth) {
+  const int32_t S = f.num_switches();
+  std::fill(depth.begin(), depth.end(), -1);
+  depth[t.root[k]] = 0;
+  for (int32_t s0 = 0; s0 < S; ++s0) {
+    // Walk up to a switch of known depth, then unwind. Each switch is
+    // resolved once, so the whole pass is O(S).
+    int32_t s = s0, n = 0;
+    while (depth[s] < 0) {
+      s = f.channel(t.hop(k, s)).dst;
+      ++n;
+    }
+    int32_t d = depth[s] + n;
+    for (s = s0; depth[s] < 0; s = f.channel(t.hop(k, s)).dst) depth[s] = d--;
+  }
+}
+
+void write_lfts(const Fabric &f, const DestTrees &t, Routing &r) {
+  for (int32_t k = 0; k < t.num_dests(); ++k) {
+    const int32_t root = t.root[k];
+    for (uint16_t lid : t.dest_lids(k)) {
+      for (int32_t s = 0; s < f.num_switches(); ++s) {
+        if (s != root) {
+          r.set_out_port(s, lid, f.channel(t.hop(k, s)).src_port);
+          continue;
+        }
+        const LidOwner o = f.lid_owner(lid);
+        r.set_out_port(s, lid, o.kind == LidOwner::kTerminal ? f.terminal(o.id).sw_port : 0);
+      }
+    }
+  }
+}
+
+bool trees_from_lfts(const Fabric &f, const Routing &r, DestTrees &out, std::string &err) {
+  const int32_t S = f.num_switches();
+  const std::vector<uint16_t> &all = f.lids();
+  std::vector<int32_t> column(S);
+  std::vector<int32_t> dest_of(all.size(), -1);
+  std::unordered_multimap<uint64_t, int32_t> by_hash;
+  std::vector<int32_t> roots;
+  std::vector<int32_t> next;  // grows by S per new destination
+  for (size_t i = 0; i < all.size(); ++i) {
+    const uint16_t lid = all[i];
+    const int32_t root = f.lid_switch(lid);
+    uint64_t h = 1469598103934665603ull ^ static_cast<uint64_t>(root);
+    for (int32_t s = 0; s < S; ++s) {
+      int32_t c = -1;
+      if (s != root) {
+        const uint8_t port = r.out_port(s, lid);
+        const PortPeer p = f.peer(s, port);
+        if (p.kind != PortPeer::kSwitch) {
+          err = strprintf("LID %u is %s on switch '%s' (port %u), before reaching its switch '%s'",
+                          lid, port == kNoPort ? "dropped" : "sent off the switch fabric",
+                          f.sw(s).name.c_str(), port, f.sw(root).name.c_str());
+          return false;
+        }
+        c = p.id;
+      }
+      column[s] = c;
+      h = (h ^ static_cast<uint64_t>(c + 1)) * 1099511628211ull;
+    }
+    int32_t found = -1;
+    auto range = by_hash.equal_range(h);
+    for (auto it = range.first; it != range.second && found < 0; ++it) {
+      const int32_t k = it->second;
+      if (roots[k] == root &&
+          std::equal(column.begin(), column.end(), next.begin() + static_cast<size_t>(k) * S))
+        found = k;
+    }
+    if (found < 0) {
+      found = static_cast<int32_t>(roots.size());
+      roots.push_back(root);
+      next.insert(next.end(), column.begin(), column.end());
+      by_hash.emplace(h, found);
+    }
+    dest_of[i] = found;
+  }
+  const auto K = static_cast<int32_t>(roots.size());
+  out.num_switches = S;
+  out.root = std::move(roots);
+  out.next = std::move(next);
+  out.lid_start.assign(K + 1, 0);
+  for (int32_t k : dest_of) ++out.lid_start[k + 1];
+  for (int32_t k = 0; k < K; ++k) out.lid_start[k + 1] += out.lid_start[k];
+  out.lids.assign(all.size(), 0);
+  std::vector<int32_t> fill(out.lid_start.begin(), out.lid_start.end() - 1);
+  for (size_t i = 0; i < all.size(); ++i) out.lids[fill[dest_of[i]]++] = all[i];
+  return validate_trees(f, out, err);
+}
+
+}  // namespace keiro

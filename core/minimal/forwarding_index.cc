@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "core/minimal/forwarding_index.h"
+
+#include <algorithm>
+
+#include "core/minimal/balanced.h"
+
+namespace keiro {
+
+ForwardingIndex forwarding_index(const Fabric &f, const DestTrees &t) {
+  const int32_t S = f.num_switches();
+  const std::vector<int64_t> weight = switch_weights(f);
+  ForwardingIndex fi;
+  fi.load.assign(f.num_channels(), 0);
+  std::vector<int32_t> depth(S), order(S), count;
+  std::vector<int64_t> sub(S);
+  for (int32_t k = 0; k < t.num_dests(); ++k) {
+    int64_t wd = 0;
+    for (uint16_t lid : t.dest_lids(k)) {
+      const LidOwner o = f.lid_owner(lid);
+      if (f.num_terminals() ? (o.kind == LidOwner::kTerminal && f.terminal(o.id).lid == lid)
+                            : (o.kind == LidOwner::kSwitch && f.sw(o.id).lid == lid))
+        ++wd;
+    }
+    if (!wd) continue;
+    tree_depths(f, t, k, depth);
+    // Counting sort by depth, deepest first, so subtree sums are final when
+    // a switch passes its weight on.
+    const int32_t dmax = *std::max_element(depth.begin(), depth.end());
+    count.assign(dmax + 2, 0);
+    for (int32_t s = 0; s < S; ++s) ++count[dmax - depth[s] + 1];
+    for (int32_t i = 0; i <= dmax; ++i) count[i + 1] += count[i];
+    for (int32_t s = 0; s < S; ++s) order[count[dmax - depth[s]]++] = s;
+    for (int32_t s = 0; s < S; ++s) sub[s] = weight[s];
+    for (int32_t s : order) {
+      if (s == t.root[k]) continue;
+      const int32_t c = t.hop(k, s);
+      fi.load[c] += sub[s] * wd;
+      sub[f.channel(c).dst] += sub[s];
+    }
+  }
+  if (!fi.load.empty()) {
+    fi.min = *std::min_element(fi.load.begin(), fi.load.end());
+    fi.max = *std::max_element(fi.load.begin(), fi.load.end());
+    int64_t sum = 0;
+    for (int64_t l : fi.load) sum += l;
+    fi.avg = static_cast<double>(sum) / static_cast<double>(fi.load.size());
+  }
+  return fi;
+}
+
+}  // namespace keiro

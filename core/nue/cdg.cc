@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "core/nue/cdg.h"
+
+#include <algorithm>
+#include <iterator>
+#include <limits>
+#include <numeric>
+
+#include "core/fabric.h"
+
+namespace keiro::nue {
+
+CompleteCdg::CompleteCdg(const Fabric &f) {
+  const int32_t c = f.num_channels(), s = f.num_switches();
+  src_.resize(c);
+  dst_.resize(c);
+  rev_.resize(c);
+  for (int32_t i = 0; i < c; ++i) {
+    src_[i] = f.channel(i).src;
+    dst_[i] = f.channel(i).dst;
+    rev_[i] = f.channel(i).reverse;
+  }
+  out_begin_.resize(s + 1);
+  in_first_.resize(s + 1);
+  in_list_.reserve(c);
+  for (int32_t v = 0; v < s; ++v) {
+    out_begin_[v] = f.out_begin(v);
+    in_first_[v] = static_cast<int32_t>(in_list_.size());
+    for (int32_t q : f.in_channels(v)) in_list_.push_back(q);
+  }
+  out_begin_[s] = c;
+  in_first_[s] = static_cast<int32_t>(in_list_.size());
+  first_.assign(c + 1, 0);
+  int64_t total = 0;
+  for (int32_t i = 0; i < c; ++i) {
+    first_[i] = static_cast<int32_t>(total);
+    total += f.degree(dst_[i]) - 1;  // every channel leaving dst except the U-turn
+    if (total > std::numeric_limits<int32_t>::max())
+      throw FabricError("complete CDG too large (more than 2^31 channel dependencies)");
+  }
+  first_[c] = static_cast<int32_t>(total);
+  stack_.resize(c);
+  fwd_.reserve(c);
+  bwd_.reserve(c);
+  pool_.reserve(c);
+  seen_.assign(c, 0);
+  ord_.resize(c);
+  log_.reserve(4 * static_cast<size_t>(c) + 16);
+  reset();
+}
+
+void CompleteCdg::reset() {
+  state_.assign(first_.back(), kUnused);
+  omega_.reset(num_channels(), num_channels() + 2);
+  std::iota(ord_.begin(), ord_.end(), 0);
+  log_.clear();
+  stats_ = Stats{};
+}
+
+void CompleteCdg::next_epoch() {
+  if (++epoch_ == 0) {  // stamps wrapped: clear once every 2^32 searches
+    std::fill(seen_.begin(), seen_.end(), 0);
+    epoch_ = 1;
+  }
+}
+
+void CompleteCdg::mark_used(int32_t a, int32_t b, int32_t label) {
+  const int32_t e = edge(a, b);
+  if (active(e)) return;
+  if (ord_[a] > ord_[b]) reorder(a, b);  // cannot fail: the caller adds no cycle
+  state_[e] = kUsed;
+  for (int32_t ch : {a, b}) {
+    const int32_t w = omega_.of(ch);
+    if (w == 0)
+      omega_.assign(ch, label);
+    else
+      omega_.merge(w, label);
+  }
+}
+
+bool CompleteCdg::try_use(int32_t a, int32_t b, int32_t e, bool block_on_cycle) {
+  const uint8_t st = state_[e];
+  if (st == kBlocked) return false;                 // (a)
+  if (st == kUsed || st == kTentative) return true;  // (b)
+  const int32_t wa = omega_.of(a), wb = omega_.of(b);
+  if (wa == 0 || wb == 0 || wa != wb) {  // (c): joins two disjoint acyclic subgraphs
+    if (wa == 0 && wb == 0) {
+      const int32_t l = omega_.fresh();
+      omega_.assign(a, l);
+      omega_.assign(b, l);
+    } else if (wa == 0) {
+      omega_.assign(a, wb);
+    } else if (wb == 0) {
+      omega_.assign(b, wa);
+    } else {
+      omega_.merge(wa, wb);
+      ++stats_.merges;
+    }
+    if (ord_[a] > ord_[b]) reorder(a, b);  // no cycle possible, only the order moves
+    set_tentative(e);
+    return true;
+  }
+  // (d): both in the same acyclic subgraph; (a, b) closes a cycle iff a is
+  // reachable from b, which the topological order rules out if ord[a] < ord[b].
+  if (ord_[a] > ord_[b]) {
+    ++stats_.cycle_searches;
+    if (!reorder(a, b)) {
+      if (block_on_cycle) {
+        state_[e] = kBlocked;
+        ++stats_.blocked;
+      }
+      return false;
+    }
+  }
+  set_tentative(e);
+  return true;
+}
+
+bool CompleteCdg::reorder(int32_t a, int32_t b) {
+  const int32_t lower = ord_[b], upper = ord_[a];
+  // Forward from b through channels ordered below a: meeting a is a cycle.
+  next_epoch();
+  fwd_.clear();
+  int32_t top = 0;
+  stack_[top++] = b;
+  seen_[b] = epoch_;
+  while (top > 0) {
+    const int32_t x = stack_[--top];
+    fwd_.push_back(x);
+    const int32_t v = dst_[x], r = rev_[x];
+    int32_t e = first_[x];
+    for (int32_t y = out_begin_[v]; y < out_begin_[v + 1]; ++y) {
+      if (y == r) continue;
+      if (!active(e++)) continue;
+      if (y == a) {
+        stats_.dfs_visits += static_cast<int64_t>(fwd_.size());
+        return false;
+      }
+      if (ord_[y] < upper && seen_[y] != epoch_) {
+        seen_[y] = epoch_;
+        stack_[top++] = y;
+      }
+    }
+  }
+  // Backward from a through channels ordered above b.
+  next_epoch();
+  bwd_.clear();
+  stack_[top++] = a;
+  seen_[a] = epoch_;
+  while (top > 0) {
+    const int32_t x = stack_[--top];
+    bwd_.push_back(x);
+    const int32_t u = src_[x];
+    for (int32_t i = in_first_[u]; i < in_first_[u + 1]; ++i) {
+      const int32_t p = in_list_[i];
+      if (p == rev_[x] || seen_[p] == epoch_ || ord_[p] <= lower) continue;
+      if (!active(edge(p, x))) continue;
+      seen_[p] = epoch_;
+      stack_[top++] = p;
+    }
+  }
+  stats_.dfs_visits += static_cast<int64_t>(fwd_.size() + bwd_.size());
+  // Everything that reaches a now goes before everything reachable from b,
+  // reusing the positions the two sets held.
+  auto by_ord = [this](int32_t x, int32_t y) { return ord_[x] < ord_[y]; };
+  std::sort(fwd_.begin(), fwd_.end(), by_ord);
+  std::sort(bwd_.begin(), bwd_.end(), by_ord);
+  pool_.clear();
+  std::merge(bwd_.begin(), bwd_.end(), fwd_.begin(), fwd_.end(), std::back_inserter(pool_),
+             by_ord);
+  for (int32_t &x : pool_) x = ord_[x];
+  size_t i = 0;
+  for (int32_t x : bwd_) ord_[x] = pool_[i++];
+  for (int32_t x : fwd_) ord_[x] = pool_[i++];
+  return true;
+}
+
+void CompleteCdg::rollback(size_t mark) {
+  for (size_t i = mark; i < log_.size(); ++i) release(log_[i]);
+  log_.resize(mark);
+}
+
+void CompleteCdg::commit(std::span<const int32_t> keep) {
+  for (int32_t e : keep)
+    if (state_[e] == kTentative) state_[e] = kUsed;
+  for (int32_t e : log_) release(e);
+  log_.clear();
+}
+
+}  // namespace keiro::nue

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// Nue's complete channel dependency graph (Domke et al. 2016, Definition 6)
+// over the directed switch-to-switch channels of a fabric, with the state of
+// one virtual layer (Section 4.1) and the cycle search of Algorithm 3.
+//
+// Vertices are channel ids. The dependency (a, b) exists when b leaves the
+// switch that a enters and b is not the reverse channel of a (no immediate
+// U-turn over the same link; a turn back over a parallel link is an edge).
+// Edges are numbered in CSR order: the out-edges of a are
+// [first(a), first(a + 1)), one per channel leaving dst(a) except reverse(a),
+// so edge(a, b) is O(1) arithmetic and no adjacency list is stored.
+//
+// Edge states: unused, used (committed by an earlier destination or an
+// escape path), tentative (used by the destination being routed; committed
+// or dropped when it is done), blocked (would close a cycle; permanent for
+// the layer). The used + tentative edges always form an acyclic graph.
+//
+// Cycle search. Besides the ω labels of Section 4.6.1 (omega.h), the CDG
+// keeps a topological order ord[] of the used + tentative edges, maintained
+// incrementally with the Pearce-Kelly algorithm (ACM JEA 11, 2006): an edge
+// (a, b) with ord[a] < ord[b] can never close a cycle, so condition (d)
+// needs no search at all in that case; otherwise the DFS of Algorithm 3 only
+// visits the channels between ord[b] and ord[a] (forward from b, and, when
+// no cycle is found, backward from a to reorder that window). Removing an
+// edge keeps ord[] valid, so dropping tentative edges costs nothing.
+//
+// Orientation: a dependency (a, b) means "traffic that arrives over a leaves
+// over b", the direction of the real routes. The paper runs Dijkstra from the
+// destination over reversed channels; its CDG is the transpose of this one,
+// which has the same cycles.
+//
+// Memory: O(C * Δ) bytes of edge state plus O(C) words (C channels, Δ max
+// switch degree). try_use: O(1) for conditions (a)-(c) when ord[a] < ord[b]
+// (plus O(α) for ω); otherwise O(|W| log |W| + Δ |W|) for the window W of
+// channels whose order lies between ord[b] and ord[a] and that are reachable
+// from b or reach a (Pearce-Kelly), at most O(C log C + C Δ).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/nue/omega.h"
+
+namespace keiro {
+class Fabric;
+}
+
+namespace keiro::nue {
+
+class CompleteCdg {
+ public:
+  enum State : uint8_t { kUnused = 0, kUsed = 1, kTentative = 2, kBlocked = 3 };
+
+  explicit CompleteCdg(const Fabric &f);
+
+  int32_t num_channels() const { return static_cast<int32_t>(dst_.size()); }
+  int32_t num_edges() const { return first_.back(); }
+  // The dependency (a, b), or -1 when b does not continue a (or is its U-turn).
+  int32_t edge(int32_t a, int32_t b) const {
+    const int32_t v = dst_[a];
+    if (src_[b] != v || b == rev_[a]) return -1;
+    return first_[a] + (b - out_begin_[v]) - (b > rev_[a] ? 1 : 0);
+  }
+  State state(int32_t e) const { return static_cast<State>(state_[e]); }
+  // ω of a channel (0 = unused).
+  int32_t omega(int32_t channel) { return omega_.of(channel); }
+  // Position of a channel in the topological order of used + tentative edges.
+  int32_t order_of(int32_t channel) const { return ord_[channel]; }
+
+  // Starts a new layer: every edge unused, every ω 0. O(C * Δ).
+  void reset();
+
+  // A new ω label (e.g. one for all escape paths of the layer).
+  int32_t fresh_label() { return omega_.fresh(); }
+  // Marks (a, b) used for good and puts both channels into subgraph `label`
+  // (escape paths, Definition 7). The caller guarantees that no cycle closes.
+  void mark_used(int32_t a, int32_t b, int32_t label);
+
+  // Algorithm 3 for the dependency e = edge(a, b) != -1. Returns true when
+  // (a, b) can be used without closing a cycle; it is then used or tentative.
+  //  (a) e blocked                      -> false
+  //  (b) e used or tentative            -> true
+  //  (c) ω(a) != ω(b), or either is 0   -> merge ω, e tentative, true
+  //  (d) ω(a) == ω(b)                   -> search from b for a over used and
+  //      tentative edges (only if ord[b] < ord[a]); found: a cycle, e is
+  //      blocked (if block_on_cycle) and false; else e tentative, true.
+  // Every edge made tentative is appended to the log.
+  bool try_use(int32_t a, int32_t b, int32_t e, bool block_on_cycle = true);
+
+  // Log of tentative edges: the position to roll back to.
+  size_t log_mark() const { return log_.size(); }
+  // Edges made tentative after `mark` that are still tentative become unused.
+  void rollback(size_t mark);
+  // A tentative edge becomes unused (no-op for other states).
+  void release(int32_t e) {
+    if (state_[e] == kTentative) state_[e] = kUnused;
+  }
+  // Ends a destination: the tentative edges in keep become used, every other
+  // tentative edge becomes unused; the log is emptied.
+  void commit(std::span<const int32_t> keep);
+
+  // For tests: force a state (blocking or unblocking never breaks ord[];
+  // use mark_used or try_use to add edges) or an ω label.
+  void set_state(int32_t e, State s) { state_[e] = s; }
+  void assign_omega(int32_t channel, int32_t label) { omega_.assign(channel, label); }
+
+  struct Stats {
+    int64_t cycle_searches = 0;  // condition (d) searches (ord[b] < ord[a])
+    int64_t dfs_visits = 0;      // channels visited by all searches
+    int64_t blocked = 0;         // edges blocked
+    int64_t merges = 0;          // condition (c) merges of two used subgraphs
+  };
+  const Stats &stats() const { return stats_; }
+
+ private:
+  // Pearce-Kelly for a new edge (a, b) with ord[b] < ord[a]: false if a is
+  // reachable from b (cycle); else reorders the affected window and returns true.
+  bool reorder(int32_t a, int32_t b);
+  bool active(int32_t e) const { return state_[e] == kUsed || state_[e] == kTentative; }
+  void set_tentative(int32_t e) {
+    state_[e] = kTentative;
+    log_.push_back(e);
+  }
+  void next_epoch();
+
+  std::vector<int32_t> src_, dst_, rev_;  // per channel (switch ids, reverse channel)
+  std::vector<int32_t> out_begin_;        // per switch + 1: channel CSR of the fabric
+  std::vector<int32_t> in_first_, in_list_;  // channels entering each switch
+  std::vector<int32_t> first_;            // per channel + 1: first out-edge
+  std::vector<uint8_t> state_;            // per edge
+  OmegaLabels omega_;
+  std::vector<int32_t> ord_;              // topological position per channel
+  std::vector<int32_t> log_;              // tentative edges of the current destination
+  std::vector<int32_t> stack_, fwd_, bwd_, pool_;  // search scratch (size C each)
+  std::vector<uint32_t> seen_;            // visit stamps per channel
+  uint32_t epoch_ = 0;
+  Stats stats_;
+};
+
+}  // namespace keiro::nue

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "core/nue/dijkstra.h"
+
+#include <algorithm>
+
+#include "core/fabric.h"
+#include "core/nue/escape_paths.h"
+
+namespace keiro::nue {
+
+CdgDijkstra::CdgDijkstra(const Fabric &f, CompleteCdg &cdg) : cdg_(cdg) {
+  const int32_t s = f.num_switches(), c = f.num_channels();
+  num_switches_ = s;
+  src_.resize(c);
+  dst_.resize(c);
+  rev_.resize(c);
+  for (int32_t i = 0; i < c; ++i) {
+    src_[i] = f.channel(i).src;
+    dst_[i] = f.channel(i).dst;
+    rev_[i] = f.channel(i).reverse;
+  }
+  out_first_.resize(s + 1);
+  in_first_.resize(s + 1);
+  in_list_.clear();
+  in_list_.reserve(c);
+  int max_degree = 0;
+  for (int32_t v = 0; v < s; ++v) {
+    out_first_[v] = f.out_begin(v);
+    in_first_[v] = static_cast<int32_t>(in_list_.size());
+    for (int32_t q : f.in_channels(v)) in_list_.push_back(q);
+    max_degree = std::max(max_degree, f.degree(v));
+  }
+  out_first_[s] = c;
+  in_first_[s] = static_cast<int32_t>(in_list_.size());
+  dist_.assign(s, 0);
+  next_.assign(s, -1);
+  reached_.assign(s, 0);
+  settled_.assign(s, 0);
+  skip_.assign(s, 0);
+  heap_.resize(s);
+  cand_.resize(static_cast<size_t>(max_degree) * max_degree + 1);
+  keep_.reserve(s);
+  escape_next_.assign(s, -1);
+  path_.reserve(s);
+}
+
+CdgDijkstra::Outcome CdgDijkstra::route(int32_t d, std::span<const int64_t> weight,
+                                        EscapePaths *escape) {
+  if (++epoch_ == 0) {  // stamps wrapped
+    std::fill(reached_.begin(), reached_.end(), 0);
+    std::fill(settled_.begin(), settled_.end(), 0);
+    epoch_ = 1;
+  }
+  escape_for_ = -1;
+  Outcome out;
+  // Algorithm 1, lines 1-9: only d is known; its fake source channel is the
+  // ejection into d's own ports, so next[d] = -1.
+  reached_[d] = epoch_;
+  dist_[d] = 0;
+  next_[d] = -1;
+  num_reached_ = 1;
+  heap_.push_or_decrease(d, 0);
+  bool after_impasse = false;
+  for (;;) {
+    // Lines 10-23.
+    while (!heap_.empty()) {
+      const int32_t v = heap_.pop();
+      settled_[v] = epoch_;
+      relax_into(v, weight, after_impasse, out);
+    }
+    if (num_reached_ == num_switches_) break;
+    // Impasse: islands (Section 4.6.2), then the escape repair.
+    if (backtrack(weight)) {
+      ++out.backtracks;
+    } else if (escape && escape_repair(d, weight, *escape)) {
+      ++out.repairs;
+    } else {
+      for (int32_t v = 0; v < num_switches_; ++v)
+        if (!reached(v)) next_[v] = -1;
+      return out;
+    }
+    after_impasse = true;
+  }
+  out.reached_all = true;
+  return out;
+}
+
+void CdgDijkstra::relax_into(int32_t v, std::span<const int64_t> weight, bool after_impasse,
+                             Outcome &out) {
+  const int32_t cp = next_[v];
+  const int32_t u_turn = cp >= 0 ? rev_[cp] : -1;
+  for (int32_t i = in_first_[v]; i < in_first_[v + 1]; ++i) {
+    const int32_t q = in_list_[i];  // u -> v
+    if (q == u_turn) continue;
+    const int32_t u = src_[q];
+    const int64_t nd = dist_[v] + weight[q];
+    if (reached(u)) {
+      if (settled(u)) {
+        // Section 4.6.3: after an island was reached, settled switches may
+        // be rerouted over it if their dependants can stay.
+        if (after_impasse && nd < dist_[u] && attempt_shortcut(u, q, nd)) ++out.shortcuts;
+        continue;
+      }
+      if (nd > dist_[u]) continue;
+      if (nd == dist_[u]) {
+        // Tie: prefer a dependency that is already used over a new one
+        // (fewer new dependencies, fewer restrictions later).
+        if (cp < 0) continue;
+        const int32_t old = dependency_of(u);
+        if (old < 0 || cdg_.state(old) != CompleteCdg::kTentative) continue;
+        const int32_t e = cdg_.edge(q, cp);
+        if (cdg_.state(e) != CompleteCdg::kUsed) continue;
+        cdg_.release(old);
+        next_[u] = q;
+        continue;
+      }
+    }
+    // Line 15: may (q, next[v]) be used without closing a cycle?
+    if (cp >= 0 && !cdg_.try_use(q, cp, cdg_.edge(q, cp))) continue;
+    if (reached(u)) {
+      const int32_t old = dependency_of(u);  // u is not settled: nobody depends on it
+      if (old >= 0) cdg_.release(old);
+    } else {
+      reached_[u] = epoch_;
+      ++num_reached_;
+    }
+    // Lines 16-21.
+    next_[u] = q;
+    dist_[u] = nd;
+    heap_.push_or_decrease(u, nd);
+  }
+}
+
+bool CdgDijkstra::dependants_accept(int32_t v, int32_t c, bool use_skip) {
+  for (int32_t i = in_first_[v]; i < in_first_[v + 1]; ++i) {
+    const int32_t p = in_list_[i];
+    const int32_t t = src_[p];
+    if (!reached(t) || next_[t] != p) continue;
+    if (use_skip && skip_[t] == skip_epoch_) continue;
+    const int32_t e = cdg_.edge(p, c);
+    if (e < 0 || !cdg_.try_use(p, c, e, false)) return false;
+  }
+  return true;
+}
+
+void CdgDijkstra::switch_channel(int32_t v, int32_t c) {
+  const int32_t old = next_[v];
+  if (old == c) return;
+  if (old >= 0) {
+    const int32_t own = dependency_of(v);
+    if (own >= 0) cdg_.release(own);
+    for (int32_t i = in_first_[v]; i < in_first_[v + 1]; ++i) {
+      const int32_t p = in_list_[i];
+      const int32_t t = src_[p];
+      if (!reached(t) || next_[t] != p) continue;
+      const int32_t e = cdg_.edge(p, old);
+      if (e >= 0) cdg_.release(e);
+    }
+  }
+  next_[v] = c;
+}
+
+bool CdgDijkstra::attempt_shortcut(int32_t u, int32_t q, int64_t nd) {
+  const int32_t v = dst_[q];
+  const int32_t cp = next_[v];
+  const size_t mark = cdg_.log_mark();
+  bool ok = cp < 0 || cdg_.try_use(q, cp, cdg_.edge(q, cp), false);
+  ok = ok && dependants_accept(u, q);
+  if (!ok) {
+    cdg_.rollback(mark);
+    return false;
+  }
+  switch_channel(u, q);
+  dist_[u] = nd;
+  return true;
+}
+
+bool CdgDijkstra::backtrack(std::span<const int64_t> weight) {
+  for (int32_t z = 0; z < num_switches_; ++z) {
+    if (reached(z)) continue;
+    // Candidates z -> y -> w: y reached, a = (y -> w) another channel of y
+    // towards a reached w.
+    size_t n = 0;
+    for (int32_t q = out_first_[z]; q < out_first_[z + 1]; ++q) {
+      const int32_t y = dst_[q];
+      if (!reached(y) || next_[y] < 0) continue;  // next[y] < 0: y is the destination
+      for (int32_t a = out_first_[y]; a < out_first_[y + 1]; ++a) {
+        const int32_t w = dst_[a];
+        if (a == next_[y] || !reached(w)) continue;
+        if (n == cand_.size()) cand_.resize(2 * n);  // only for fabrics beyond the sizing
+        cand_[n++] = Candidate{dist_[w] + weight[a] + weight[q], q, a};
+      }
+    }
+    std::sort(cand_.begin(), cand_.begin() + static_cast<std::ptrdiff_t>(n),
+              [](const Candidate &x, const Candidate &y) {
+                return x.cost != y.cost ? x.cost < y.cost
+                                        : (x.q != y.q ? x.q < y.q : x.a < y.a);
+              });
+    for (size_t i = 0; i < n; ++i)
+      if (attempt_island(z, cand_[i].q, cand_[i].a, weight)) return true;
+  }
+  return false;
+}
+
+bool CdgDijkstra::attempt_island(int32_t z, int32_t q, int32_t a,
+                                 std::span<const int64_t> weight) {
+  const int32_t y = dst_[q], w = dst_[a];
+  const int32_t cw = next_[w];
+  const size_t mark = cdg_.log_mark();
+  bool ok = true;
+  if (cw >= 0) {
+    const int32_t e = cdg_.edge(a, cw);
+    ok = e >= 0 && cdg_.try_use(a, cw, e, false);
+  }
+  ok = ok && cdg_.try_use(q, a, cdg_.edge(q, a), false);
+  ok = ok && dependants_accept(y, a);
+  if (!ok) {
+    cdg_.rollback(mark);
+    return false;
+  }
+  switch_channel(y, a);
+  dist_[y] = dist_[w] + weight[a];
+  reached_[z] = epoch_;
+  ++num_reached_;
+  next_[z] = q;
+  dist_[z] = dist_[y] + weight[q];
+  heap_.push_or_decrease(z, dist_[z]);
+  return true;
+}
+
+bool CdgDijkstra::escape_repair(int32_t d, std::span<const int64_t> weight,
+                                EscapePaths &escape) {
+  if (escape_for_ != d) {
+    escape.route_to(d, escape_next_);
+    escape_for_ = d;
+  }
+  for (int32_t z = 0; z < num_switches_; ++z) {
+    if (reached(z)) continue;
+    // z's escape path up to the first switch that already uses its escape
+    // channel (or d): those switches move onto the escape path.
+    if (++skip_epoch_ == 0) {
+      std::fill(skip_.begin(), skip_.end(), 0);
+      skip_epoch_ = 1;
+    }
+    path_.clear();
+    path_.push_back(z);
+    skip_[z] = skip_epoch_;
+    for (int32_t t = dst_[escape_next_[z]];
+         t != d && !(reached(t) && next_[t] == escape_next_[t]); t = dst_[escape_next_[t]]) {
+      path_.push_back(t);
+      skip_[t] = skip_epoch_;
+    }
+    // Dependencies between consecutive escape channels are escape paths,
+    // used already; only the other dependants of the moved switches count.
+    const size_t mark = cdg_.log_mark();
+    bool ok = true;
+    for (size_t i = 1; ok && i < path_.size(); ++i)
+      if (reached(path_[i])) ok = dependants_accept(path_[i], escape_next_[path_[i]], true);
+    if (!ok) {
+      cdg_.rollback(mark);
+      continue;
+    }
+    for (size_t i = path_.size(); i-- > 0;) {  // from the end: next hops are set first
+      const int32_t t = path_[i];
+      const int32_t c = escape_next_[t];
+      if (reached(t)) {
+        switch_channel(t, c);
+      } else {
+        reached_[t] = epoch_;
+        ++num_reached_;
+        next_[t] = c;
+        // A switch further up the path already has a dependant (the one
+        // before it): it counts as settled, so only a checked shortcut can
+        // move it, but it is still relaxed from when it leaves the heap.
+        if (t != z) settled_[t] = epoch_;
+      }
+      dist_[t] = dist_[dst_[c]] + weight[c];
+      heap_.push_or_decrease(t, dist_[t]);  // relax from the moved switches again
+    }
+    return true;
+  }
+  return false;
+}
+
+void CdgDijkstra::commit() {
+  keep_.clear();
+  for (int32_t u = 0; u < num_switches_; ++u) {
+    const int32_t e = dependency_of(u);
+    if (e >= 0) keep_.push_back(e);
+  }
+  cdg_.commit(keep_);
+}
+
+void CdgDijkstra::abandon() { cdg_.commit({}); }
+
+}  // namespace keiro::nue

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// Nue's modified Dijkstra inside the complete CDG (Domke et al. 2016,
+// Algorithm 1), with the impasse handling of Section 4.6: local backtracking
+// into islands (4.6.2) and islands used as shortcuts (4.6.3).
+//
+// One run computes, for one destination switch d, the channel next[v] that
+// every switch v uses towards d (a destination-based routing tree). Starting
+// at d (the paper's fake source channel: the first hop into d depends on
+// nothing), a switch u is reached over a channel q = (u -> v) of a settled
+// switch v only if the dependency (q, next[v]) can be used without closing a
+// cycle in the layer's CDG (Algorithm 3, CompleteCdg::try_use). Every switch
+// holds at most one channel, so the heap holds switches: one run costs
+// O(C + S log S) heap and relaxation work plus the cycle searches.
+//
+// When the heap runs dry with switches unreached (an impasse):
+//  1. Local backtracking (4.6.2) looks at every unreached switch z, every
+//     reached neighbour y and every other channel a = (y -> w) of y to a
+//     reached w (the 2-hop neighbourhood of z): y may switch to a if
+//     (a, next[w]), (z->y, a) and the dependency of every switch already
+//     routed through y on a can all be used. The candidates of z are tried
+//     cheapest first (the per-node "stack of alternatives" of the paper is
+//     every other channel of y, checked when needed).
+//  2. Escape repair (keiro's addition, before giving up): z takes its escape
+//     path towards d (Definition 7), and so do the switches on that path up
+//     to the first one that already uses its escape channel; this works if
+//     every switch routed through one of them can follow. The dependencies
+//     along an escape path are used already, so only the dependants need
+//     checks. This repairs one island without moving the whole destination
+//     onto the escape paths.
+// After either step reaches z, Dijkstra continues from z, and a settled
+// switch that can now be reached more cheaply switches over if all its
+// dependants can keep their routes (shortcut, 4.6.3). If nothing works for
+// any unreached switch, the run fails and the caller moves the whole
+// destination onto the escape paths (keeping the routing destination-based).
+//
+// All dependencies of the tree are tentative in the CDG while the run is in
+// progress; commit() keeps exactly those of the final tree, abandon() drops
+// them all. A forwarding loop would be a cycle of used dependencies, so the
+// acyclic CDG also guarantees loop-free trees.
+//
+// Memory O(S + C + Δ^2); route() allocates nothing.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/graph/indexed_heap.h"
+#include "core/nue/cdg.h"
+
+namespace keiro {
+class Fabric;
+}
+
+namespace keiro::nue {
+
+class EscapePaths;
+
+class CdgDijkstra {
+ public:
+  CdgDijkstra(const Fabric &f, CompleteCdg &cdg);
+
+  struct Outcome {
+    bool reached_all = false;
+    int32_t backtracks = 0;  // islands reached by local backtracking
+    int32_t repairs = 0;     // islands reached over their escape path
+    int32_t shortcuts = 0;   // settled switches rerouted over an island
+  };
+  // Routes every switch to destination switch d with channel weights weight.
+  // escape (may be null) provides the escape paths for the repair step.
+  Outcome route(int32_t d, std::span<const int64_t> weight, EscapePaths *escape);
+
+  // Per switch: channel towards the last destination, -1 at the destination
+  // (and at unreached switches after a failed run).
+  std::span<const int32_t> next() const { return next_; }
+  // Lets the caller install another tree (the escape paths).
+  std::span<int32_t> next_mut() { return next_; }
+
+  // After a successful route(): the dependencies of next() become used, every
+  // other tentative dependency is dropped.
+  void commit();
+  // Drops every tentative dependency (after a failed route()).
+  void abandon();
+
+ private:
+  void relax_into(int32_t v, std::span<const int64_t> weight, bool after_impasse, Outcome &out);
+  bool backtrack(std::span<const int64_t> weight);
+  bool attempt_island(int32_t z, int32_t q, int32_t a, std::span<const int64_t> weight);
+  bool escape_repair(int32_t d, std::span<const int64_t> weight, EscapePaths &escape);
+  bool attempt_shortcut(int32_t u, int32_t q, int64_t nd);
+  // The dependency that u's route uses at its next hop, or -1.
+  int32_t dependency_of(int32_t u) const {
+    const int32_t q = next_[u];
+    if (q < 0) return -1;
+    const int32_t c = next_[dst_[q]];
+    return c < 0 ? -1 : cdg_.edge(q, c);
+  }
+  // Checks that every switch routed through v (except those marked in
+  // skip_) can continue on channel c, making those dependencies tentative;
+  // false if one cannot.
+  bool dependants_accept(int32_t v, int32_t c, bool use_skip = false);
+  // v switches from its current channel to c: drops the dependencies that
+  // v and its dependants had on the old channel.
+  void switch_channel(int32_t v, int32_t c);
+  bool reached(int32_t v) const { return reached_[v] == epoch_; }
+  bool settled(int32_t v) const { return settled_[v] == epoch_; }
+
+  CompleteCdg &cdg_;
+  int32_t num_switches_ = 0;
+  std::vector<int32_t> src_, dst_, rev_;                 // per channel
+  std::vector<int32_t> out_first_, in_first_, in_list_;  // channel CSR per switch
+  std::vector<int64_t> dist_;
+  std::vector<int32_t> next_;
+  std::vector<uint32_t> reached_, settled_, skip_;
+  uint32_t epoch_ = 0, skip_epoch_ = 0;
+  int32_t num_reached_ = 0;
+  graph::IndexedHeap heap_;
+  struct Candidate {
+    int64_t cost;
+    int32_t q, a;
+  };
+  std::vector<Candidate> cand_;
+  std::vector<int32_t> keep_, escape_next_, path_;
+  int32_t escape_for_ = -1;  // destination whose escape paths are in escape_next_
+};
+
+}  // namespace keiro::nue

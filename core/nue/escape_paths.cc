@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "core/nue/escape_paths.h"
+
+#include <algorithm>
+
+#include "core/fabric.h"
+#include "core/nue/cdg.h"
+
+namespace keiro::nue {
+
+EscapePaths::EscapePaths(const Fabric &f) {
+  const int32_t c = f.num_channels(), s = f.num_switches();
+  dst_.resize(c);
+  rev_.resize(c);
+  for (int32_t i = 0; i < c; ++i) {
+    dst_[i] = f.channel(i).dst;
+    rev_[i] = f.channel(i).reverse;
+  }
+  tree_first_.assign(s + 1, 0);
+  tree_out_.reserve(s > 0 ? 2 * (s - 1) : 0);
+  queue_.resize(s);
+  seen_.assign(s, 0);
+}
+
+int64_t EscapePaths::build(int32_t root, std::span<const int32_t> parent_channel,
+                           std::span<const int32_t> dest_count, CompleteCdg &cdg) {
+  const auto s = static_cast<int32_t>(parent_channel.size());
+  root_ = root;
+  // Tree adjacency (CSR): for every tree edge parent->child both directions.
+  std::fill(tree_first_.begin(), tree_first_.end(), 0);
+  for (int32_t v = 0; v < s; ++v) {
+    const int32_t p = parent_channel[v];
+    if (p < 0) continue;
+    ++tree_first_[dst_[rev_[p]] + 1];  // the parent
+    ++tree_first_[v + 1];
+  }
+  for (int32_t v = 0; v < s; ++v) tree_first_[v + 1] += tree_first_[v];
+  tree_out_.assign(tree_first_[s], -1);
+  std::vector<int32_t> fill(tree_first_.begin(), tree_first_.end() - 1);
+  for (int32_t v = 0; v < s; ++v) {
+    const int32_t p = parent_channel[v];
+    if (p < 0) continue;
+    tree_out_[fill[dst_[rev_[p]]]++] = p;  // parent -> v
+    tree_out_[fill[v]++] = rev_[p];        // v -> parent
+  }
+
+  // Destinations below every node: sub[v] (BFS order from the root, then
+  // accumulated bottom-up).
+  std::vector<int64_t> sub(s, 0);
+  int32_t tail = 0;
+  queue_[tail++] = root;
+  for (int32_t h = 0; h < tail; ++h) {
+    const int32_t x = queue_[h];
+    for (int32_t i = tree_first_[x]; i < tree_first_[x + 1]; ++i) {
+      const int32_t o = tree_out_[i];
+      if (parent_channel[dst_[o]] == o) queue_[tail++] = dst_[o];
+    }
+  }
+  int64_t total = 0;
+  for (int32_t v = 0; v < s; ++v) total += dest_count[v];
+  for (int32_t i = tail - 1; i >= 0; --i) {
+    const int32_t v = queue_[i];
+    sub[v] += dest_count[v];
+    if (parent_channel[v] >= 0) sub[dst_[rev_[parent_channel[v]]]] += sub[v];
+  }
+
+  // Mark (a->x, x->b) for every pair of tree neighbours a != b of x whose
+  // side behind b holds a destination.
+  const int32_t label = cdg.fresh_label();
+  int64_t marked = 0;
+  for (int32_t x = 0; x < s; ++x) {
+    for (int32_t j = tree_first_[x]; j < tree_first_[x + 1]; ++j) {
+      const int32_t out = tree_out_[j];
+      const int32_t b = dst_[out];
+      const bool b_is_child = parent_channel[b] == out;
+      const int64_t behind = b_is_child ? sub[b] : total - sub[x];
+      if (behind <= 0) continue;
+      for (int32_t i = tree_first_[x]; i < tree_first_[x + 1]; ++i) {
+        if (i == j) continue;
+        cdg.mark_used(rev_[tree_out_[i]], out, label);
+        ++marked;
+      }
+    }
+  }
+  return marked;
+}
+
+void EscapePaths::route_to(int32_t d, std::span<int32_t> next) {
+  if (++epoch_ == 0) {
+    std::fill(seen_.begin(), seen_.end(), 0);
+    epoch_ = 1;
+  }
+  int32_t tail = 0;
+  queue_[tail++] = d;
+  seen_[d] = epoch_;
+  next[d] = -1;
+  for (int32_t h = 0; h < tail; ++h) {
+    const int32_t x = queue_[h];
+    for (int32_t i = tree_first_[x]; i < tree_first_[x + 1]; ++i) {
+      const int32_t b = dst_[tree_out_[i]];
+      if (seen_[b] == epoch_) continue;
+      seen_[b] = epoch_;
+      next[b] = rev_[tree_out_[i]];  // b -> x
+      queue_[tail++] = b;
+    }
+  }
+}
+
+}  // namespace keiro::nue

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// Nue's escape paths (Domke et al. 2016, Section 4.2, Definition 7): a
+// spanning tree S of the switch graph, rooted at the layer's central switch,
+// whose tree routes from every switch to every destination switch of the
+// layer are put into the complete CDG as used dependencies before any
+// destination is routed. They guarantee a deadlock-free fallback route for
+// every destination of the layer (the whole destination falls back, which
+// keeps the routing destination-based; Section 4.6.2).
+//
+// The dependencies of tree routing are exactly the turns (a->x, x->b) with a
+// and b tree neighbours of x, a != b, where the side of the tree behind b
+// holds a destination of the layer. Tree routes are never cyclic in the CDG
+// (a closed walk without U-turns does not exist in a tree), so they can be
+// marked without a cycle check.
+//
+// build(): O(sum over x of deg_S(x)^2) <= O(S * Δ^2). route_to(): O(S), no
+// allocation. Memory O(S).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace keiro {
+class Fabric;
+}
+
+namespace keiro::nue {
+
+class CompleteCdg;
+
+class EscapePaths {
+ public:
+  explicit EscapePaths(const Fabric &f);
+
+  // parent_channel[v] = channel (parent -> v) of the tree, -1 for the root.
+  // dest_count[v] > 0 marks the destination switches of the layer. Marks the
+  // escape dependencies used in cdg under one fresh ω label and returns how
+  // many were marked.
+  int64_t build(int32_t root, std::span<const int32_t> parent_channel,
+                std::span<const int32_t> dest_count, CompleteCdg &cdg);
+
+  // next[v] = channel from v towards d along the tree; next[d] = -1.
+  void route_to(int32_t d, std::span<int32_t> next);
+
+  int32_t root() const { return root_; }
+
+ private:
+  std::vector<int32_t> dst_, rev_;        // per channel
+  std::vector<int32_t> tree_first_;       // per switch + 1
+  std::vector<int32_t> tree_out_;         // tree channels leaving each switch
+  std::vector<int32_t> queue_;
+  std::vector<uint32_t> seen_;
+  uint32_t epoch_ = 0;
+  int32_t root_ = -1;
+};
+
+}  // namespace keiro::nue

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// Routing of one virtual layer (Domke et al. 2016, Algorithm 2 lines 6-11):
+// a new complete CDG with the layer's escape paths, then, for every
+// destination LID in the given order, the modified Dijkstra (or the escape
+// paths after an unsolvable impasse), the LFT column of the LID, and the
+// channel weight update.
+//
+// The result goes into a column buffer (one byte per switch and LID of the
+// layer) so that the driver can route a layer several times, in different
+// destination orders, and keep the best attempt.
+//
+// route(): O(L_i * (C + S log S) + condition (d) searches) for the layer's
+// L_i LIDs; no allocation per destination. Memory O(C * Δ + S).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/nue/cdg.h"
+#include "core/nue/channel_load.h"
+#include "core/nue/dijkstra.h"
+#include "core/nue/escape_paths.h"
+#include "core/nue/layers.h"
+
+namespace keiro {
+class Fabric;
+class Logger;
+}  // namespace keiro
+
+namespace keiro::nue {
+
+struct LayerOutcome {
+  int64_t lids = 0;
+  int64_t fallbacks = 0;   // LIDs routed over the escape paths
+  int64_t backtracks = 0;  // islands reached by local backtracking (in routed LIDs)
+  int64_t repairs = 0;     // islands reached over their escape path
+  int64_t shortcuts = 0;
+  int64_t escape_dependencies = 0;
+  int64_t max_weight = 0;  // largest channel weight afterwards (balance score)
+  bool aborted = false;    // stopped early: max_weight exceeded abort_above
+  CompleteCdg::Stats cdg;
+};
+
+class LayerRouter {
+ public:
+  explicit LayerRouter(const Fabric &f);
+
+  // The layer's escape tree: parent_channel[v] = channel (parent -> v), -1 at
+  // the root; dest_count[v] = destination LIDs of the layer on switch v.
+  void set_layer(int32_t layer, int32_t root, std::span<const int32_t> parent_channel,
+                 std::span<const int32_t> dest_count);
+
+  // Routes the LIDs of ports[order[i]] in that order. column_of[order[i]] is
+  // the first column of the port's LIDs (one column per LID, num_switches
+  // bytes each) in columns. weight is updated. Gives up (aborted) as soon as
+  // a channel weight exceeds abort_above: the attempt cannot win any more.
+  LayerOutcome route(std::span<const DestinationPort> ports, std::span<const int32_t> order,
+                     std::span<const int32_t> column_of, std::span<int64_t> weight,
+                     std::span<uint8_t> columns, int64_t abort_above, Logger &log);
+
+ private:
+  const Fabric &f_;
+  CompleteCdg cdg_;
+  EscapePaths escape_;
+  CdgDijkstra dijkstra_;
+  ChannelLoad load_;
+  int32_t layer_ = 0, root_ = -1;
+  std::vector<int32_t> parent_, dest_count_;
+};
+
+}  // namespace keiro::nue

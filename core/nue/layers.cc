@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "core/nue/layers.h"
+
+#include "core/fabric.h"
+#include "core/graph/partition.h"
+
+namespace keiro::nue {
+
+std::vector<DestinationPort> destination_ports(const Fabric &f) {
+  std::vector<DestinationPort> ports;
+  for (int32_t t = 0; t < f.num_terminals(); ++t) {
+    const TerminalInfo &ti = f.terminal(t);
+    if (ti.lid == 0) continue;
+    ports.push_back({ti.sw, ti.sw_port, false, ti.lid, static_cast<uint16_t>(1u << ti.lmc)});
+  }
+  for (int32_t s = 0; s < f.num_switches(); ++s) {
+    const SwitchInfo &si = f.sw(s);
+    if (si.lid == 0) continue;
+    ports.push_back({s, 0, true, si.lid, static_cast<uint16_t>(1u << si.lmc)});
+  }
+  return ports;
+}
+
+bool parse_partition_method(const std::string &name, PartitionMethod &m) {
+  if (name == "metis") return m = PartitionMethod::kMetis, true;
+  if (name == "cluster") return m = PartitionMethod::kCluster, true;
+  if (name == "random") return m = PartitionMethod::kRandom, true;
+  return false;
+}
+
+int assign_layers(const graph::Graph &switches, std::span<const DestinationPort> ports, int k,
+                  PartitionMethod method, int seed, std::vector<int32_t> &layer, std::string &err) {
+  const int32_t s = switches.num_nodes();
+  layer.assign(ports.size(), 0);
+  if (k <= 1 || ports.empty()) return ports.empty() ? 0 : 1;
+
+  std::vector<int64_t> lids_of_switch(s, 0);
+  for (const DestinationPort &p : ports) lids_of_switch[p.sw] += p.num_lids;
+
+  if (method == PartitionMethod::kRandom) {
+    std::vector<int64_t> w(ports.size());
+    for (size_t i = 0; i < ports.size(); ++i) w[i] = ports[i].num_lids;
+    layer = graph::balanced_random_partition(w, k, static_cast<uint64_t>(seed));
+  } else {
+    std::vector<int32_t> part;
+    if (method == PartitionMethod::kMetis) {
+      if (!graph::metis_partition(switches, lids_of_switch, k, seed, part, err)) return -1;
+    } else {
+      part = graph::balanced_random_partition(lids_of_switch, k, static_cast<uint64_t>(seed));
+    }
+    for (size_t i = 0; i < ports.size(); ++i) layer[i] = part[ports[i].sw];
+  }
+
+  // Drop empty layers: renumber in order of the original part numbers.
+  std::vector<int32_t> remap(k, -1);
+  for (int32_t l : layer) remap[l] = 0;
+  int used = 0;
+  for (int i = 0; i < k; ++i)
+    if (remap[i] == 0) remap[i] = used++;
+  for (int32_t &l : layer) l = remap[l];
+  return used;
+}
+
+}  // namespace keiro::nue

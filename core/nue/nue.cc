@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// keiro-nue: Nue routing (Domke, Hoefler, Matsuoka, "Routing on the
+// Dependency Graph", HPDC'16). This file is the driver, Algorithm 2:
+//
+//   line 1     split destinations into k layers      layers.h (METIS / cluster / random)
+//   line 3     N_i^d = destination switches of L_i   below
+//   line 4     convex subgraph H_i (Sec. 4.3)        graph/convex_subgraph.h
+//   line 5     central root of H_i (Brandes)         graph/betweenness.h, or option nue_root
+//   line 6     new complete CDG D_i (Sec. 4.1)       cdg.h (reset per attempt)
+//   line 7     escape paths D_i^s (Sec. 4.2)         graph/spanning_tree.h, escape_paths.h
+//   line 8-9   per destination LID: Algorithm 1      dijkstra.h (+ 4.6.2 / 4.6.3),
+//              with Algorithm 3 for every new        cdg.h, omega.h
+//              dependency; escape fallback
+//   line 10    forwarding tables                     layer_routing.h
+//   line 11    channel weight update                 channel_load.h
+//
+// Destination order. Which dependencies a layer ends up with depends on the
+// order in which its destinations are routed, and with few layers that
+// decides how well the paths balance: routing a region of the fabric in one
+// go lets its dependencies cut the rings through it (a 6x6x6 torus routed
+// plane by plane in one layer funnelled whole planes over the escape tree,
+// max edge forwarding index 16148 instead of 2000-7000 for random orders).
+// The paper leaves the order open. keiro routes every layer kOrderAttempts
+// times in seeded random orders (option nue_seed), always with the switches'
+// own LIDs last (management traffic, lowest priority), and keeps the attempt
+// whose largest channel weight is smallest; an attempt stops as soon as it
+// cannot win any more.
+//
+// Terminals hang off switches: the Dijkstra of a destination LID starts at
+// the switch the LID belongs to, and that switch forwards to the LID's port
+// (port 0 for its own LIDs). Switch LIDs are destinations like CA LIDs and
+// are routed inside the deadlock-free layers. Each LID (every LMC offset)
+// gets its own run with the weights left by the previous ones. The path SL
+// of a LID is its layer, and SL i maps to VL i everywhere.
+//
+// Time (S switches, C channels, Δ max degree, L LIDs, k layers, A attempts):
+// O(k * (S * C + S * Δ^2) + A * L * (C + S log S) + cycle searches);
+// memory O(C * Δ + S * L) including the tables.
+#include "core/nue/nue.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <exception>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/graph/betweenness.h"
+#include "core/graph/bfs.h"
+#include "core/graph/convex_subgraph.h"
+#include "core/graph/graph.h"
+#include "core/graph/spanning_tree.h"
+#include "core/nue/channel_load.h"
+#include "core/nue/layer_routing.h"
+#include "core/nue/layers.h"
+
+namespace keiro {
+
+namespace {
+
+constexpr const char *kName = "keiro-nue";
+constexpr int kOrderAttempts = 2;
+
+std::string describe(const Fabric &f, int32_t s) {
+  return strprintf("'%s' (0x%016" PRIx64 ")", f.sw(s).name.c_str(), f.sw(s).guid);
+}
+
+// Option nue_root: a switch GUID or node description. false if it names none.
+bool resolve_root(const Fabric &f, const std::string &value, int32_t &root) {
+  uint64_t guid = 0;
+  root = parse_guid(value, guid) ? f.find_switch(guid) : -1;
+  if (root < 0) root = f.find_switch_by_name(value);
+  return root >= 0;
+}
+
+// Destination order of attempt `attempt` for the ports of one layer: CA and
+// router ports in a seeded random order, then the switch LIDs, also shuffled.
+void attempt_order(std::span<const nue::DestinationPort> ports, std::span<const int32_t> grouped,
+                   int attempt, uint64_t seed, std::vector<int32_t> &order) {
+  order.assign(grouped.begin(), grouped.end());
+  std::mt19937_64 rng(seed * 1000003u + static_cast<uint64_t>(attempt));
+  const auto split = std::stable_partition(order.begin(), order.end(),
+                                           [&](int32_t p) { return !ports[p].is_switch; });
+  std::shuffle(order.begin(), split, rng);
+  std::shuffle(split, order.end(), rng);
+}
+
+struct Totals {
+  int64_t lids = 0, fallbacks = 0, backtracks = 0, repairs = 0, shortcuts = 0, escape_deps = 0;
+  int64_t cycle_searches = 0, search_visits = 0, blocked = 0;
+};
+
+bool route(const EngineInput &in, Routing &out, EngineReport &rep) {
+  const Fabric &f = in.fabric;
+  Logger &log = in.log;
+  const int32_t num_sw = f.num_switches();
+
+  // ---- options ----
+  const int k = std::clamp(std::min(in.max_vls, in.max_sls), 1, kMaxDataVls);
+  nue::PartitionMethod method;
+  const std::string method_name = in.options.get("nue_partition");
+  if (!nue::parse_partition_method(method_name, method)) {
+    log.logf(LogLevel::kError, "%s: unknown nue_partition '%s'", kName, method_name.c_str());
+    return false;
+  }
+  const int seed = static_cast<int>(in.options.get_int("nue_seed"));
+  int32_t fixed_root = -1;
+  if (in.options.has("nue_root")) {
+    const std::string value = in.options.get("nue_root");
+    if (!resolve_root(f, value, fixed_root)) {
+      log.logf(LogLevel::kError,
+               "%s: nue_root '%s' names no switch (neither a switch GUID nor a node description)",
+               kName, value.c_str());
+      return false;
+    }
+  }
+
+  const std::vector<nue::DestinationPort> ports = nue::destination_ports(f);
+  if (num_sw == 0) {
+    rep.add("layers", 0L);
+    rep.add("escape_fallbacks", 0L);
+    return true;
+  }
+
+  // The switch graph must be connected (the escape paths span it).
+  const graph::Graph g = graph::switch_graph(f);
+  {
+    std::vector<int32_t> dist(num_sw), order(num_sw);
+    const int32_t reached = graph::bfs(g, 0, dist, order);
+    if (reached < num_sw) {
+      int32_t lost = 0;
+      while (dist[lost] >= 0) ++lost;
+      log.logf(LogLevel::kError,
+               "%s: the switch graph is disconnected: %d of %d switches (e.g. %s) cannot be "
+               "reached from %s",
+               kName, num_sw - reached, num_sw, describe(f, lost).c_str(),
+               describe(f, 0).c_str());
+      return false;
+    }
+  }
+
+  // ---- Algorithm 2, line 1: destinations into layers ----
+  std::vector<int32_t> layer_of;
+  std::string err;
+  const int layers = nue::assign_layers(g, ports, k, method, seed, layer_of, err);
+  if (layers < 0) {
+    log.logf(LogLevel::kError, "%s: partitioning the destinations failed: %s", kName, err.c_str());
+    return false;
+  }
+  // Ports by layer, CA/router ports grouped by switch, switch LIDs last.
+  std::vector<int32_t> by_layer(ports.size());
+  std::iota(by_layer.begin(), by_layer.end(), 0);
+  std::stable_sort(by_layer.begin(), by_layer.end(), [&](int32_t a, int32_t b) {
+    const nue::DestinationPort &pa = ports[a], &pb = ports[b];
+    if (layer_of[a] != layer_of[b]) return layer_of[a] < layer_of[b];
+    if (pa.is_switch != pb.is_switch) return !pa.is_switch;
+    return pa.sw != pb.sw ? pa.sw < pb.sw : pa.port < pb.port;
+  });
+
+  int64_t num_lids = 0;
+  for (const nue::DestinationPort &p : ports) num_lids += p.num_lids;
+  std::vector<int64_t> weight(f.num_channels(), nue::ChannelLoad::initial_weight(num_lids));
+  std::vector<int64_t> attempt_weight, best_weight;
+  nue::LayerRouter router(f);
+  std::vector<int32_t> dest_count(num_sw), parent(num_sw), dest_switches, column_of(ports.size());
+  std::vector<int32_t> order;
+  std::vector<uint8_t> columns, best_columns;
+  std::vector<double> centrality_weight(num_sw);
+  std::vector<int64_t> tree_cost(f.num_channels());
+  Totals total;
+
+  size_t pos = 0;
+  for (int layer = 0; layer < layers; ++layer) {
+    // ---- line 3: N_i^d ----
+    size_t end = pos;
+    std::fill(dest_count.begin(), dest_count.end(), 0);
+    int32_t layer_lids = 0;
+    while (end < by_layer.size() && layer_of[by_layer[end]] == layer) {
+      const nue::DestinationPort &p = ports[by_layer[end]];
+      dest_count[p.sw] += p.num_lids;
+      column_of[by_layer[end]] = layer_lids;
+      layer_lids += p.num_lids;
+      ++end;
+    }
+    const std::span<const int32_t> grouped(by_layer.data() + pos, end - pos);
+    dest_switches.clear();
+    for (int32_t s = 0; s < num_sw; ++s)
+      if (dest_count[s] > 0) dest_switches.push_back(s);
+
+    // ---- lines 4-5: convex subgraph and its most central switch ----
+    int32_t root = fixed_root;
+    int32_t hull_size = 0;
+    if (root < 0) {
+      const graph::ConvexSubgraph h = graph::convex_subgraph(g, dest_switches);
+      hull_size = h.num_nodes;
+      for (int32_t s = 0; s < num_sw; ++s) centrality_weight[s] = dest_count[s];
+      const std::vector<double> c =
+          graph::betweenness(g, h.node_in.data(), h.arc_in.data(), centrality_weight);
+      root = graph::most_central(c, h.node_in.data());
+    }
+
+    // ---- line 7: the escape tree (min depth, steered away from loaded links) ----
+    for (int32_t c = 0; c < f.num_channels(); ++c)
+      tree_cost[c] = weight[c] + weight[f.channel(c).reverse];
+    graph::min_depth_spanning_tree(g, root, tree_cost, parent);
+    router.set_layer(layer, root, parent, dest_count);
+
+    // ---- lines 6-11 for every attempted destination order; keep the best ----
+    columns.resize(static_cast<size_t>(layer_lids) * num_sw);
+    nue::LayerOutcome best;
+    int best_attempt = -1;
+    for (int attempt = 0; attempt < kOrderAttempts; ++attempt) {
+      attempt_order(ports, grouped, attempt, static_cast<uint64_t>(seed) * 64 + layer, order);
+      attempt_weight = weight;
+      const int64_t abort_above =
+          best_attempt >= 0 ? best.max_weight : std::numeric_limits<int64_t>::max();
+      const nue::LayerOutcome o =
+          router.route(ports, order, column_of, attempt_weight, columns, abort_above, log);
+      total.cycle_searches += o.cdg.cycle_searches;
+      total.search_visits += o.cdg.dfs_visits;
+      if (o.aborted) continue;
+      if (best_attempt >= 0 && (o.max_weight > best.max_weight ||
+                                (o.max_weight == best.max_weight && o.fallbacks >= best.fallbacks)))
+        continue;
+      best = o;
+      best_attempt = attempt;
+      best_weight.swap(attempt_weight);
+      best_columns.swap(columns);
+      columns.resize(best_columns.size());
+    }
+    weight.swap(best_weight);
+    for (size_t i = pos; i < end; ++i) {
+      const nue::DestinationPort &p = ports[by_layer[i]];
+      for (int j = 0; j < p.num_lids; ++j) {
+        const auto lid = static_cast<uint16_t>(p.lid + j);
+        const uint8_t *col =
+            best_columns.data() + static_cast<size_t>(column_of[by_layer[i]] + j) * num_sw;
+        for (int32_t s = 0; s < num_sw; ++s) out.set_out_port(s, lid, col[s]);
+        out.set_dest_sl(lid, static_cast<uint8_t>(layer));
+      }
+    }
+    pos = end;
+
+    total.lids += best.lids;
+    total.fallbacks += best.fallbacks;
+    total.backtracks += best.backtracks;
+    total.repairs += best.repairs;
+    total.shortcuts += best.shortcuts;
+    total.escape_deps += best.escape_dependencies;
+    total.blocked += best.cdg.blocked;
+    rep.add("root_layer" + std::to_string(layer), describe(f, root));
+    if (log.enabled(LogLevel::kVerbose))
+      log.logf(LogLevel::kVerbose,
+               "%s: layer %d: %d LIDs on %zu switches, root %s, convex subgraph %d switches, "
+               "%lld escape dependencies, order attempt %d kept, %lld escape fallbacks",
+               kName, layer, layer_lids, dest_switches.size(), describe(f, root).c_str(),
+               hull_size, static_cast<long long>(best.escape_dependencies), best_attempt,
+               static_cast<long long>(best.fallbacks));
+  }
+
+  for (int i = 0; i < std::max(layers, 1); ++i)
+    out.set_uniform_sl2vl(static_cast<uint8_t>(i), static_cast<uint8_t>(i));
+
+  // The engine's own assertion: every switch has a next hop to every LID.
+  for (uint16_t lid : f.lids()) {
+    for (int32_t s = 0; s < num_sw; ++s) {
+      if (out.out_port(s, lid) != kNoPort) continue;
+      log.logf(LogLevel::kError, "%s: internal error: switch %s has no route to LID %u", kName,
+               describe(f, s).c_str(), lid);
+      return false;
+    }
+  }
+
+  out.vls_used = std::max(layers, 1);
+  out.sls_used = std::max(layers, 1);
+  rep.add("layers", static_cast<long>(layers));
+  rep.add("escape_fallbacks", static_cast<long>(total.fallbacks));
+  rep.add("backtracking", static_cast<long>(total.backtracks));
+  rep.add("escape_repairs", static_cast<long>(total.repairs));
+  rep.add("shortcuts", static_cast<long>(total.shortcuts));
+  rep.add("escape_dependencies", static_cast<long>(total.escape_deps));
+  rep.add("cycle_searches", static_cast<long>(total.cycle_searches));
+  rep.add("cycle_search_visits", static_cast<long>(total.search_visits));
+  rep.add("blocked_dependencies", static_cast<long>(total.blocked));
+  log.logf(LogLevel::kInfo,
+           "%s: routed %lld LIDs in %d of %d layers (partition %s); %lld of them fell back to "
+           "the escape paths; islands reached by backtracking %lld, by escape repair %lld; "
+           "%lld shortcuts",
+           kName, static_cast<long long>(total.lids), layers, k, method_name.c_str(),
+           static_cast<long long>(total.fallbacks), static_cast<long long>(total.backtracks),
+           static_cast<long long>(total.repairs), static_cast<long long>(total.shortcuts));
+  return true;
+}
+
+}  // namespace
+
+bool route_nue(const EngineInput &in, Routing &out, EngineReport &rep) {
+  out.reset(in.fabric, Routing::SlScope::kPerDestination);
+  try {
+    return route(in, out, rep);
+  } catch (const std::exception &e) {
+    in.log.logf(LogLevel::kError, "%s: %s", kName, e.what());
+    return false;
+  }
+}
+
+}  // namespace keiro

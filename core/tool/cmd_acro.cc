@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// keiro acro: ACRO endorses an arbitrary routing (the paper's promise): reads
+// the LFTs of any routing from an OpenSM dump directory (or routes a topology
+// with keiro's balanced minimal routing), computes ACRO's layers, realizes
+// them as path SLs + SL2VL within the VL/SL budget, self-checks the result
+// and prints what it needs; --out writes the tables in OpenSM's formats.
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "core/acro/acro.h"
+#include "core/acro/lash_layers.h"
+#include "core/check/verify.h"
+#include "core/io/dump_dir.h"
+#include "core/io/dumps.h"
+#include "core/io/path_sl_file.h"
+#include "core/io/topology_file.h"
+#include "core/minimal/balanced.h"
+#include "core/minimal/dest_trees.h"
+#include "core/minimal/forwarding_index.h"
+#include "core/tool/command.h"
+#include "core/vlmap/vlmap.h"
+
+namespace keiro::tool {
+namespace {
+
+const char *kUsage =
+    "usage: keiro acro (--dumps DIR | --topology FILE) [options]\n"
+    "Applies ACRO (Kawano et al. 2017) to a destination-based routing and realizes its\n"
+    "virtual layers on InfiniBand: one SL per (source switch, destination LID) and\n"
+    "SL2VL entries per (switch, in port, out port, SL). Prints the layers, the SLs and\n"
+    "VLs needed and the self-check of the result.\n"
+    "options:\n"
+    "  --dumps DIR         the routing to endorse: DIR/opensm-lfts.dump (any engine,\n"
+    "                      e.g. OpenSM's minhop) and DIR/opensm-subnet.lst\n"
+    "  --topology FILE     without --dumps: route FILE with keiro's balanced minimal\n"
+    "                      routing; with --dumps: the fabric instead of opensm-subnet.lst\n"
+    "  --max-vls N         VLs the realization may use (default: what the ports\n"
+    "                      support, --vls)\n"
+    "  --max-sls N         SLs it may use (default 16)\n"
+    "  --method M          firstfit | bestfit | repair (default repair)\n"
+    "  --seed N            tie-breaking seed (default 0: deterministic)\n"
+    "  --vls N             data VLs of every port when the file does not say (default 8)\n"
+    "  --lash              also count the layers of a LASH-style assignment (each path\n"
+    "                      whole in one layer, first fit) on the same routes\n"
+    "  --tables            print the path SLs and SL2VL tables (keiro-path-sl.dump and\n"
+    "                      opensm-sl2vl.dump formats) on stdout\n"
+    "  --out DIR           write opensm-subnet.lst, opensm-lfts.dump, opensm-sl2vl.dump\n"
+    "                      and keiro-path-sl.dump there\n"
+    "exit status: 0 realized and checked, 1 ACRO or the realization or the check\n"
+    "failed, 2 unusable input\n";
+
+bool to_long(const std::string &s, long lo, long hi, long &v) {
+  char *end = nullptr;
+  v = std::strtol(s.c_str(), &end, 10);
+  return !s.empty() && !*end && v >= lo && v <= hi;
+}
+
+int run_acro(const std::vector<std::string> &args) {
+  std::string dumps, topology, out_dir, method = "repair";
+  long max_vls = 0, max_sls = kNumSls, seed = 0, vls = 8;
+  bool lash = false, tables = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string &a = args[i];
+    std::string v;
+    auto value = [&]() {
+      if (i + 1 >= args.size()) {
+        std::fprintf(stderr, "keiro acro: %s needs a value\n", a.c_str());
+        return false;
+      }
+      v = args[++i];
+      return true;
+    };
+    auto number = [&](long lo, long hi, long &dst) {
+      if (!value()) return false;
+      if (!to_long(v, lo, hi, dst)) {
+        std::fprintf(stderr, "keiro acro: %s needs %ld..%ld, not '%s'\n", a.c_str(), lo, hi,
+                     v.c_str());
+        return false;
+      }
+      return true;
+    };
+    if (a == "-h" || a == "--help") {
+      std::printf("%s", kUsage);
+      return 0;
+    } else if (a == "--dumps") {
+      if (!value()) return 2;
+      dumps = v;
+    } else if (a == "--topology") {
+      if (!value()) return 2;
+      topology = v;
+    } else if (a == "--out") {
+      if (!value()) return 2;
+      out_dir = v;
+    } else if (a == "--method") {
+      if (!value()) return 2;
+      method = v;
+      if (method != "firstfit" && method != "bestfit" && method != "repair") {
+        std::fprintf(stderr, "keiro acro: --method is firstfit, bestfit or repair\n");
+        return 2;
+      }
+    } else if (a == "--max-vls") {
+      if (!number(1, kMaxDataVls, max_vls)) return 2;
+    } else if (a == "--max-sls") {
+      if (!number(1, kNumSls, max_sls)) return 2;
+    } else if (a == "--seed") {
+      if (!number(0, 2147483647, seed)) return 2;
+    } else if (a == "--vls") {
+      if (!number(1, kMaxDataVls, vls)) return 2;
+    } else if (a == "--lash") {
+      lash = true;
+    } else if (a == "--tables") {
+      tables = true;
+    } else {
+      std::fprintf(stderr, "keiro acro: unknown argument '%s'\n\n%s", a.c_str(), kUsage);
+      return 2;
+    }
+  }
+  if (dumps.empty() && topology.empty()) {
+    std::fprintf(stderr, "keiro acro: --dumps DIR or --topology FILE is required\n\n%s", kUsage);
+    return 2;
+  }
+
+  // ---- the fabric and the destination trees ----
+  std::string err;
+  LoadedRouting loaded;
+  Fabric own_fabric;
+  DestTrees trees;
+  const Fabric *fp = nullptr;
+  std::string source;
+  if (!dumps.empty()) {
+    LoadOptions lo;
+    lo.topology = topology;
+    lo.vls = static_cast<uint8_t>(vls);
+    if (!load_dump_dir(dumps, lo, loaded, err)) {
+      std::fprintf(stderr, "keiro acro: %s\n", err.c_str());
+      return 2;
+    }
+    fp = &loaded.fabric;
+    if (!trees_from_lfts(*fp, loaded.routing, trees, err)) {
+      std::fprintf(stderr, "keiro acro: the LFTs of %s are not a usable routing: %s\n",
+                   dumps.c_str(), err.c_str());
+      return 1;
+    }
+    source = "the LFTs of " + dumps;
+  } else {
+    TopologyReadOptions ro;
+    ro.vls = static_cast<uint8_t>(vls);
+    if (!read_topology(topology, own_fabric, err, ro)) {
+      std::fprintf(stderr, "keiro acro: %s\n", err.c_str());
+      return 2;
+    }
+    fp = &own_fabric;
+    BalancedOptions bo;
+    bo.seed = static_cast<uint64_t>(seed);
+    if (!balanced_minimal_routing(*fp, bo, trees, err)) {
+      std::fprintf(stderr, "keiro acro: %s\n", err.c_str());
+      return 1;
+    }
+    source = "keiro's balanced minimal routing of " + topology;
+  }
+  const Fabric &f = *fp;
+  std::printf("keiro acro: %s\n", source.c_str());
+  std::printf("  fabric: %d switches, %d terminals, %d links, %zu LIDs; %d destination trees\n",
+              f.num_switches(), f.num_terminals(), f.num_channels() / 2, f.lids().size(),
+              trees.num_dests());
+  for (const std::string &n : loaded.notes)  // the dumps' own path SLs are not used here
+    if (n.find("path SL") == std::string::npos) std::printf("  note: %s\n", n.c_str());
+
+  // ---- ACRO ----
+  AcroOptions ao;
+  ao.seed = static_cast<uint64_t>(seed);
+  AcroResult acro;
+  if (!acro_assign(f, trees, ao, acro, err)) {
+    std::fprintf(stderr, "keiro acro: %s\n", err.c_str());
+    return 1;
+  }
+  std::vector<int64_t> per_layer(std::max(1, acro.num_layers), 0);
+  for (int32_t k = 0; k < trees.num_dests(); ++k)
+    for (int32_t s = 0; s < f.num_switches(); ++s)
+      if (s != trees.root[k]) ++per_layer[acro.hop_layer(k, s)];
+  std::printf("  ACRO: %d layers (max CDG height %d) in %.3f s; hops per layer:", acro.num_layers,
+              acro.max_height, acro.seconds);
+  for (int64_t n : per_layer) std::printf(" %lld", (long long)n);
+  std::printf("\n");
+  if (lash) {
+    const LashLayers l = lash_first_fit(f, trees);
+    std::printf("  LASH-style first fit on the same routes: %d layers in %.3f s\n", l.num_layers,
+                l.seconds);
+  }
+
+  // ---- realization ----
+  const int budget = static_cast<int>(
+      std::min<long>(max_vls ? max_vls : kMaxDataVls, std::max<int>(1, f.min_switch_vls())));
+  VlDemand demand;
+  demand.rank = acro.rank;
+  demand.rank_rows = acro.num_layers;
+  VlMapOptions vo;
+  vo.max_vls = budget;
+  vo.max_sls = static_cast<int>(max_sls);
+  vo.seed = static_cast<uint64_t>(seed) + 1;
+  vo.method = method == "firstfit"  ? VlMapOptions::kFirstFit
+              : method == "bestfit" ? VlMapOptions::kBestFit
+                                    : VlMapOptions::kRepair;
+  Routing r;
+  r.reset(f, Routing::SlScope::kPerSourceSwitch);
+  write_lfts(f, trees, r);
+  VlMapStats st;
+  if (acro.num_layers > budget) {
+    std::printf("  realization: impossible, ACRO needs %d VLs and %d are allowed\n",
+                acro.num_layers, budget);
+    return 1;
+  }
+  const bool ok = realize_vlmap(f, trees, demand, vo, r, st, err);
+  std::printf(
+      "  realization (%s, at most %d VLs and %ld SLs): %lld paths, %lld misfits on the first "
+      "try, %lld evictions, %lld moves, %.3f s\n",
+      method.c_str(), budget, max_sls, (long long)st.paths, (long long)st.first_pass_misfits,
+      (long long)st.evictions, (long long)st.moves, st.seconds);
+  if (!ok) {
+    std::printf("  FAILED: %s\n", err.c_str());
+    return 1;
+  }
+  r.engine = "keiro-acro";
+  const CheckResult cr = verify_routing(f, r);
+  std::printf("  needs: %d VLs, %d SLs (SL per source switch and destination LID)\n", st.vls_used,
+              st.sls_used);
+  std::printf("  self-check: %s\n", cr.ok ? "every pair reachable, no credit loop"
+                                          : ("FAILED: " + cr.first_problem).c_str());
+  std::printf("  max edge forwarding index of the routes: %lld\n",
+              (long long)forwarding_index(f, trees).max);
+
+  if (!out_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(out_dir, ec);
+    const std::string d = out_dir + "/";
+    if (ec || !write_subnet_lst(d + "opensm-subnet.lst", f, err) ||
+        !write_lfts_dump(d + "opensm-lfts.dump", f, r, err) ||
+        !write_sl2vl_dump(d + "opensm-sl2vl.dump", f, r, err) ||
+        !write_path_sl_file(d + kPathSlFileName, f, r, err)) {
+      std::fprintf(stderr, "keiro acro: cannot write to %s: %s\n", out_dir.c_str(),
+                   ec ? ec.message().c_str() : err.c_str());
+      return 2;
+    }
+    std::printf("  wrote opensm-subnet.lst, opensm-lfts.dump, opensm-sl2vl.dump, %s to %s\n",
+                kPathSlFileName, out_dir.c_str());
+  }
+  if (tables) {
+    std::fflush(stdout);
+    std::cout << "# path SLs\n";
+    write_path_sl_file(std::cout, f, r);
+    std::cout << "# SL2VL\n";
+    write_sl2vl_dump(std::cout, f, r);
+    std::cout.flush();
+  }
+  return cr.ok ? 0 : 1;
+}
+
+const Command kAcro{"acro", "apply ACRO to any routing's LFTs; print layers, SLs, SL2VL", run_acro};
+
+}  // namespace
+}  // namespace keiro::tool

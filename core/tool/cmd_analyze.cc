@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// keiro analyze: measures one or several routings side by side: path length,
+// stretch, edge forwarding index, VLs/SLs, effective bandwidth and the shift
+// all-to-all estimate (core/metrics/), with a table, JSON or SVG charts.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "core/check/verify.h"
+#include "core/engine.h"
+#include "core/io/dump_dir.h"
+#include "core/io/topology_file.h"
+#include "core/log.h"
+#include "core/metrics/path_stats.h"
+#include "core/metrics/report.h"
+#include "core/metrics/svg.h"
+#include "core/metrics/traffic.h"
+#include "core/options.h"
+#include "core/tool/command.h"
+
+namespace keiro::tool {
+namespace {
+
+const char *kUsage =
+    "usage: keiro analyze INPUT... [options]\n"
+    "Measures routings: hops (average, maximum, histogram, stretch over shortest\n"
+    "paths), edge forwarding index per switch-to-switch link, VLs and SLs used,\n"
+    "effective bandwidth for uniform, hotspot(beta) and local(gamma) traffic (LOREN\n"
+    "paper VI-D) and a shift all-to-all estimate. Several inputs: one table.\n"
+    "INPUT is an OpenSM dump directory (as for keiro check) or engine:NAME, which\n"
+    "routes --topology offline with keiro engine NAME.\n"
+    "options:\n"
+    "  --topology FILE   fabric (required for engine:NAME; for directories it\n"
+    "                    replaces DIR/opensm-subnet.lst)\n"
+    "  --lmc N           LMC of CA ports (directories: default from the LFTs)\n"
+    "  --vls N           data VLs per port for engine inputs (default 8)\n"
+    "  --opt key=value   engine option for engine inputs (repeatable)\n"
+    "  --sls FILE        path SLs for directory inputs (see keiro check)\n"
+    "  --pairs WHICH     traffic the check covers: all, ca-sources or ca (see keiro check)\n"
+    "  --patterns N      random traffic patterns per kind (default 100)\n"
+    "  --hotspot BETA    hotspot probability (default 0.1)\n"
+    "  --local GAMMA     locality exponent (default 2)\n"
+    "  --seed S          seed of the traffic patterns (default 1)\n"
+    "  --no-traffic      skip effective bandwidth and shift estimate\n"
+    "  --all-lids        count every LID of an LMC range as a route (default: base LIDs)\n"
+    "  --json            JSON instead of the table\n"
+    "  --plot DIR        write hops.svg, link-load.svg and compare.svg into DIR\n"
+    "exit status: 0 every routing passes the check, 1 one does not, 2 unusable input\n";
+
+class QuietLogger : public Logger {
+ public:
+  void write(LogLevel level, const std::string &line) override {
+    if (level == LogLevel::kError) std::fprintf(stderr, "ERROR: %s\n", line.c_str());
+  }
+  bool enabled(LogLevel level) const override { return level == LogLevel::kError; }
+};
+
+bool to_num(const std::string &s, double lo, double hi, double &v) {
+  char *end = nullptr;
+  v = std::strtod(s.c_str(), &end);
+  return !s.empty() && !*end && v >= lo && v <= hi;
+}
+
+void fill_fabric(RoutingFigures &g, const Fabric &f) {
+  g.switches = f.num_switches();
+  g.terminals = f.num_terminals();
+  g.links = f.num_channels() / 2;
+  g.lids = static_cast<int>(f.lids().size());
+}
+
+void measure(RoutingFigures &g, const Fabric &f, const Routing &r, const CheckOptions &copt,
+             const PathStatsOptions &popt, bool traffic, const TrafficOptions &topt) {
+  fill_fabric(g, f);
+  g.check = verify_routing(f, r, copt);
+  g.paths = path_stats(f, r, popt);
+  g.have_traffic = traffic;
+  g.traffic_options = topt;
+  if (traffic) g.traffic = traffic_metrics(f, r, topt);
+}
+
+bool write_file(const std::string &path, const std::string &text) {
+  std::ofstream out(path);
+  out << text;
+  return static_cast<bool>(out);
+}
+
+bool plot(const std::string &dir, const std::vector<RoutingFigures> &figs, std::string &err) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    err = "cannot create " + dir + ": " + ec.message();
+    return false;
+  }
+  // Hop histogram, in percent of each routing's routes.
+  size_t longest = 0;
+  for (const RoutingFigures &g : figs) longest = std::max(longest, g.paths.hop_histogram.size());
+  size_t first = longest;
+  for (const RoutingFigures &g : figs)
+    for (size_t h = 0; h < g.paths.hop_histogram.size(); ++h)
+      if (g.paths.hop_histogram[h]) first = std::min(first, h);
+  std::vector<std::string> cats;
+  for (size_t h = first; h < longest; ++h) cats.push_back(std::to_string(h));
+  std::vector<ChartSeries> hops, loads, cmp;
+  for (const RoutingFigures &g : figs) {
+    ChartSeries s{g.label, {}};
+    for (size_t h = first; h < longest; ++h)
+      s.values.push_back(h < g.paths.hop_histogram.size() && g.paths.pairs
+                             ? 100.0 * static_cast<double>(g.paths.hop_histogram[h]) /
+                                   static_cast<double>(g.paths.pairs)
+                             : 0.0);
+    hops.push_back(s);
+    ChartSeries l{g.label, {}};
+    std::vector<int64_t> efi = g.paths.efi;
+    std::sort(efi.rbegin(), efi.rend());
+    for (const int64_t e : efi) l.values.push_back(static_cast<double>(e));
+    loads.push_back(l);
+  }
+  // Comparison: every figure relative to the best routing (1.0 = best).
+  struct Metric {
+    const char *name;
+    bool higher_better;
+    double (*get)(const RoutingFigures &);
+  };
+  const Metric metrics[] = {
+      {"avg hops", false, [](const RoutingFigures &g) { return g.paths.avg_hops; }},
+      {"max hops", false, [](const RoutingFigures &g) { return double(g.paths.max_hops); }},
+      {"max EFI", false, [](const RoutingFigures &g) { return g.paths.efi_summary.max; }},
+      {"EFI stddev", false, [](const RoutingFigures &g) { return g.paths.efi_summary.stddev; }},
+      {"Gamma unif.", true, [](const RoutingFigures &g) { return g.traffic.gamma_uniform; }},
+      {"Gamma hotspot", true, [](const RoutingFigures &g) { return g.traffic.gamma_hotspot; }},
+      {"Gamma local", true, [](const RoutingFigures &g) { return g.traffic.gamma_local; }},
+      {"shift a2a", true, [](const RoutingFigures &g) { return g.traffic.shift_throughput; }},
+  };
+  std::vector<std::string> mcats;
+  const bool traffic =
+      std::all_of(figs.begin(), figs.end(), [](const RoutingFigures &g) { return g.have_traffic; });
+  for (const RoutingFigures &g : figs) cmp.push_back({g.label, {}});
+  for (const Metric &m : metrics) {
+    if (!traffic && m.higher_better) continue;
+    mcats.push_back(m.name);
+    double best = m.higher_better ? 0 : 1e300;
+    for (const RoutingFigures &g : figs)
+      best = m.higher_better ? std::max(best, m.get(g)) : std::min(best, m.get(g));
+    for (size_t i = 0; i < figs.size(); ++i) {
+      const double v = m.get(figs[i]);
+      double rel = 0;
+      if (m.higher_better)
+        rel = best > 0 ? v / best : 0;
+      else
+        rel = v > 0 ? best / v : 1;
+      cmp[i].values.push_back(rel);
+    }
+  }
+  const std::string d = dir + "/";
+  if (!write_file(d + "hops.svg",
+                  svg_bar_chart({"Path length between CAs", "links", "% of routes"}, cats, hops)) ||
+      !write_file(d + "link-load.svg",
+                  svg_line_chart({"Routes per switch-to-switch channel (sorted)",
+                                  "channels, most loaded first (fraction)", "routes"},
+                                 loads)) ||
+      !write_file(d + "compare.svg", svg_bar_chart({"Routings compared (1 = best of the inputs)",
+                                                    "", "relative to best"},
+                                                   mcats, cmp))) {
+    err = "cannot write the charts into " + dir;
+    return false;
+  }
+  return true;
+}
+
+int run_analyze(const std::vector<std::string> &args) {
+  std::vector<std::string> inputs;
+  LoadOptions lopt;
+  std::string opt_text, plot_dir;
+  TopologyReadOptions ropt;
+  TrafficOptions topt;
+  PathStatsOptions popt;
+  bool json = false, traffic = true;
+  CheckOptions base_copt;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string &a = args[i];
+    auto value = [&](std::string &dst) {
+      if (i + 1 >= args.size()) {
+        std::fprintf(stderr, "keiro analyze: %s needs a value\n", a.c_str());
+        return false;
+      }
+      dst = args[++i];
+      return true;
+    };
+    std::string v;
+    double x = 0;
+    auto number = [&](double lo, double hi) {
+      if (!value(v)) return false;
+      if (!to_num(v, lo, hi, x)) {
+        std::fprintf(stderr, "keiro analyze: bad value '%s' for %s\n", v.c_str(), a.c_str());
+        return false;
+      }
+      return true;
+    };
+    if (a == "-h" || a == "--help") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    } else if (a == "--topology") {
+      if (!value(lopt.topology)) return 2;
+    } else if (a == "--sls") {
+      if (!value(lopt.sls)) return 2;
+    } else if (a == "--opt") {
+      if (!value(v)) return 2;
+      opt_text += (opt_text.empty() ? "" : " ") + v;
+    } else if (a == "--lmc") {
+      if (!number(0, 7)) return 2;
+      lopt.lmc = static_cast<int>(x);
+      ropt.lmc = static_cast<uint8_t>(x);
+    } else if (a == "--vls") {
+      if (!number(1, 15)) return 2;
+      ropt.vls = lopt.vls = static_cast<uint8_t>(x);
+    } else if (a == "--patterns") {
+      if (!number(1, 100000)) return 2;
+      topt.patterns = static_cast<int>(x);
+    } else if (a == "--hotspot") {
+      if (!number(0, 1)) return 2;
+      topt.hotspot_beta = x;
+    } else if (a == "--local") {
+      if (!number(0, 100)) return 2;
+      topt.local_gamma = x;
+    } else if (a == "--seed") {
+      if (!number(0, 1e18)) return 2;
+      topt.seed = static_cast<uint64_t>(x);
+    } else if (a == "--pairs") {
+      if (!value(v)) return 2;
+      if (!parse_check_pairs(v, base_copt)) {
+        std::fprintf(stderr, "keiro analyze: --pairs is all, ca-sources or ca\n");
+        return 2;
+      }
+    } else if (a == "--no-traffic") {
+      traffic = false;
+    } else if (a == "--all-lids") {
+      popt.all_lids = true;
+    } else if (a == "--json") {
+      json = true;
+    } else if (a == "--plot") {
+      if (!value(plot_dir)) return 2;
+    } else if (!a.empty() && a[0] == '-') {
+      std::fprintf(stderr, "keiro analyze: unknown option '%s'\n\n%s", a.c_str(), kUsage);
+      return 2;
+    } else {
+      inputs.push_back(a);
+    }
+  }
+  if (inputs.empty()) {
+    std::fprintf(stderr, "keiro analyze: no input\n\n%s", kUsage);
+    return 2;
+  }
+  Options options;
+  std::string err;
+  if (!Options::parse(opt_text, options, err)) {
+    std::fprintf(stderr, "keiro analyze: %s\n", err.c_str());
+    return 2;
+  }
+  std::vector<RoutingFigures> figs;
+  Fabric topo;  // the fabric of engine:NAME inputs, read once
+  bool topo_read = false;
+  for (const std::string &in : inputs) {
+    RoutingFigures g;
+    g.label = in;
+    if (in.rfind("engine:", 0) == 0) {
+      const EngineDesc *e = find_engine(in.substr(7));
+      if (!e) {
+        std::fprintf(stderr, "keiro analyze: unknown engine '%s'\n", in.substr(7).c_str());
+        return 2;
+      }
+      if (lopt.topology.empty()) {
+        std::fprintf(stderr, "keiro analyze: %s needs --topology FILE\n", in.c_str());
+        return 2;
+      }
+      if (!topo_read) {
+        ropt.sm_node = lopt.sm_node;
+        if (!read_topology(lopt.topology, topo, err, ropt)) {
+          std::fprintf(stderr, "keiro analyze: %s\n", err.c_str());
+          return 2;
+        }
+        topo_read = true;
+      }
+      QuietLogger log;
+      const int budget = vl_budget(topo, options, true, e->osm_name, log);
+      EngineInput ein{topo, options, log, budget, static_cast<int>(options.get_int("max_sls")),
+                      true};
+      Routing r;
+      EngineReport rep;
+      if (!run_engine(*e, ein, r, rep)) return 1;
+      g.label = e->osm_name;
+      g.engine = e->osm_name;
+      g.route_seconds = rep.route_seconds;
+      g.vl_budget = budget;
+      g.facts = rep.facts;
+      measure(g, topo, r, base_copt, popt, traffic, topt);
+    } else {
+      LoadedRouting lr;
+      if (!load_dump_dir(in, lopt, lr, err)) {
+        std::fprintf(stderr, "keiro analyze: %s\n", err.c_str());
+        return 2;
+      }
+      CheckOptions copt = base_copt;
+      if (lr.use_source_sls) copt.source_sls = &lr.source_sls;
+      g.engine = lr.engine;
+      g.notes = lr.notes;
+      g.notes.insert(g.notes.begin(), "path SLs: " + lr.sl_source);
+      measure(g, lr.fabric, lr.routing, copt, popt, traffic, topt);
+    }
+    figs.push_back(std::move(g));
+  }
+  if (json) {
+    std::fputs(
+        figs.size() == 1 ? (figures_json(figs[0]) + "\n").c_str() : comparison_json(figs).c_str(),
+        stdout);
+  } else if (figs.size() == 1) {
+    std::fputs(figures_text(figs[0]).c_str(), stdout);
+  } else {
+    std::fputs(comparison_table(figs).c_str(), stdout);
+    for (const RoutingFigures &g : figs) {
+      if (!g.check.ok)
+        std::printf("%s: check FAILED: %s\n", g.label.c_str(), g.check.first_problem.c_str());
+      for (const std::string &n : g.notes)
+        std::printf("%s: note: %s\n", g.label.c_str(), n.c_str());
+    }
+  }
+  if (!plot_dir.empty() && !plot(plot_dir, figs, err)) {
+    std::fprintf(stderr, "keiro analyze: %s\n", err.c_str());
+    return 2;
+  }
+  const bool all_ok =
+      std::all_of(figs.begin(), figs.end(), [](const RoutingFigures &g) { return g.check.ok; });
+  return all_ok ? 0 : 1;
+}
+
+const Command kAnalyze{"analyze", "measure and compare routings (hops, EFI, bandwidth, charts)",
+                       run_analyze};
+
+}  // namespace
+}  // namespace keiro::tool

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// k-ary n-trees. Switch <w, l>: level l (0 = top), w = digits w_0..w_{n-2}
+// (w = sum w_i k^i); <w, l> links to <w', l+1> when w and w' agree in every
+// digit except digit l. The parent uses down port 1 + w'_l, the child up port
+// k + 1 + w_l. Index = l * k^(n-1) + w; position code = l << 32 | w.
+#include <string>
+
+#include "core/topo/families.h"
+
+namespace keiro::topo {
+
+GenFabric gen_fat_tree(int k, int n, const TopoOptions &o) {
+  if (k < 2 || n < 1) throw TopoError("fattree: need k >= 2 and n >= 1");
+  long per_level = 1;
+  for (int i = 0; i < n - 1; ++i) {
+    per_level *= k;
+    if (per_level * n > 1000000) throw TopoError("fattree: too many switches");
+  }
+  GenFabric g;
+  g.family = Family::kFatTree;
+  g.radix = o.radix;
+  for (int l = 0; l < n; ++l)
+    for (long w = 0; w < per_level; ++w) {
+      std::string desc = "fattree l" + std::to_string(l);
+      long rest = w;
+      for (int i = 0; i < n - 1; ++i) {
+        desc += (i ? "," : " ") + std::to_string(rest % k);
+        rest /= k;
+      }
+      g.add_switch(desc, (static_cast<uint64_t>(l) << 32) | static_cast<uint64_t>(w));
+    }
+  long kl = 1;  // k^l
+  for (int l = 0; l < n - 1; ++l, kl *= k) {
+    for (long w = 0; w < per_level; ++w) {
+      const int wl = static_cast<int>((w / kl) % k);
+      for (int c = 0; c < k; ++c) {
+        const long child = w + (c - wl) * kl;
+        g.link(static_cast<int32_t>(l * per_level + w), 1 + c,
+               static_cast<int32_t>((l + 1) * per_level + child), k + 1 + wl);
+      }
+    }
+  }
+  apply_redundancy(g, o.redundancy);
+  const int h = o.hcas < 0 ? k : o.hcas;
+  if (h > k * o.redundancy && n > 1)
+    throw TopoError("fattree: at most k HCAs fit on the down ports of a leaf");
+  for (long w = 0; w < per_level; ++w) {
+    GenSwitch &s = g.sw[(n - 1) * per_level + w];
+    s.hcas = h;
+    s.hca_port = 1;
+  }
+  g.check_ports("fattree " + std::to_string(k) + "-ary " + std::to_string(n) + "-tree");
+  return g;
+}
+
+}  // namespace keiro::topo

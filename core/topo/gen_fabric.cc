@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "core/topo/gen_fabric.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+
+namespace keiro::topo {
+
+namespace {
+constexpr uint64_t kMaxPos = uint64_t{1} << 40;
+
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%016" PRIx64, v);
+  return buf;
+}
+}  // namespace
+
+int32_t GenFabric::add_switch(std::string desc, uint64_t pos) {
+  if (pos >= kMaxPos) throw TopoError("switch position does not fit the GUID encoding");
+  GenSwitch s;
+  s.desc = std::move(desc);
+  s.pos = pos;
+  sw.push_back(std::move(s));
+  return static_cast<int32_t>(sw.size() - 1);
+}
+
+std::vector<int> GenFabric::max_link_port() const {
+  std::vector<int> m(sw.size(), 0);
+  for (const GenLink &l : links) {
+    m[l.a] = std::max(m[l.a], l.pa);
+    m[l.b] = std::max(m[l.b], l.pb);
+  }
+  return m;
+}
+
+void GenFabric::place_hcas(int h, const std::string &what) {
+  if (h < 0) throw TopoError("negative HCA count");
+  if (h > 127) throw TopoError("at most 127 HCAs per switch");
+  const std::vector<int> m = max_link_port();
+  for (size_t s = 0; s < sw.size(); ++s) {
+    sw[s].hcas = h;
+    if (!sw[s].hca_port) sw[s].hca_port = m[s] + 1;
+  }
+  check_ports(what);
+}
+
+void GenFabric::check_ports(const std::string &what) const {
+  int need = 0;
+  std::vector<std::vector<char>> used(sw.size());
+  auto use = [&](int32_t s, int p) {
+    if (p < 1)
+      throw TopoError(what + ": port number " + std::to_string(p) + " on switch " + sw[s].desc);
+    need = std::max(need, p);
+    if (static_cast<int>(used[s].size()) <= p) used[s].resize(p + 1, 0);
+    if (used[s][p])
+      throw TopoError(what + ": port " + std::to_string(p) + " of switch " + sw[s].desc +
+                      " used twice");
+    used[s][p] = 1;
+  };
+  for (const GenLink &l : links) {
+    if (l.a == l.b) throw TopoError(what + ": loopback link on switch " + sw[l.a].desc);
+    use(l.a, l.pa);
+    use(l.b, l.pb);
+  }
+  for (size_t s = 0; s < sw.size(); ++s)
+    for (int j = 0; j < sw[s].hcas; ++j) use(static_cast<int32_t>(s), sw[s].hca_port + j);
+  if (need > radix)
+    throw TopoError(what + " needs " + std::to_string(need) + "-port switches, more than " +
+                    std::to_string(radix) +
+                    (radix < 48 ? " (use --radix 48 if your switches have 48)" : ""));
+}
+
+uint64_t GenFabric::switch_guid(int32_t s) const {
+  return (uint64_t{0x02} << 56) | (uint64_t{static_cast<uint8_t>(family)} << 48) | (sw[s].pos << 8);
+}
+
+uint64_t GenFabric::hca_guid(int32_t s, int j) const {
+  return (uint64_t{0x01} << 56) | (uint64_t{static_cast<uint8_t>(family)} << 48) |
+         (sw[s].pos << 8) | static_cast<uint64_t>(2 * j);
+}
+
+int GenFabric::num_hcas() const {
+  int n = 0;
+  for (const GenSwitch &s : sw) n += s.hcas;
+  return n;
+}
+
+void number_ports_in_order(GenFabric &g) {
+  std::vector<int> next(g.sw.size(), 1);
+  for (GenLink &l : g.links) {
+    l.pa = next[l.a]++;
+    l.pb = next[l.b]++;
+  }
+}
+
+std::string write_net(const GenFabric &g) {
+  struct Peer {
+    int port;
+    std::string remote;
+    int rport;
+  };
+  std::vector<std::vector<Peer>> ports(g.sw.size());
+  for (const GenLink &l : g.links) {
+    ports[l.a].push_back({l.pa, "S" + std::to_string(l.b), l.pb});
+    ports[l.b].push_back({l.pb, "S" + std::to_string(l.a), l.pa});
+  }
+  std::string out;
+  for (const std::string &n : g.notes) out += "# " + n + "\n";
+  out += "\n";
+  for (size_t s = 0; s < g.sw.size(); ++s) {
+    const int32_t si = static_cast<int32_t>(s);
+    for (int j = 0; j < g.sw[s].hcas; ++j)
+      ports[s].push_back(
+          {g.sw[s].hca_port + j, "H" + std::to_string(s) + "-" + std::to_string(j), 1});
+    std::sort(ports[s].begin(), ports[s].end(),
+              [](const Peer &x, const Peer &y) { return x.port < y.port; });
+    out += "switchguid=" + hex(g.switch_guid(si)) + "\n";
+    out += "Switch " + std::to_string(g.radix) + " \"S" + std::to_string(s) + "\" # \"" +
+           g.sw[s].desc + "\"\n";
+    for (const Peer &p : ports[s])
+      out += "[" + std::to_string(p.port) + "] \"" + p.remote + "\"[" + std::to_string(p.rport) +
+             "]\n";
+    out += "\n";
+  }
+  for (size_t s = 0; s < g.sw.size(); ++s) {
+    for (int j = 0; j < g.sw[s].hcas; ++j) {
+      out += "caguid=" + hex(g.hca_guid(static_cast<int32_t>(s), j)) + "\n";
+      out += "Hca 1 \"H" + std::to_string(s) + "-" + std::to_string(j) + "\" # \"" + g.sw[s].desc +
+             " hca " + std::to_string(j) + "\"\n";
+      out += "[1] \"S" + std::to_string(s) + "\"[" + std::to_string(g.sw[s].hca_port + j) + "]\n\n";
+    }
+  }
+  return out;
+}
+
+std::string write_layout(const GenFabric &g) {
+  std::string out =
+      "# keiro layout: GUID X Y NAME (switch GUID, grid column and row, node "
+      "description)\n";
+  for (size_t s = 0; s < g.sw.size(); ++s) {
+    if (g.sw[s].x < 0) continue;
+    out += hex(g.switch_guid(static_cast<int32_t>(s))) + " " + std::to_string(g.sw[s].x) + " " +
+           std::to_string(g.sw[s].y) + " " + g.sw[s].desc + "\n";
+  }
+  return out;
+}
+
+}  // namespace keiro::topo

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "plugin/engine_callbacks.h"
+
+#include <chrono>
+#include <exception>
+#include <new>
+#include <string>
+
+#include "core/engine.h"
+#include "core/routing.h"
+#include "plugin/install_tables.h"
+#include "plugin/osm_logger.h"
+#include "plugin/plugin_state.h"
+#include "plugin/read_subnet.h"
+#include "plugin/routed_state.h"
+// clang-format off
+#include "plugin/osm.h"
+// clang-format on
+
+namespace keiro::plugin {
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+int build_lid_matrices(void *) {
+  return 0;
+}
+
+// Everything after the option check; may throw (bad_alloc, FabricError).
+int route(EngineRun &run, OsmLogger &log) {
+  const EngineDesc &e = *run.reg->desc;
+  const Options &opt = run.reg->plugin->options;
+  osm_subn_t &subn = run.osm->subn;
+  const auto t0 = std::chrono::steady_clock::now();
+
+  SubnetFabric sf;
+  std::string err;
+  if (!read_subnet(subn, sf, err)) {
+    log.error(kErrFabric, std::string(e.osm_name) + ": " + err + "; not routing");
+    return -1;
+  }
+  const Fabric &f = sf.fabric;
+  const double read_s = seconds_since(t0);
+  if (f.num_switches() == 0) {
+    log.error(kErrFabric, std::string(e.osm_name) + ": the subnet has no switches");
+    return -1;
+  }
+
+  const bool qos = subn.opt.qos != 0;
+  EngineInput in{f, opt, log};
+  in.qos = qos;
+  in.max_vls = vl_budget(f, opt, qos, e.osm_name, log);
+  in.max_sls = static_cast<int>(opt.get_int("max_sls"));
+  Routing r;
+  EngineReport rep;
+  if (!run_engine(e, in, r, rep)) return -1;  // run_engine logged the one ERROR line
+
+  const auto t1 = std::chrono::steady_clock::now();
+  const long routed = install_tables(f, r, sf.osm_switch);
+  const double install_s = seconds_since(t1);
+
+  const std::string fallbacks = rep.get("escape_fallbacks");
+  log.logf(LogLevel::kInfo,
+           "%s: routed %d switches, %d end ports, %zu LIDs: VLs used %d of %d, SLs used %d, "
+           "%s%s%sread %.3f s, route %.3f s, check %.3f s, install %.3f s (%ld LFT entries)",
+           e.osm_name, f.num_switches(), f.num_terminals(), f.lids().size(), r.vls_used, in.max_vls,
+           r.sls_used, fallbacks.empty() ? "" : "escape fallbacks ", fallbacks.c_str(),
+           fallbacks.empty() ? "" : ", ", read_s, rep.route_seconds, rep.check_seconds, install_s,
+           routed);
+  if (!rep.facts.empty()) {
+    std::string facts;
+    for (const auto &[k, v] : rep.facts) facts += (facts.empty() ? "" : ", ") + k + "=" + v;
+    log.logf(LogLevel::kInfo, "%s: %s", e.osm_name, facts.c_str());
+  }
+  if (sf.skipped_ports)
+    log.logf(LogLevel::kInfo, "%s: %d end ports without LID or switch link were not routed",
+             e.osm_name, sf.skipped_ports);
+
+  // Publish. Safe: OpenSM holds its exclusive lock, no path_sl is running.
+  std::unique_ptr<const RoutedState> next = RoutedState::build(std::move(sf.fabric), std::move(r));
+  run.state.store(next.get(), std::memory_order_release);
+  run.owned = std::move(next);
+  run.dump_pending = true;
+  return 0;
+}
+
+int ucast_build_fwd_tables(void *context) {
+  auto &run = *static_cast<EngineRun *>(context);
+  const EngineDesc &e = *run.reg->desc;
+  OsmLogger log(&run.osm->log, kErrRouting);
+  ++run.runs;
+  const PluginState &plugin = *run.reg->plugin;
+  if (!plugin.options_ok) {
+    ++run.failures;
+    log.error(kErrOptions, std::string(e.osm_name) +
+                               ": event_plugin_options rejected: " + plugin.options_error +
+                               "; not routing, OpenSM uses the next routing engine");
+    return -1;
+  }
+  int rc = -1;
+  try {
+    rc = route(run, log);
+  } catch (const std::bad_alloc &) {
+    log.error(kErrInternal, std::string(e.osm_name) + ": out of memory; not routing");
+  } catch (const std::exception &ex) {
+    log.error(kErrInternal, std::string(e.osm_name) + ": " + ex.what() + "; not routing");
+  } catch (...) {
+    log.error(kErrInternal, std::string(e.osm_name) + ": unexpected exception; not routing");
+  }
+  if (rc != 0) ++run.failures;
+  return rc;
+}
+
+uint8_t path_sl(void *context, uint8_t hint, const ib_net16_t slid, const ib_net16_t dlid) {
+  const auto &run = *static_cast<const EngineRun *>(context);
+  const RoutedState *s = run.state.load(std::memory_order_acquire);
+  if (!s) return hint;
+  return s->path_sl(cl_ntoh16(slid), cl_ntoh16(dlid), hint);
+}
+
+void update_sl2vl(void *context, osm_physp_t *port, uint8_t in_port, uint8_t out_port,
+                  ib_slvl_table_t *t) {
+  const auto &run = *static_cast<const EngineRun *>(context);
+  const RoutedState *s = run.state.load(std::memory_order_acquire);
+  if (!s || !port || !port->p_node || !t) return;
+  uint8_t vl[kNumSls];
+  const osm_node_t *node = port->p_node;
+  bool known;
+  if (osm_node_get_type(node) == IB_NODE_TYPE_SWITCH)
+    known = s->switch_sl2vl(cl_ntoh64(osm_node_get_node_guid(node)), in_port, out_port, vl);
+  else
+    known = s->terminal_sl2vl(cl_ntoh64(osm_physp_get_port_guid(port)), vl);
+  if (!known) return;  // a port the routing does not know: keep OpenSM's template
+  for (uint8_t sl = 0; sl < kNumSls; ++sl) ib_slvl_table_set(t, sl, vl[sl]);
+}
+
+void destroy(void *context) {
+  auto *run = static_cast<EngineRun *>(context);
+  if (!run) return;
+  auto &runs = run->reg->plugin->runs;
+  for (auto it = runs.begin(); it != runs.end(); ++it)
+    if (*it == run) {
+      runs.erase(it);
+      break;
+    }
+  delete run;
+}
+
+}  // namespace
+
+int setup_engine(osm_routing_engine_t *re, osm_opensm_t *osm) {
+  auto *reg = static_cast<RegisteredEngine *>(re->context);
+  if (!reg) return -1;
+  EngineRun *run = new (std::nothrow) EngineRun;
+  if (!run) return -1;
+  run->reg = reg;
+  run->osm = osm;
+  try {
+    reg->plugin->runs.push_back(run);
+  } catch (...) {
+    delete run;
+    return -1;
+  }
+  re->context = run;
+  re->build_lid_matrices = build_lid_matrices;
+  re->ucast_build_fwd_tables = ucast_build_fwd_tables;
+  re->ucast_dump_tables = nullptr;
+  re->update_sl2vl = update_sl2vl;
+  re->update_vlarb = nullptr;
+  re->path_sl = path_sl;
+  re->mcast_build_stree = nullptr;
+  re->destroy = destroy;
+  return 0;
+}
+
+}  // namespace keiro::plugin

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// The osm_routing_engine callbacks of a keiro engine:
+//  - build_lid_matrices: returns 0 and touches nothing; the hop matrix is
+//    written together with the LFTs once a routing has passed the check, so
+//    a failed run leaves OpenSM's state untouched for the next engine.
+//  - ucast_build_fwd_tables: reads the subnet into a Fabric, runs the engine
+//    and the self-check (run_engine), installs new_lft + hops; -1 on any
+//    failure (one ERROR line), so OpenSM tries the next engine.
+//  - path_sl: O(1) lookup in the last successful routing, reentrant.
+//  - update_sl2vl: pure lookup by (switch, in port, out port) or CA port.
+//  - mcast_build_stree: left NULL (OpenSM's tree works off the hop matrix).
+//  - destroy: frees the EngineRun.
+#pragma once
+
+struct osm_routing_engine;
+struct osm_opensm;
+
+namespace keiro::plugin {
+
+// The setup function registered with osm_register_external_routing_engine.
+// re->context holds the RegisteredEngine on entry and the EngineRun after.
+int setup_engine(struct osm_routing_engine *re, struct osm_opensm *osm);
+
+}  // namespace keiro::plugin

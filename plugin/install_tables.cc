@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "plugin/install_tables.h"
+
+#include "core/check/paths.h"
+// clang-format off
+#include "plugin/osm.h"
+// clang-format on
+
+namespace keiro::plugin {
+
+long install_tables(const Fabric &f, const Routing &r,
+                    const std::vector<osm_switch_t *> &osm_switch) {
+  const std::vector<uint8_t> hops = hop_counts(f, r);
+  const size_t stride = static_cast<size_t>(r.max_lid()) + 1;
+  long routed = 0;
+  for (int32_t s = 0; s < f.num_switches(); ++s) {
+    osm_switch_t *sw = osm_switch[s];
+    // Hops of a previous engine of the routing_engine chain (one that failed
+    // after setting them) must not survive next to keiro's LFT.
+    osm_switch_clear_hops(sw);
+    const uint8_t *row = r.lft_row(s);
+    const uint8_t *hop_row = hops.data() + s * stride;
+    for (uint32_t lid = 1; lid <= sw->max_lid_ho; ++lid) {
+      uint8_t port = OSM_NO_PATH;
+      if (lid < stride) port = row[lid];
+      if (port != OSM_NO_PATH && port >= sw->num_ports) port = OSM_NO_PATH;
+      sw->new_lft[lid] = port;
+      if (port == OSM_NO_PATH) continue;
+      ++routed;
+      const uint8_t h = hop_row[lid];
+      if (h == 0xFF) continue;
+      osm_switch_set_hops(sw, static_cast<uint16_t>(lid), port, h);
+      osm_switch_count_path(sw, port);
+    }
+  }
+  return routed;
+}
+
+}  // namespace keiro::plugin

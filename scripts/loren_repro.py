@@ -1,0 +1,371 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+"""Reproduces the evaluation of the LOREN paper (Kawano et al., Sect. VI) with
+keiro-loren: Fig. 5 (average path length against t_max), Fig. 6 (the smallest
+t_max over many LRTs), Figs. 11-12 (effective bandwidth and average efficiency
+under hotspot/local traffic), each next to balanced minimal routing, plus
+keiro-loren end to end (ACRO layers, VLs, SLs) at the paper's t_max values.
+
+usage: scripts/loren_repro.py [--bench PATH] [--out DIR] [--quick]
+  --bench  the loren_bench program (default: $KEIRO_BUILDDIR/tests/bench/
+           loren_bench, else build-loren/tests/bench/loren_bench)
+  --out    where the note, SVGs and data go (default: docs/)
+  --quick  fewer fabrics and patterns (a smoke run, a few seconds)
+Writes OUT/loren-evaluation.md, OUT/loren-fig*.svg and OUT/loren-data/*.tsv.
+"""
+import argparse
+import math
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections import defaultdict
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run(bench, *args):
+    cmd = [bench] + [str(a) for a in args]
+    t0 = time.time()
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    rows = []
+    header = None
+    for line in out.splitlines():
+        if line.startswith('#'):
+            header = line[1:].split('\t')
+        elif line.strip():
+            rows.append(dict(zip(header, line.split('\t'))))
+    print('  %s: %d rows, %.1f s' % (' '.join(cmd[1:3]) + ' ...', len(rows), time.time() - t0),
+          file=sys.stderr)
+    return out, rows
+
+
+# ---------------------------------------------------------------- SVG ----
+COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b']
+
+
+def esc(s):
+    return str(s).replace('&', '&amp;').replace('<', '&lt;').replace('>', '&gt;')
+
+
+class Svg:
+    def __init__(self, w=640, h=400, title=''):
+        self.w, self.h = w, h
+        self.parts = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+                      'viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">' % (w, h, w, h),
+                      '<rect width="100%" height="100%" fill="white"/>']
+        if title:
+            self.text(w / 2, 20, title, anchor='middle', size=14)
+        self.l, self.r, self.t, self.b = 64, w - 150, 36, h - 50
+
+    def text(self, x, y, s, anchor='start', size=12, rotate=None):
+        tr = ' transform="rotate(%d %.1f %.1f)"' % (rotate, x, y) if rotate else ''
+        self.parts.append('<text x="%.1f" y="%.1f" text-anchor="%s" font-size="%d"%s>%s</text>'
+                          % (x, y, anchor, size, tr, esc(s)))
+
+    def line(self, x1, y1, x2, y2, color='black', width=1, dash=None):
+        d = ' stroke-dasharray="%s"' % dash if dash else ''
+        self.parts.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" '
+                          'stroke-width="%g"%s/>' % (x1, y1, x2, y2, color, width, d))
+
+    def axes(self, xlo, xhi, ylo, yhi, xlabel, ylabel, xticks=None, yticks=None):
+        self.xlo, self.xhi, self.ylo, self.yhi = xlo, xhi, ylo, yhi
+        self.line(self.l, self.b, self.r, self.b)
+        self.line(self.l, self.b, self.l, self.t)
+        for v in xticks or nice_ticks(xlo, xhi):
+            x = self.X(v)
+            self.line(x, self.b, x, self.b + 4)
+            self.text(x, self.b + 17, fmt(v), anchor='middle', size=11)
+        for v in yticks or nice_ticks(ylo, yhi):
+            y = self.Y(v)
+            self.line(self.l - 4, y, self.l, y)
+            self.line(self.l, y, self.r, y, color='#e0e0e0')
+            self.text(self.l - 7, y + 4, fmt(v), anchor='end', size=11)
+        self.text((self.l + self.r) / 2, self.h - 12, xlabel, anchor='middle')
+        self.text(16, (self.t + self.b) / 2, ylabel, anchor='middle', rotate=-90)
+
+    def X(self, v):
+        return self.l + (v - self.xlo) / ((self.xhi - self.xlo) or 1) * (self.r - self.l)
+
+    def Y(self, v):
+        return self.b - (v - self.ylo) / ((self.yhi - self.ylo) or 1) * (self.b - self.t)
+
+    def polyline(self, pts, color, dash=None, width=1.6):
+        d = ' stroke-dasharray="%s"' % dash if dash else ''
+        self.parts.append('<polyline fill="none" stroke="%s" stroke-width="%g"%s points="%s"/>'
+                          % (color, width, d,
+                             ' '.join('%.1f,%.1f' % (self.X(x), self.Y(y)) for x, y in pts)))
+
+    def errbar(self, x, lo, hi, color):
+        self.line(self.X(x), self.Y(lo), self.X(x), self.Y(hi), color=color, width=0.8)
+
+    def rect(self, x, y, w, h, color):
+        self.parts.append('<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"/>'
+                          % (x, y, w, h, color))
+
+    def legend(self, items):
+        y = self.t + 6
+        for label, color, dash in items:
+            self.line(self.r + 12, y, self.r + 36, y, color=color, width=3, dash=dash)
+            self.text(self.r + 42, y + 4, label, size=11)
+            y += 18
+
+    def save(self, path):
+        with open(path, 'w') as f:
+            f.write('\n'.join(self.parts + ['</svg>']) + '\n')
+
+
+def fmt(v):
+    return ('%d' % v) if abs(v - round(v)) < 1e-9 else ('%.2f' % v).rstrip('0')
+
+
+def nice_ticks(lo, hi, n=6):
+    span = hi - lo
+    if span <= 0:
+        return [lo]
+    raw = span / n
+    mag = 10 ** math.floor(math.log10(raw))
+    step = min((m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw), default=raw)
+    first = math.ceil(lo / step) * step
+    out, v = [], first
+    while v <= hi + 1e-9:
+        out.append(round(v, 10))
+        v += step
+    return out
+
+
+# ------------------------------------------------------------ figures ----
+def fig5(rows, path, title):
+    by_t = defaultdict(list)
+    minimal = []
+    seen = set()
+    for r in rows:
+        by_t[int(r['tmax'])].append(float(r['avg_hops']))
+        if r['seed'] not in seen:
+            seen.add(r['seed'])
+            minimal.append(float(r['avg_min_hops']))
+    seeds = len(seen)
+    ts = sorted(t for t in by_t if len(by_t[t]) == seeds)
+    mean = {t: statistics.mean(by_t[t]) for t in ts}
+    sd = {t: statistics.pstdev(by_t[t]) for t in ts}
+    mmin = statistics.mean(minimal)
+    s = Svg(title=title)
+    ylo = math.floor(mmin * 0.95 * 2) / 2
+    yhi = math.ceil(max(mean[t] + sd[t] for t in ts) * 2) / 2
+    s.axes(0, ts[-1] + 1, ylo, yhi, 't_max (table entries per switch)', 'average path length (hops)')
+    s.polyline([(t, mean[t]) for t in ts], COLORS[0])
+    for t in ts:
+        s.errbar(t, mean[t] - sd[t], mean[t] + sd[t], COLORS[0])
+    s.polyline([(0, mmin), (ts[-1] + 1, mmin)], COLORS[1], dash='6,4')
+    s.legend([('LOREN (mean, sd)', COLORS[0], None), ('balanced minimal', COLORS[1], '6,4')])
+    s.save(path)
+    return ts, mean, sd, mmin, seeds
+
+
+def hist(rows, key):
+    h = defaultdict(int)
+    for r in rows:
+        h[int(r[key])] += 1
+    return h
+
+
+def fig6(data, path):
+    s = Svg(w=720, h=400, title='Smallest t_max (mandatory entries) over random LRTs')
+    hs = [(label, hist(rows, 'required'), hist(rows, 'required_tree_paths'))
+          for label, rows in data]
+    lo = min(min(h) for _, h, h2 in hs for h in (h, h2))
+    hi = max(max(h) for _, h, h2 in hs for h in (h, h2))
+    top = max(max(h.values()) for _, h, h2 in hs for h in (h, h2))
+    s.axes(lo - 1, hi + 1, 0, top * 1.1, 'smallest t_max', 'LRTs',
+           xticks=list(range(lo - 1, hi + 2, 2)))
+    bw = (s.X(lo + 1) - s.X(lo)) / 5
+    series = []
+    for i, (label, h, h2) in enumerate(hs):
+        for j, (hh, what) in enumerate(((h, ''), (h2, ', tree paths'))):
+            color = COLORS[2 * i + j]
+            for v, n in hh.items():
+                x = s.X(v) - 2 * bw + (2 * i + j) * bw
+                s.rect(x, s.Y(n), bw, s.b - s.Y(n), color)
+            series.append((label + what, color, None))
+    s.legend(series)
+    s.save(path)
+
+
+def grouped(rows, metric, path, title, ylabel):
+    # groups: (traffic, param); bars: routing/tmax
+    groups, bars = [], []
+    val = defaultdict(list)
+    for r in rows:
+        g = '%s(%s)' % (r['traffic'], r['param'])
+        b = 'minimal' if r['routing'] == 'minimal' else 'LOREN t_max=%s' % r['tmax']
+        if g not in groups:
+            groups.append(g)
+        if b not in bars:
+            bars.append(b)
+        val[(g, b)].append(float(r[metric]))
+    s = Svg(w=760, h=400, title=title)
+    top = max(statistics.mean(v) for v in val.values())
+    s.axes(0, len(groups), 0, top * 1.1, 'traffic', ylabel, xticks=[])
+    gw = (s.r - s.l) / len(groups)
+    bw = gw * 0.8 / len(bars)
+    for gi, g in enumerate(groups):
+        s.text(s.l + gw * (gi + 0.5), s.b + 17, g, anchor='middle', size=10)
+        for bi, b in enumerate(bars):
+            if (g, b) not in val:
+                continue
+            m = statistics.mean(val[(g, b)])
+            x = s.l + gw * gi + gw * 0.1 + bi * bw
+            s.rect(x, s.Y(m), bw * 0.95, s.b - s.Y(m), COLORS[bi])
+    s.legend([(b, COLORS[i], None) for i, b in enumerate(bars)])
+    s.save(path)
+    return groups, bars, {k: statistics.mean(v) for k, v in val.items()}
+
+
+# --------------------------------------------------------------- main ----
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument('--bench')
+    ap.add_argument('--out', default=os.path.join(ROOT, 'docs'))
+    ap.add_argument('--quick', action='store_true')
+    a = ap.parse_args()
+    bench = a.bench
+    if not bench:
+        for d in (os.environ.get('KEIRO_BUILDDIR', ''), os.path.join(ROOT, 'build-loren')):
+            p = os.path.join(d, 'tests/bench/loren_bench') if d else ''
+            if p and os.access(p, os.X_OK):
+                bench = p
+                break
+    if not bench:
+        sys.exit('loren_repro: loren_bench not found (make check builds it; or give --bench)')
+    data = os.path.join(a.out, 'loren-data')
+    os.makedirs(data, exist_ok=True)
+    topo = 3 if a.quick else 10
+    lrts = 30 if a.quick else 1000
+    patterns = 50 if a.quick else 1000
+    engine_seeds = 2 if a.quick else 5
+    sizes = [('64', (8, 4, 2), (18, 32), 2), ('256', (16, 4, 4), (42, 128), 1)]
+
+    def save(name, text):
+        with open(os.path.join(data, name), 'w') as f:
+            f.write(text)
+
+    md = []
+    w = md.append
+    w('# keiro-loren: the LOREN paper\'s evaluation, reproduced\n')
+    w('Generated by `scripts/loren_repro.py%s` (loren_bench, tests/bench/); data in '
+      '`loren-data/`. LRTs come from the bench\'s own generator (tests/bench/loren_lrt.h, '
+      'LOREN paper II-B: n x n grid, degree d, every link at Manhattan distance <= r). '
+      '"Minimal" is keiro\'s balanced minimal routing (core/minimal/balanced.h), the trees '
+      'LOREN\'s tables start from. Hops are switch-to-switch hops over all ordered pairs of '
+      'switches.\n' % (' --quick' if a.quick else ''))
+
+    # Fig. 5
+    w('## Average path length against t_max (paper Fig. 5)\n')
+    w('%d LRTs of each size (seeds 1..%d); mean and standard deviation over them.\n' % (topo, topo))
+    fig5res = {}
+    for label, (n, d, r), tms, _ in sizes:
+        out, rows = run(bench, 'hops', n, d, r, 1, topo, 1 if n == 8 else 4)
+        save('fig5-%s.tsv' % label, out)
+        ts, mean, sd, mmin, seeds = fig5(rows, os.path.join(a.out, 'loren-fig5-%s.svg' % label),
+                                         'LRT(%d,%d,%d): average path length vs t_max'
+                                         % (n * n, d, r))
+        fig5res[label] = (ts, mean, sd, mmin)
+        w('![Fig. 5, %s switches](loren-fig5-%s.svg)\n' % (label, label))
+        w('| t_max | LOREN avg hops | sd | vs minimal (%.3f) |' % mmin)
+        w('|---|---|---|---|')
+        picks = [t for t in ts if t in (ts[0],) + tms or t in (24, 48, 64, 96, 192) or t == ts[-1]]
+        for t in sorted(set(picks)):
+            w('| %d%s | %.3f | %.3f | +%.1f%% |' % (t, ' (smallest common)' if t == ts[0] else '',
+                                                  mean[t], sd[t], 100 * (mean[t] / mmin - 1)))
+        w('')
+
+    # Fig. 6
+    w('## Smallest t_max over %d LRTs of each size (paper Fig. 6)\n' % lrts)
+    w('The mandatory entries (links and grid-neighbour paths, Sect. IV-A1/2) on the fullest '
+      'switch. keiro chooses each grid-neighbour path among the shortest ones to keep the '
+      'largest table small; "tree paths" is the same with the paths taken straight from the '
+      'balanced trees.\n')
+    f6 = []
+    w('| LRT | min | mean | max | mean, tree paths | mean mandatory entries per switch |')
+    w('|---|---|---|---|---|---|')
+    for label, (n, d, r), _, _ in sizes:
+        out, rows = run(bench, 'required', n, d, r, 1, lrts)
+        save('fig6-%s.tsv' % label, out)
+        req = [int(x['required']) for x in rows]
+        tp = [int(x['required_tree_paths']) for x in rows]
+        avg = [float(x['avg_mandatory']) for x in rows]
+        f6.append(('LRT(%d,%d,%d)' % (n * n, d, r), rows))
+        w('| LRT(%d,%d,%d) | %d | %.2f | %d | %.2f | %.2f |' % (n * n, d, r, min(req),
+                                                             statistics.mean(req), max(req),
+                                                             statistics.mean(tp),
+                                                             statistics.mean(avg)))
+        h = hist(rows, 'required')
+        w('\nDistribution (%s): %s\n' % (label, ', '.join('%d: %d' % (k, h[k]) for k in sorted(h))))
+    fig6(f6, os.path.join(a.out, 'loren-fig6.svg'))
+    w('![Fig. 6](loren-fig6.svg)\n')
+
+    # Figs. 11-12
+    w('## Effective bandwidth and average efficiency (paper Figs. 11-12)\n')
+    w('Every switch sends one flow. hotspot(beta): one random hot switch per pattern, every '
+      'other switch sends to it with probability beta, else to a uniformly random other '
+      'switch; local(gamma): switch u sends to v != u with probability proportional to '
+      'md(u, v)^-gamma. Effective bandwidth = mean over flows of 1 / (most flows on one '
+      'directed link of its path); efficiency = mean 1 / hops. %d patterns on each of %d LRTs '
+      'per size, averaged.\n' % (patterns, topo))
+    for label, (n, d, r), tms, _ in sizes:
+        out, rows = run(bench, 'traffic', n, d, r, 1, topo, patterns, *tms)
+        save('fig11-%s.tsv' % label, out)
+        for metric, fig, name in (('eff_bandwidth', 11, 'effective bandwidth'),
+                                  ('avg_efficiency', 12, 'average efficiency')):
+            groups, bars, val = grouped(rows, metric,
+                                        os.path.join(a.out, 'loren-fig%d-%s.svg' % (fig, label)),
+                                        'LRT(%d,%d,%d): %s' % (n * n, d, r, name), name)
+            w('![Fig. %d, %s switches](loren-fig%d-%s.svg)\n' % (fig, label, fig, label))
+            w('| %s, LRT(%d,%d,%d) | %s |' % (name, n * n, d, r, ' | '.join(bars)))
+            w('|---|' + '---|' * len(bars))
+            for g in groups:
+                base = val.get((g, 'minimal'))
+                cells = []
+                for b in bars:
+                    v = val.get((g, b))
+                    if v is None:
+                        cells.append('-')
+                    elif b == 'minimal':
+                        cells.append('%.4f' % v)
+                    else:
+                        cells.append('%.4f (%+.1f%%)' % (v, 100 * (v / base - 1)))
+                w('| %s | %s |' % (g, ' | '.join(cells)))
+            w('')
+
+    # End to end.
+    w('## keiro-loren end to end: ACRO layers, VLs and SLs (max_vls 8, 16 SLs)\n')
+    w('run_engine(): LOREN, ACRO, the realization as SLs + SL2VL, then the self-check '
+      '(reachability, loops, credit loops over (channel, VL)). keiro-acro (balanced minimal '
+      'routes) on the same fabric for comparison.\n')
+    w('| fabric | seed | engine | t_max | ok | required | avg hops (minimal) | layers | VLs | SLs '
+      '| route s |')
+    w('|---|---|---|---|---|---|---|---|---|---|---|')
+    for label, (n, d, r), tms, hcas in sizes:
+        allout = ''
+        for seed in range(1, engine_seeds + 1):
+            for t in tms:
+                out, rows = run(bench, 'engine', n, d, r, hcas, seed, t)
+                allout += out
+                for x in rows:
+                    if x['engine'] == 'acro' and t != tms[0]:
+                        continue
+                    w('| LRT(%d,%d,%d) h=%d | %d | keiro-%s | %s | %s | %s | %s (%s) | %s | %s | '
+                      '%s | %s |' % (n * n, d, r, hcas, seed, x['engine'],
+                                     t if x['engine'] == 'loren' else '-', x['ok'], x['required'],
+                                     x['avg_hops'], x['avg_min_hops'], x['layers'], x['vls_used'],
+                                     x['sls_used'], x['route_s']))
+        save('engine-%s.tsv' % label, allout)
+    w('')
+    with open(os.path.join(a.out, 'loren-evaluation.md'), 'w') as f:
+        f.write('\n'.join(md) + '\n')
+    print('wrote %s' % os.path.join(a.out, 'loren-evaluation.md'), file=sys.stderr)
+
+
+if __name__ == '__main__':
+    main()

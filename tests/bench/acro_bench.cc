@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// acro_bench: measurements for keiro-acro on random regular switch graphs
+// (scripts/acro_compare.py drives it and writes docs/acro-evaluation.md).
+//
+//   acro_bench layers  N D SEED...   ACRO layers vs LASH-style first fit on the
+//                                    same balanced minimal routes (paper Figs. 5, 6)
+//   acro_bench time    N D SEED...   run time of ACRO alone (paper Fig. 7)
+//   acro_bench realize N D HCAS SEED [SLS [VLS [firstfit|bestfit|repair [TABU [MOVES]]]]]
+//                                    the realization as SLs + SL2VL, then the
+//                                    self-check of the installed-style tables
+// One tab-separated line per run on stdout, with a '#' header line.
+#include <chrono>
+#include <ctime>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "core/acro/acro.h"
+#include "core/acro/engine.h"
+#include "core/acro/lash_layers.h"
+#include "core/check/verify.h"
+#include "core/engine.h"
+#include "core/minimal/balanced.h"
+#include "core/minimal/forwarding_index.h"
+#include "core/vlmap/vlmap.h"
+#include "tests/bench/random_regular.h"
+
+namespace {
+
+using namespace keiro;
+
+double since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+DestTrees routes(const Fabric &f) {
+  DestTrees t;
+  std::string err;
+  if (!balanced_minimal_routing(f, {}, t, err)) {
+    std::fprintf(stderr, "acro_bench: %s\n", err.c_str());
+    std::exit(1);
+  }
+  return t;
+}
+
+AcroResult acro(const Fabric &f, const DestTrees &t) {
+  AcroResult r;
+  std::string err;
+  if (!acro_assign(f, t, {}, r, err)) {
+    std::fprintf(stderr, "acro_bench: %s\n", err.c_str());
+    std::exit(1);
+  }
+  return r;
+}
+
+int layers(int n, int d, int argc, char **argv) {
+  std::printf("#n\td\tseed\tacro_layers\tlash_layers\tacro_s\tlash_s\n");
+  for (int i = 0; i < argc; ++i) {
+    const uint64_t seed = std::strtoull(argv[i], nullptr, 10);
+    const Fabric f = bench::random_regular_fabric(n, d, 0, seed);
+    const DestTrees t = routes(f);
+    const AcroResult a = acro(f, t);
+    const LashLayers l = lash_first_fit(f, t);
+    std::printf("%d\t%d\t%llu\t%d\t%d\t%.4f\t%.4f\n", n, d, (unsigned long long)seed, a.num_layers,
+                l.num_layers, a.seconds, l.seconds);
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+int timing(int n, int d, int argc, char **argv) {
+  std::printf("#n\td\tseed\tacro_layers\tacro_s\trouting_s\tacro_cpu_s\n");
+  for (int i = 0; i < argc; ++i) {
+    const uint64_t seed = std::strtoull(argv[i], nullptr, 10);
+    const Fabric f = bench::random_regular_fabric(n, d, 0, seed);
+    const auto t0 = std::chrono::steady_clock::now();
+    const DestTrees t = routes(f);
+    const double rs = since(t0);
+    const std::clock_t c0 = std::clock();
+    const AcroResult a = acro(f, t);
+    const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
+    std::printf("%d\t%d\t%llu\t%d\t%.4f\t%.4f\t%.4f\n", n, d, (unsigned long long)seed,
+                a.num_layers, a.seconds, rs, cpu);
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+int realize(int n, int d, int hcas, uint64_t seed, int sls, int vls, const char *method, int tenure,
+            long long max_moves) {
+  const Fabric f = bench::random_regular_fabric(n, d, hcas, seed, static_cast<uint8_t>(vls));
+  const DestTrees t = routes(f);
+  AcroResult a = acro(f, t);
+  VlDemand demand;
+  demand.rank = a.rank;
+  demand.rank_rows = a.num_layers;
+  VlMapOptions o;
+  o.max_sls = sls;
+  o.max_vls = vls;
+  o.method = !std::strcmp(method, "firstfit")  ? VlMapOptions::kFirstFit
+             : !std::strcmp(method, "bestfit") ? VlMapOptions::kBestFit
+                                               : VlMapOptions::kRepair;
+  o.tabu_tenure = tenure;
+  o.max_moves = max_moves;
+  Routing r;
+  r.reset(f, Routing::SlScope::kPerSourceSwitch);
+  write_lfts(f, t, r);
+  VlMapStats st;
+  std::string err;
+  const bool ok = realize_vlmap(f, t, demand, o, r, st, err);
+  std::string check = "-";
+  double check_s = 0;
+  if (ok) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const CheckResult cr = verify_routing(f, r);
+    check_s = since(t0);
+    check = cr.ok ? "ok" : "FAIL:" + cr.first_problem;
+  }
+  const ForwardingIndex fi = forwarding_index(f, t);
+  std::printf(
+      "#n\td\thcas\tseed\tmethod\tsls\tvls\tlayers\tpaths\tmisfits\tevictions\tmoves\tunplaced\t"
+      "sls_used\tvls_used\tmax_efi\tacro_s\tvlmap_s\tcheck_s\tcheck\n");
+  std::printf(
+      "%d\t%d\t%d\t%llu\t%s\t%d\t%d\t%d\t%lld\t%lld\t%lld\t%lld\t%lld\t%d\t%d\t%lld\t%.3f\t%.3f\t%."
+      "3f\t%s\n",
+      n, d, hcas, (unsigned long long)seed, method, sls, vls, a.num_layers, (long long)st.paths,
+      (long long)st.first_pass_misfits, (long long)st.evictions, (long long)st.moves,
+      (long long)st.unplaced, ok ? st.sls_used : 0, ok ? st.vls_used : 0, (long long)fi.max,
+      a.seconds, st.seconds, check_s, check.c_str());
+  if (!ok) std::fprintf(stderr, "acro_bench: %s\n", err.c_str());
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  if (argc >= 5 && !std::strcmp(argv[1], "layers"))
+    return layers(std::atoi(argv[2]), std::atoi(argv[3]), argc - 4, argv + 4);
+  if (argc >= 5 && !std::strcmp(argv[1], "time"))
+    return timing(std::atoi(argv[2]), std::atoi(argv[3]), argc - 4, argv + 4);
+  if (argc >= 6 && !std::strcmp(argv[1], "realize"))
+    return realize(std::atoi(argv[2]), std::atoi(argv[3]), std::atoi(argv[4]),
+                   std::strtoull(argv[5], nullptr, 10), argc > 6 ? std::atoi(argv[6]) : 16,
+                   argc > 7 ? std::atoi(argv[7]) : 8, argc > 8 ? argv[8] : "repair",
+                   argc > 9 ? std::atoi(argv[9]) : 0, argc > 10 ? std::atoll(argv[10]) : 0);
+  std::fprintf(
+      stderr,
+      "usage: acro_bench layers N D SEED... | time N D SEED... |\n"
+      "       realize N D HCAS SEED [SLS [VLS [firstfit|bestfit|repair [TABU [MOVES]]]]]\n");
+  return 2;
+}

@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Routes one fabric through ibsim + the real OpenSM with several engines
+# (keiro's, through the plugin, and OpenSM's built-in ones) and prints one
+# line per engine from the same kind of run: routing time measured in OpenSM's
+# log (from "building routing with '<engine>'" to "<engine> tables configured
+# on all switches", so both kinds of engine are timed the same way), escape-
+# path fallbacks, average hops, maximum edge forwarding index (keiro analyze)
+# and whether the installed tables pass keiro check with the SA's SLs.
+#
+# usage: compare-engines.sh -t NETFILE -o OUTDIR [-k VLS] [-w SECONDS] ENGINE...
+#   ENGINE   keiro-... (through the plugin) or an OpenSM engine (nue, dfsssp,
+#            lash, updn, minhop, ...)
+#   -k VLS   VL cap for every engine: keiro max_vls=VLS, OpenSM
+#            nue_max_num_vls VLS (default 4)
+#   -w SEC   SUBNET UP timeout per run (default 600)
+# Environment: KEIRO_BUILDDIR (build tree, default .).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+net= out= k=4 wait_s=600
+while getopts "t:o:k:w:h" opt; do
+  case $opt in
+    t) net=$OPTARG ;;
+    o) out=$OPTARG ;;
+    k) k=$OPTARG ;;
+    w) wait_s=$OPTARG ;;
+    *) sed -n '/^# usage:/,/^# Environment:/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+[ -n "$net" ] && [ -n "$out" ] && [ $# -gt 0 ] || { echo "usage: $0 -t NET -o OUT [-k VLS] ENGINE..." >&2; exit 2; }
+keiro="$KH_BUILDDIR/keiro"
+[ -x "$keiro" ] || { echo "no $keiro (set KEIRO_BUILDDIR)" >&2; exit 2; }
+mkdir -p "$out"
+
+# seconds between two "Mon DD HH:MM:SS usec" log timestamps (same day).
+tsec() { awk '{ split($3, t, ":"); printf "%.6f\n", t[1] * 3600 + t[2] * 60 + t[3] + $4 / 1e6 }'; }
+
+printf '%-11s %-12s %9s %9s %9s %8s  %s\n' engine installed "route s" fallbacks "avg hops" "max EFI" "installed tables"
+for e in "$@"; do
+  dir=$out/$e
+  args=(-t "$net" -o "$dir" -s -w "$wait_s" -c "log_flags 0x47")
+  case $e in
+    keiro-*) args+=(-e "$e" -p "max_vls=$k") ;;
+    *) args+=(-P -e "$e" -c "nue_max_num_vls $k") ;;
+  esac
+  if ! "$here/run-fabric.sh" "${args[@]}" >"$dir.harness.txt" 2>&1; then
+    printf '%-11s %s\n' "$e" "no SUBNET UP (see $dir.harness.txt)"
+    continue
+  fi
+  log=$dir/opensm.log
+  used=$(sed -nE 's/.* ([A-Za-z0-9-]+) tables configured on all switches.*/\1/p' "$log" | head -n 1)
+  t0=$(grep -m1 "building routing with '$used'" "$log" | tsec)
+  t1=$(grep -m1 "$used tables configured on all switches" "$log" | tsec)
+  rt=$(awk -v a="${t0:-0}" -v b="${t1:-0}" 'BEGIN { printf "%.3f", b - a }')
+  case $e in
+    keiro-*) fb=$(grep -oE 'escape_fallbacks=[0-9]+' "$log" | head -n 1 | cut -d= -f2) ;;
+    nue) fb=$(grep -m1 -c . /dev/null; grep -c 'fallback to escape paths' "$log") ;;
+    *) fb=- ;;
+  esac
+  fb=$(echo "$fb" | tail -n 1)
+  "$keiro" analyze "$dir/dumps" --sls "$dir/sa-path-sl.dump" --no-traffic >"$dir/analyze.txt" 2>&1
+  rc=$?
+  hops=$(sed -nE 's/.*path length +avg ([0-9.]+),.*/\1/p' "$dir/analyze.txt" | head -n 1)
+  efi=$(sed -nE 's/.*EFI \(sw-sw\) +min [0-9]+, avg [0-9.]+, max ([0-9]+).*/\1/p' "$dir/analyze.txt" | head -n 1)
+  verdict=$([ $rc -eq 0 ] && echo "deadlock free" || echo "FAILED: $(grep -m1 -E 'credit loop|unreachable pairs' "$dir/analyze.txt" | sed 's/^ *//')")
+  printf '%-11s %-12s %9s %9s %9s %8s  %s\n' "$e" "${used:-?}" "$rt" "${fb:--}" "${hops:-?}" "${efi:-?}" "$verdict"
+done

@@ -1,0 +1,258 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# keiro's ibsim + OpenSM harness, sourced by run-fabric.sh, the integration
+# tests and the demo. Every process it starts is recorded by PID in the run
+# directory and stopped by kh_stop (also from the EXIT trap). Nothing here
+# kills by name.
+#
+# Environment:
+#   KEIRO_BUILDDIR   build tree with .libs/libkeiro.so and tests/harness/sa_path_sl
+#                    (default: the current directory)
+#   KEIRO_UMAD2SIM   libumad2sim.so (default: Debian's path)
+#   KEIRO_INSTALLED  1: load the installed libkeiro.so (ld.so.cache), not the
+#                    build tree's .libs/libkeiro.so
+#   KEIRO_VERBOSE    1: progress lines on stderr
+
+KH_UMAD2SIM=${KEIRO_UMAD2SIM:-/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so}
+KH_BUILDDIR=${KEIRO_BUILDDIR:-$PWD}
+
+kh_say() { [ "${KEIRO_VERBOSE:-0}" = 1 ] && echo "harness: $*" >&2; return 0; }
+kh_fail() { echo "harness: $*" >&2; return 1; }
+
+# kh_prereq: the commands the harness needs.
+kh_prereq() {
+  local c
+  for c in ibsim opensm; do
+    command -v "$c" >/dev/null 2>&1 || { kh_fail "'$c' not found (apt-get install opensm ibsim-utils)"; return 1; }
+  done
+  [ -r "$KH_UMAD2SIM" ] || { kh_fail "$KH_UMAD2SIM not found (apt-get install libumad2sim0)"; return 1; }
+}
+
+# kh_init DIR: a fresh run directory (absolute path in KH_DIR).
+kh_init() {
+  KH_DIR=$(mkdir -p "$1" && cd "$1" && pwd) || return 1
+  rm -rf "$KH_DIR/dumps" "$KH_DIR/cache" "$KH_DIR"/sys-* "$KH_DIR"/*.pid \
+    "$KH_DIR/opensm.log" "$KH_DIR/opensm.out" "$KH_DIR/ibsim.out"
+  mkdir -p "$KH_DIR/dumps" "$KH_DIR/cache"
+  # Abstract unix socket names: unique per run so parallel runs never meet.
+  export IBSIM_SOCKNAME="keiro$$_${RANDOM}${RANDOM}"
+  KH_OSM_PID= KH_IBSIM_PID=
+}
+
+# kh_pid_alive PID
+kh_pid_alive() { [ -n "$1" ] && kill -0 "$1" 2>/dev/null; }
+
+# kh_stop_pid PID NAME: TERM, wait up to 5 s, then KILL.
+kh_stop_pid() {
+  local pid=$1 i
+  kh_pid_alive "$pid" || return 0
+  kill -TERM "$pid" 2>/dev/null
+  for i in $(seq 50); do
+    kh_pid_alive "$pid" || break
+    sleep 0.1
+  done
+  if kh_pid_alive "$pid"; then
+    kh_say "$2 ($pid) ignores TERM, killing it"
+    kill -KILL "$pid" 2>/dev/null
+  fi
+  wait "$pid" 2>/dev/null
+  return 0
+}
+
+# kh_stop: stops OpenSM, then ibsim; removes umad2sim's sys-<pid> trees.
+kh_stop() {
+  [ -n "${KH_DIR:-}" ] || return 0
+  kh_stop_pid "${KH_OSM_PID:-}" opensm
+  kh_stop_pid "${KH_IBSIM_PID:-}" ibsim
+  KH_OSM_PID= KH_IBSIM_PID=
+  rm -rf "$KH_DIR"/sys-* 2>/dev/null
+  rm -f "$KH_DIR"/*.pid
+  return 0
+}
+
+# kh_start_ibsim NETFILE: ibsim on the net file, limits raised to the
+# fabric's size; waits until its control socket exists. Its console reads
+# the FIFO $KH_DIR/ibsim.console (opened read-write, so it never sees EOF):
+# send commands with kh_ibsim_cmd.
+kh_start_ibsim() {
+  local net=$1 nodes switches ports i
+  [ -r "$net" ] || { kh_fail "cannot read net file $net"; return 1; }
+  nodes=$(grep -cE '^[[:space:]]*(Switch|Hca|Ca|Rt)[[:space:]]' "$net")
+  switches=$(grep -cE '^[[:space:]]*Switch[[:space:]]' "$net")
+  # ibsim's defaults: 2048 nodes, 256 switches, 256*36+2048*2 ports.
+  local N=$(( nodes * 2 + 64 )) S=$(( switches * 2 + 16 ))
+  [ "$N" -lt 2048 ] && N=2048
+  [ "$S" -lt 256 ] && S=256
+  ports=$(( S * 64 + N * 4 ))
+  cp "$net" "$KH_DIR/fabric.net"
+  rm -f "$KH_DIR/ibsim.console"
+  mkfifo "$KH_DIR/ibsim.console" || return 1
+  (cd "$KH_DIR" && exec ibsim -s -N "$N" -S "$S" -P "$ports" fabric.net \
+     <>ibsim.console >ibsim.out 2>&1) &
+  KH_IBSIM_PID=$!
+  echo "$KH_IBSIM_PID" >"$KH_DIR/ibsim.pid"
+  for i in $(seq 300); do
+    grep -q "@${IBSIM_SOCKNAME}:ctl@" /proc/net/unix 2>/dev/null && { kh_say "ibsim up ($KH_IBSIM_PID)"; return 0; }
+    kh_pid_alive "$KH_IBSIM_PID" || break
+    sleep 0.1
+  done
+  kh_fail "ibsim did not start on $net:"
+  grep -v '^ibwarn' "$KH_DIR/ibsim.out" | tail -5 >&2
+  return 1
+}
+
+# kh_ibsim_cmd 'COMMAND': one ibsim console command, e.g.
+#   kh_ibsim_cmd 'Unlink "S3"[5]'    kh_ibsim_cmd 'ReLink "S3"[5]'
+kh_ibsim_cmd() {
+  kh_pid_alive "$KH_IBSIM_PID" || { kh_fail "ibsim is not running"; return 1; }
+  printf '%s\n' "$1" >"$KH_DIR/ibsim.console"
+  kh_say "ibsim: $1"
+}
+
+# kh_write_conf FILE KEY=VALUE...: an opensm.conf for the run. Keys given
+# override the defaults below; "plugin_options" goes to event_plugin_options,
+# "plugin=no" leaves the plugin out.
+kh_write_conf() {
+  local conf=$1; shift
+  local engines="keiro-nue,updn" popts="" plugin=yes qos=TRUE lmc=0 maxop=5 extra=""
+  local kv
+  for kv in "$@"; do
+    case $kv in
+      engines=*) engines=${kv#engines=} ;;
+      plugin_options=*) popts=${kv#plugin_options=} ;;
+      plugin=*) plugin=${kv#plugin=} ;;
+      qos=*) qos=${kv#qos=} ;;
+      lmc=*) lmc=${kv#lmc=} ;;
+      max_op_vls=*) maxop=${kv#max_op_vls=} ;;
+      *) extra="$extra${kv%%=*} ${kv#*=}"$'\n' ;;
+    esac
+  done
+  {
+    echo "# written by keiro's harness (tests/harness/lib.sh)"
+    if [ "$plugin" = yes ]; then
+      echo "event_plugin_name keiro"
+      [ -n "$popts" ] && echo "event_plugin_options $popts"
+    fi
+    echo "routing_engine $engines"
+    echo "qos $qos"
+    echo "lmc $lmc"
+    echo "max_op_vls $maxop"
+    echo "log_flags 0x43"
+    echo "force_log_flush TRUE"
+    echo "dump_files_dir $KH_DIR/dumps"
+    echo "sweep_interval 0"
+    echo "sm_priority 15"
+    printf '%s' "$extra"
+  } >"$conf"
+}
+
+# kh_start_opensm CONF: OpenSM on the simulated fabric with umad2sim, the
+# plugin from $KH_BUILDDIR/.libs on LD_LIBRARY_PATH.
+kh_start_opensm() {
+  local conf=$1 libdir="$KH_BUILDDIR/.libs"
+  [ "${KEIRO_INSTALLED:-0}" = 1 ] && libdir=/nonexistent
+  if [ "${KEIRO_INSTALLED:-0}" != 1 ] && grep -q '^event_plugin_name keiro' "$conf" &&
+     [ ! -e "$libdir/libkeiro.so" ]; then
+    kh_fail "no $libdir/libkeiro.so: build first (make), or set KEIRO_BUILDDIR"
+    return 1
+  fi
+  (cd "$KH_DIR" && \
+   OSM_CACHE_DIR="$KH_DIR/cache" OSM_TMP_DIR="$KH_DIR" \
+   LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+   LD_PRELOAD="$KH_UMAD2SIM" \
+   exec opensm -F "$conf" -f "$KH_DIR/opensm.log" </dev/null >opensm.out 2>&1) &
+  KH_OSM_PID=$!
+  echo "$KH_OSM_PID" >"$KH_DIR/opensm.pid"
+  kh_say "opensm started ($KH_OSM_PID)"
+}
+
+# kh_log_tail [N]: the end of the OpenSM log (and its stdout) for diagnostics.
+kh_log_tail() {
+  local n=${1:-25}
+  echo "---- last $n lines of $KH_DIR/opensm.log ----" >&2
+  tail -n "$n" "$KH_DIR/opensm.log" >&2 2>/dev/null
+  if [ -s "$KH_DIR/opensm.out" ]; then
+    echo "---- opensm stdout/stderr ----" >&2
+    grep -v '^ibwarn' "$KH_DIR/opensm.out" | tail -n 8 >&2
+  fi
+}
+
+# kh_count PATTERN: lines of the OpenSM log matching an ERE.
+kh_count() {
+  local n
+  n=$(grep -cE "$1" "$KH_DIR/opensm.log" 2>/dev/null)
+  echo "${n:-0}"
+}
+
+# kh_wait_up TIMEOUT_S [UPS]: waits until the log says "SUBNET UP" UPS times
+# (default 1). Fails if OpenSM exits, if a sweep ends in "Errors during
+# initialization" three times, or on timeout; then prints the log's tail.
+kh_wait_up() {
+  local timeout=${1:-120} want=${2:-1} t0=$SECONDS n
+  while :; do
+    n=$(kh_count 'SUBNET UP')
+    [ "$n" -ge "$want" ] && { kh_say "SUBNET UP after $((SECONDS - t0)) s"; return 0; }
+    if ! kh_pid_alive "$KH_OSM_PID"; then
+      kh_fail "opensm exited before SUBNET UP"
+      kh_log_tail; return 1
+    fi
+    if [ "$(kh_count 'Errors during initialization')" -ge 3 ]; then
+      kh_fail "OpenSM keeps failing to initialize the subnet"
+      kh_log_tail; return 1
+    fi
+    if [ $((SECONDS - t0)) -ge "$timeout" ]; then
+      kh_fail "no SUBNET UP within $timeout s"
+      kh_log_tail; return 1
+    fi
+    sleep 0.2
+  done
+}
+
+# kh_sa_sls OUT [MAX_FULL]: asks the SA (sa_path_sl) for the SL of
+# (source, destination) pairs and writes them to OUT as a keiro path-SL
+# file (source-lid scope, core/io/path_sl_file.h).
+# Destinations: every LID routed in opensm-lfts.dump. Sources: every such
+# LID when there are at most MAX_FULL of them (default 1500, or
+# KEIRO_SA_MAX_FULL; ~20,000 PathRecords per second under ibsim); otherwise
+# only one source per switch (the base LID of a CA attached to it, from
+# opensm-subnet.lst, else the switch's own LID). Such a sample shows what
+# the SA hands out, but a check that needs every pair's SL must then use
+# the engine's own path-SL file instead.
+kh_sa_sls() {
+  local out=$1 max_full=${2:-${KEIRO_SA_MAX_FULL:-1500}} tool="$KH_BUILDDIR/tests/harness/sa_path_sl"
+  [ -x "$tool" ] || { kh_fail "no $tool: build first (make)"; return 1; }
+  local lfts="$KH_DIR/dumps/opensm-lfts.dump" lst="$KH_DIR/dumps/opensm-subnet.lst"
+  [ -s "$lfts" ] || { kh_fail "no $lfts (log_flags needs 0x40)"; return 1; }
+  [ -s "$lst" ] || lst=/dev/null
+  awk -v max_full="$max_full" -v lst="$lst" -v lfts="$lfts" '
+    function hex(s,   v, i) {
+      s = tolower(s); sub(/^0x/, "", s); v = 0
+      for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+      return v
+    }
+    # opensm-subnet.lst: "{ SW ... LID:xxxx PN:pp } { CA ... LID:yyyy PN:qq } ..."
+    FILENAME == lst && /^\{ SW/ && $0 ~ /\} \{ CA / {
+      n = split($0, f, "LID:")
+      swl = hex(substr(f[2], 1, 4)); cal = hex(substr(f[3], 1, 4))
+      if (!(swl in ca_of)) ca_of[swl] = cal
+    }
+    FILENAME == lfts && /^Unicast lids/ {
+      for (i = 1; i <= NF; i++) if ($i == "Lid") { sw = $(i + 1) + 0; swlid[sw] = 1 }
+    }
+    FILENAME == lfts && /^0x[0-9a-fA-F]+ [0-9]+ #/ { lid[hex($1)] = 1 }
+    END {
+      n = 0; for (l in lid) n++
+      if (n <= max_full) { for (l in lid) src[l] = 1 }
+      else {
+        for (s in swlid) src[(s in ca_of) ? ca_of[s] : s] = 1
+        printf "harness: %d LIDs: SA asked for one source per switch only\n", n > "/dev/stderr"
+      }
+      for (s in src) for (d in lid) if (s != d) print s, d
+    }' "$lst" "$lfts" | sort -n -k1,1 -k2,2 >"$KH_DIR/sa-pairs.txt"
+  local t0=$SECONDS
+  (cd "$KH_DIR" && LD_PRELOAD="$KH_UMAD2SIM" "$tool" --pairs "$KH_DIR/sa-pairs.txt" \
+     >"$out" 2>"$KH_DIR/sa_path_sl.err")
+  local rc=$?
+  kh_say "SA: $(wc -l <"$KH_DIR/sa-pairs.txt") PathRecords in $((SECONDS - t0)) s"
+  [ $rc -eq 0 ] || { kh_fail "SA queries failed (rc $rc):"; tail -3 "$KH_DIR/sa_path_sl.err" >&2; }
+  return $rc
+}

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// sa_path_sl: asks the SA for one PathRecord per (SLID, DLID) pair and prints
+// the SL it hands out. saquery needs one process per pair (and shows only the
+// first records of a multi-record answer under umad2sim, which has no RMPP),
+// so the harness uses this instead: one umad port, a window of outstanding
+// SubnAdmGet(PathRecord) requests with SLID and DLID set, answers matched by
+// transaction id, resends after a timeout.
+//
+// Input (stdin or --pairs FILE): "slid dlid" per line, decimal or 0x hex.
+// Output (stdout): keiro's path-SL file (core/io/path_sl_file.h) in
+// source-lid scope, engine "sa", which `keiro check` reads; pairs without a
+// record stay '-'. With --raw: "slid dlid sl" per pair in input order, sl "-"
+// when the SA gave no record.
+// Exit: 0 all pairs answered, 1 some pairs got no record, 2 usage or I/O
+// error (SA unreachable after the retries).
+// Runs under LD_PRELOAD=libumad2sim.so against ibsim, or on a real port.
+#include <infiniband/umad.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/check/verify.h"
+#include "core/io/path_sl_file.h"
+
+namespace {
+
+constexpr int kMadSize = 256;
+constexpr uint8_t kClassSa = 0x03, kSaClassVersion = 2;
+constexpr uint8_t kMethodGet = 0x01, kMethodGetResp = 0x81;
+constexpr uint16_t kAttrPathRecord = 0x0035;
+constexpr uint64_t kCompDlid = 1ull << 4, kCompSlid = 1ull << 5;
+constexpr int kSaDataOffset = 56;  // MAD header 24 + RMPP 12 + SA header 20
+constexpr uint32_t kQkey = 0x80010000;
+
+void put16(uint8_t *p, uint16_t v) {
+  p[0] = static_cast<uint8_t>(v >> 8);
+  p[1] = static_cast<uint8_t>(v);
+}
+void put64(uint8_t *p, uint64_t v) {
+  for (int i = 7; i >= 0; --i, v >>= 8) p[i] = static_cast<uint8_t>(v);
+}
+uint16_t get16(const uint8_t *p) {
+  return static_cast<uint16_t>(p[0] << 8 | p[1]);
+}
+uint32_t get32(const uint8_t *p) {
+  return uint32_t{p[0]} << 24 | uint32_t{p[1]} << 16 | uint32_t{p[2]} << 8 | p[3];
+}
+
+struct Pair {
+  uint16_t slid, dlid;
+  int sl = -2;  // -2 pending, -1 no record, else SL
+  int tries = 0;
+};
+
+void usage() {
+  std::fprintf(
+      stderr,
+      "usage: sa_path_sl [--pairs FILE] [--raw] [--window N] [--timeout MS] [--retries N]\n"
+      "                  [--ca NAME] [--port N]\n"
+      "  reads 'slid dlid' lines, prints keiro's path-SL file (source-lid scope)\n"
+      "  or, with --raw, 'slid dlid sl' lines ('-' = no record)\n");
+}
+
+bool parse_lid(const std::string &s, uint16_t &out) {
+  char *end = nullptr;
+  const unsigned long v = std::strtoul(s.c_str(), &end, 0);
+  if (!end || *end || v == 0 || v > 0xFFFF) return false;
+  out = static_cast<uint16_t>(v);
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  std::string pairs_file, ca;
+  int window = 32, timeout_ms = 1000, retries = 5, portnum = 0;
+  bool raw = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> const char * { return i + 1 < argc ? argv[++i] : nullptr; };
+    const char *v = nullptr;
+    if (a == "--raw")
+      raw = true;
+    else if (a == "--pairs" && (v = next()))
+      pairs_file = v;
+    else if (a == "--window" && (v = next()))
+      window = std::atoi(v);
+    else if (a == "--timeout" && (v = next()))
+      timeout_ms = std::atoi(v);
+    else if (a == "--retries" && (v = next()))
+      retries = std::atoi(v);
+    else if (a == "--ca" && (v = next()))
+      ca = v;
+    else if (a == "--port" && (v = next()))
+      portnum = std::atoi(v);
+    else {
+      usage();
+      return 2;
+    }
+  }
+  if (window < 1 || timeout_ms < 1 || retries < 0) {
+    usage();
+    return 2;
+  }
+
+  std::vector<Pair> pairs;
+  {
+    std::ifstream file;
+    if (!pairs_file.empty()) {
+      file.open(pairs_file);
+      if (!file) {
+        std::fprintf(stderr, "sa_path_sl: cannot read %s\n", pairs_file.c_str());
+        return 2;
+      }
+    }
+    std::istream &in = pairs_file.empty() ? std::cin : file;
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+      std::istringstream ls(line);
+      std::string a, b;
+      if (!(ls >> a) || a[0] == '#') continue;
+      Pair p{};
+      if (!(ls >> b) || !parse_lid(a, p.slid) || !parse_lid(b, p.dlid)) {
+        std::fprintf(stderr, "sa_path_sl: line %d: expected 'slid dlid'\n", n);
+        return 2;
+      }
+      p.sl = -2;
+      pairs.push_back(p);
+    }
+  }
+
+  if (umad_init() < 0) {
+    std::fprintf(stderr, "sa_path_sl: umad_init failed\n");
+    return 2;
+  }
+  const char *ca_name = ca.empty() ? nullptr : ca.c_str();
+  umad_port_t port;
+  if (umad_get_port(ca_name, portnum, &port) < 0) {
+    std::fprintf(stderr, "sa_path_sl: no umad port\n");
+    return 2;
+  }
+  const int sm_lid = static_cast<int>(port.sm_lid);
+  umad_release_port(&port);
+  if (!sm_lid) {
+    std::fprintf(stderr, "sa_path_sl: the port knows no SM LID (is the subnet up?)\n");
+    return 2;
+  }
+  const int fd = umad_open_port(ca_name, portnum);
+  if (fd < 0) {
+    std::fprintf(stderr, "sa_path_sl: cannot open the umad port\n");
+    return 2;
+  }
+  const int agent = umad_register(fd, kClassSa, kSaClassVersion, 0, nullptr);
+  if (agent < 0) {
+    std::fprintf(stderr, "sa_path_sl: cannot register an SA agent\n");
+    return 2;
+  }
+
+  const size_t buf_size = umad_size() + kMadSize;
+  std::vector<uint8_t> sbuf(buf_size), rbuf(buf_size);
+  std::unordered_map<uint32_t, size_t> outstanding;  // TID -> pair index
+  uint32_t next_tid = 1;
+  size_t next_pair = 0, done = 0;
+  std::vector<size_t> resend;
+
+  auto send = [&](size_t idx) -> bool {
+    std::memset(sbuf.data(), 0, sbuf.size());
+    auto *mad = static_cast<uint8_t *>(umad_get_mad(sbuf.data()));
+    mad[0] = 1;
+    mad[1] = kClassSa;
+    mad[2] = kSaClassVersion;
+    mad[3] = kMethodGet;
+    const uint32_t tid = next_tid++;
+    put64(mad + 8, tid);
+    put16(mad + 16, kAttrPathRecord);
+    put64(mad + 48, kCompDlid | kCompSlid);
+    put16(mad + kSaDataOffset + 40, pairs[idx].dlid);
+    put16(mad + kSaDataOffset + 42, pairs[idx].slid);
+    umad_set_addr(sbuf.data(), sm_lid, 1, 0, static_cast<int>(kQkey));
+    if (umad_send(fd, agent, sbuf.data(), kMadSize, timeout_ms, 0) < 0) return false;
+    outstanding[tid] = idx;
+    ++pairs[idx].tries;
+    return true;
+  };
+
+  auto last_progress = std::chrono::steady_clock::now();
+  while (done < pairs.size()) {
+    while (outstanding.size() < static_cast<size_t>(window) &&
+           (!resend.empty() || next_pair < pairs.size())) {
+      size_t idx;
+      if (!resend.empty()) {
+        idx = resend.back();
+        resend.pop_back();
+      } else {
+        idx = next_pair++;
+      }
+      if (!send(idx)) {
+        std::fprintf(stderr, "sa_path_sl: umad_send failed\n");
+        return 2;
+      }
+    }
+    int len = kMadSize;
+    const int rc = umad_recv(fd, rbuf.data(), &len, 100);
+    if (rc < 0) {
+      const double idle = std::chrono::duration<double, std::milli>(
+                              std::chrono::steady_clock::now() - last_progress)
+                              .count();
+      if (idle < timeout_ms) continue;
+      // Nothing came back in time: resend what is outstanding.
+      for (const auto &[tid, idx] : outstanding) {
+        if (pairs[idx].tries > retries) {
+          std::fprintf(stderr, "sa_path_sl: no answer from the SA (LID %d) for %u -> %u\n", sm_lid,
+                       pairs[idx].slid, pairs[idx].dlid);
+          return 2;
+        }
+        resend.push_back(idx);
+      }
+      outstanding.clear();
+      last_progress = std::chrono::steady_clock::now();
+      continue;
+    }
+    const auto *mad = static_cast<const uint8_t *>(umad_get_mad(rbuf.data()));
+    if (umad_status(rbuf.data()) != 0 || mad[1] != kClassSa || mad[3] != kMethodGetResp) {
+      continue;  // a timed-out send coming back, or not ours
+    }
+    const auto it = outstanding.find(get32(mad + 12));
+    if (it == outstanding.end()) continue;  // a late answer to a resent request
+    Pair &p = pairs[it->second];
+    outstanding.erase(it);
+    const uint16_t status = get16(mad + 4);
+    p.sl = status == 0 ? (get16(mad + kSaDataOffset + 52) & 0xF) : -1;
+    ++done;
+    last_progress = std::chrono::steady_clock::now();
+  }
+  umad_unregister(fd, agent);
+  umad_close_port(fd);
+
+  int missing = 0;
+  uint16_t max_lid = 0;
+  for (const Pair &p : pairs) {
+    missing += p.sl < 0;
+    max_lid = std::max({max_lid, p.slid, p.dlid});
+  }
+  if (raw) {
+    for (const Pair &p : pairs) {
+      if (p.sl < 0)
+        std::printf("%u %u -\n", p.slid, p.dlid);
+      else
+        std::printf("%u %u %d\n", p.slid, p.dlid, p.sl);
+    }
+  } else {
+    keiro::SourceLidSls sls;
+    sls.reset(max_lid);
+    for (const Pair &p : pairs)
+      if (p.sl >= 0) sls.set(p.slid, p.dlid, static_cast<uint8_t>(p.sl));
+    keiro::write_path_sl_file(std::cout, sls, max_lid, "sa");
+    std::cout.flush();
+  }
+  if (missing)
+    std::fprintf(stderr, "sa_path_sl: %d of %zu pairs got no record\n", missing, pairs.size());
+  return missing ? 1 : 0;
+}

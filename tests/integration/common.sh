@@ -1,0 +1,175 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Shared helpers of the integration tests (sourced). They run under
+# `make check` with KEIRO_BUILDDIR/KEIRO_SRCDIR set (tests/tests.mk), or by
+# hand from a build tree: KEIRO_SRCDIR=.. ../tests/integration/X.sh
+set -u
+KEIRO_SRCDIR=${KEIRO_SRCDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+KEIRO_BUILDDIR=${KEIRO_BUILDDIR:-$PWD}
+export KEIRO_SRCDIR KEIRO_BUILDDIR
+. "$KEIRO_SRCDIR/tests/harness/lib.sh"
+
+IT_NAME=$(basename "$0" .sh)
+IT_DIR="$KEIRO_BUILDDIR/tests/integration/$IT_NAME.d"
+IT_FAILS=0
+IT_KEIRO="$KEIRO_BUILDDIR/keiro"
+
+# Skip (exit 77) when the simulator stack is not installed.
+it_require_sim() {
+  kh_prereq 2>/dev/null || { echo "SKIP: ibsim/opensm/umad2sim not installed"; exit 77; }
+  [ -e "$KEIRO_BUILDDIR/.libs/libkeiro.so" ] || { echo "FAIL: libkeiro.so not built"; exit 99; }
+}
+
+it_log() { echo "$IT_NAME: $*"; }
+it_fail() {
+  echo "$IT_NAME: FAIL: $*"
+  IT_FAILS=$((IT_FAILS + 1))
+}
+
+# it_fabric FILE: path of a bundled fabric (ibsim-topologies/FILE); fails
+# (exit 99, a hard error) when it is missing.
+it_fabric() {
+  local f="$KEIRO_SRCDIR/ibsim-topologies/$1"
+  [ -r "$f" ] || { echo "$IT_NAME: ERROR: bundled fabric $f is missing" >&2; exit 99; }
+  echo "$f"
+}
+
+# it_run TAG NETFILE [run-fabric.sh options]: one OpenSM run in $IT_DIR/TAG.
+# Prints the tail of the log on failure. Sets IT_OUT.
+it_run() {
+  local tag=$1 net=$2
+  shift 2
+  IT_OUT="$IT_DIR/$tag"
+  "$KEIRO_SRCDIR/tests/harness/run-fabric.sh" -t "$net" -o "$IT_OUT" "$@"
+}
+
+# it_start TAG NETFILE [KEY=VALUE conf settings]: like it_run but leaves ibsim
+# and OpenSM running (stopped by it_stop or at exit) for tests that poke the
+# live fabric. Returns 1 without SUBNET UP.
+it_start() {
+  local tag=$1 net=$2
+  shift 2
+  IT_OUT="$IT_DIR/$tag"
+  kh_init "$IT_OUT" || return 1
+  trap kh_stop EXIT
+  kh_write_conf "$IT_OUT/opensm.conf" "$@"
+  kh_start_ibsim "$net" || return 1
+  kh_start_opensm "$IT_OUT/opensm.conf" || return 1
+  kh_wait_up 120
+}
+it_stop() { kh_stop; }
+
+# it_sa_ca_pairs N: asks the running SA for N CA-to-CA PathRecords (LIDs from
+# opensm-subnet.lst); 0 when every one has a record.
+it_sa_ca_pairs() {
+  local n=$1
+  awk '/^\{ CA/ { split($0, f, "LID:"); print substr(f[2], 1, 4) }' \
+      "$IT_OUT/dumps/opensm-subnet.lst" | sort -u | head -n "$n" |
+    while read -r a; do echo "0x$a"; done >"$IT_OUT/ca-lids.txt"
+  awk 'NR == FNR { l[NR] = $1; n = NR; next } END { for (i = 1; i <= n; i++)
+         for (j = 1; j <= n; j++) if (i != j) print l[i], l[j] }' \
+      "$IT_OUT/ca-lids.txt" "$IT_OUT/ca-lids.txt" >"$IT_OUT/ca-pairs.txt"
+  (cd "$IT_OUT" && LD_PRELOAD="$KH_UMAD2SIM" "$KEIRO_BUILDDIR/tests/harness/sa_path_sl" --raw \
+     --pairs "$IT_OUT/ca-pairs.txt" >"$IT_OUT/ca-sls.txt" 2>"$IT_OUT/ca-sls.err")
+}
+
+# it_net_link NETFILE switch|ca [N]: the Nth (default 1st) link of the net
+# file between two switches, or from a CA to its switch, as ibsim's console
+# names the local end: "nodeid"[port].
+it_net_link() {
+  awk -v kind="$2" -v want="${3:-1}" '
+    NR == FNR { if ($1 == "Switch") { split($0, q, "\""); sw[q[2]] = 1 }; next }
+    /^[[:space:]]*(Switch|Hca|Ca|Rt)[[:space:]]/ { type = $1; split($0, q, "\""); node = q[2]; next }
+    /^[[:space:]]*\[[0-9]+\]/ {
+      split($0, q, "\""); remote = q[2]
+      port = $0; sub(/^[[:space:]]*\[/, "", port); sub(/\].*/, "", port)
+      if ((kind == "switch" && type == "Switch" && (remote in sw)) ||
+          (kind == "ca" && type != "Switch" && (remote in sw)))
+        if (++n == want) { printf "\"%s\"[%d]\n", node, port; exit }
+    }' "$1" "$1"
+}
+
+# it_wait_count PATTERN N [TIMEOUT]: waits until the OpenSM log has N lines
+# matching PATTERN.
+it_wait_count() {
+  local t0=$SECONDS
+  while [ "$(it_log_count "$1")" -lt "$2" ]; do
+    [ $((SECONDS - t0)) -ge "${3:-60}" ] && { it_fail "no $2 lines '$1' within ${3:-60} s"; kh_log_tail 15; return 1; }
+    kh_pid_alive "$KH_OSM_PID" || { it_fail "OpenSM exited"; kh_log_tail 15; return 1; }
+    sleep 0.2
+  done
+}
+
+# it_log_count PATTERN: matching lines in the last run's OpenSM log.
+it_log_count() {
+  local n
+  n=$(grep -cE "$1" "$IT_OUT/opensm.log" 2>/dev/null)
+  echo "${n:-0}"
+}
+
+# it_expect_log PATTERN [N]: the log has the pattern (exactly N times if given).
+it_expect_log() {
+  local n
+  n=$(it_log_count "$1")
+  if [ $# -ge 2 ]; then
+    [ "$n" -eq "$2" ] || { it_fail "log has $n lines matching '$1', expected $2"; return 1; }
+  else
+    [ "$n" -ge 1 ] || { it_fail "log has no line matching '$1'"; return 1; }
+  fi
+}
+
+# it_check_installed [keiro check options]: the installed tables of the last
+# run (dumps + the SA's SLs) pass keiro check: every pair reachable, no loop,
+# no credit loop.
+it_check_installed() {
+  local rc
+  "$IT_KEIRO" check "$IT_OUT/dumps" --sls "$IT_OUT/sa-path-sl.dump" "$@" >"$IT_OUT/check.txt" 2>&1
+  rc=$?
+  if [ $rc -ne 0 ]; then
+    it_fail "keiro check failed (rc $rc) on $IT_OUT:"
+    tail -n 15 "$IT_OUT/check.txt"
+    return 1
+  fi
+  return 0
+}
+
+# it_summary_field NAME: a number from the last "keiro-nue: routed ..." INFO
+# line, e.g. it_summary_field "VLs used" -> 3.
+it_summary_field() {
+  grep -E "keiro: [a-z-]+: routed .* switches" "$IT_OUT/opensm.log" | tail -n 1 |
+    sed -nE "s/.*$1 ([0-9.]+).*/\1/p"
+}
+
+# it_route_nue NETFILE [K...]: routes the fabric with keiro-nue through
+# OpenSM once per VL cap K (default 1 2 4 8) and checks each result:
+# OpenSM installed keiro-nue's tables, keiro logged no error, at most K VLs
+# were used, and the installed tables (dumps + SA SLs) pass keiro check.
+it_route_nue() {
+  local net=$1 k vls ks
+  shift
+  ks=("$@")
+  [ ${#ks[@]} -eq 0 ] && ks=(1 2 4 8)
+  for k in "${ks[@]}"; do
+    if ! it_run "k$k" "$net" -s -e keiro-nue,updn -p "max_vls=$k"; then
+      it_fail "k=$k: no SUBNET UP"
+      continue
+    fi
+    it_expect_log 'keiro-nue tables configured on all switches' 1 || continue
+    it_expect_log 'ERR KE' 0 || grep 'ERR KE' "$IT_OUT/opensm.log" | head -3
+    vls=$(it_summary_field "VLs used")
+    if [ -z "$vls" ] || [ "$vls" -gt "$k" ]; then
+      it_fail "k=$k: keiro-nue reports '${vls:-nothing}' VLs used"
+    fi
+    it_check_installed --lmc 0 || continue
+    it_log "k=$k: ok ($(grep -E 'keiro-nue: routed' "$IT_OUT/opensm.log" | tail -n 1 | sed 's/.*keiro-nue: //'))"
+  done
+}
+
+# it_done: exit status for the test driver.
+it_done() {
+  if [ "$IT_FAILS" -ne 0 ]; then
+    it_log "$IT_FAILS failure(s); runs kept in $IT_DIR"
+    exit 1
+  fi
+  it_log "PASS"
+  exit 0
+}

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// keiro-acro through the engine registry and run_engine()'s self-check.
+#include <gtest/gtest.h>
+
+#include "core/engine.h"
+#include "tests/unit/acro_test_fabrics.h"
+
+namespace keiro {
+namespace {
+
+struct EngineRun {
+  CaptureLogger log;
+  Options opt;
+  Routing out;
+  EngineReport rep;
+  bool ok = false;
+  EngineRun(const Fabric &f, int max_vls, int max_sls = 16, bool qos = true) {
+    const EngineDesc *e = find_engine("keiro-acro");
+    EXPECT_NE(e, nullptr);
+    EXPECT_EQ(find_engine("acro"), e);
+    EngineInput in{f, opt, log, max_vls, max_sls, qos};
+    ok = run_engine(*e, in, out, rep);
+  }
+};
+
+TEST(AcroEngine, RoutesEveryLidMinimallyWithoutCreditLoops) {
+  // 32 switches, degree 4, 2 HCAs each, LMC 1: every LID, switch LIDs too.
+  const Fabric f = bench::random_regular_fabric(32, 4, 2, 3, 8, 1);
+  EngineRun run(f, 8);
+  ASSERT_TRUE(run.ok) << (run.log.lines.empty() ? "" : run.log.lines.back().text);
+  EXPECT_EQ(run.log.count(LogLevel::kError), 0);
+  EXPECT_EQ(run.out.engine, "keiro-acro");
+  EXPECT_EQ(run.out.sl_scope(), Routing::SlScope::kPerSourceSwitch);
+  const std::vector<int32_t> dist = test::all_distances(f);
+  const int32_t S = f.num_switches();
+  for (uint16_t lid : f.lids()) {
+    const int32_t d = f.lid_switch(lid);
+    for (int32_t src = 0; src < S; ++src) {
+      int32_t s = src, hops = 0;
+      while (s != d && hops <= S) {
+        const PortPeer p = f.peer(s, run.out.out_port(s, lid));
+        ASSERT_EQ(p.kind, PortPeer::kSwitch) << "LID " << lid << " from " << src;
+        s = f.channel(p.id).dst;
+        ++hops;
+      }
+      EXPECT_EQ(hops, dist[static_cast<size_t>(src) * S + d]) << "path not minimal";
+      const LidOwner o = f.lid_owner(lid);
+      EXPECT_EQ(run.out.out_port(d, lid),
+                o.kind == LidOwner::kTerminal ? f.terminal(o.id).sw_port : 0);
+    }
+  }
+  EXPECT_EQ(test::credit_loop_problem(f, run.out), "");
+  EXPECT_FALSE(run.rep.get("layers").empty());
+  EXPECT_GE(std::stoi(run.rep.get("vls_used")), std::stoi(run.rep.get("layers")));
+  EXPECT_LE(run.out.vls_used, 8);
+  EXPECT_LE(run.out.sls_used, 16);
+  EXPECT_EQ(run.rep.get("paths"), std::to_string(32 * 31));
+}
+
+TEST(AcroEngine, TooFewVlsFailsWithOneErrorLine) {
+  const Fabric f = test::ring(6, 1);  // minimal routing on a 6-ring needs 2 layers
+  EngineRun run(f, 1);
+  EXPECT_FALSE(run.ok);
+  ASSERT_EQ(run.log.count(LogLevel::kError), 1);
+  EXPECT_TRUE(run.log.contains("ACRO needs 2 VLs")) << run.log.lines.back().text;
+  EXPECT_TRUE(run.log.contains("only 1 allowed"));
+  EngineRun noqos(f, 1, 16, false);
+  EXPECT_FALSE(noqos.ok);
+  ASSERT_EQ(noqos.log.count(LogLevel::kError), 1);
+  EXPECT_TRUE(noqos.log.contains("QoS is off"));
+  EngineRun two(f, 2);
+  EXPECT_TRUE(two.ok);
+}
+
+TEST(AcroEngine, TooFewSlsFailsWithOneErrorLineSayingWhat16Would) {
+  // 64/4 with 1 HCA: 3 layers. One SL cannot hold the layer transitions
+  // within 3 VLs; the line says how many paths stayed unplaced and that 16 SLs fit.
+  const Fabric f = bench::random_regular_fabric(64, 4, 1, 1);
+  EngineRun run(f, 3, 1);
+  EXPECT_FALSE(run.ok);
+  ASSERT_EQ(run.log.count(LogLevel::kError), 1);
+  EXPECT_TRUE(run.log.contains("got no SL with 1 SLs and 3 VLs"));
+  EXPECT_TRUE(run.log.contains("with 16 SLs it fits"));
+}
+
+TEST(AcroEngine, DisconnectedFabricFailsWithOneErrorLine) {
+  Fabric f;
+  for (int s = 0; s < 4; ++s)
+    f.add_switch({static_cast<uint64_t>(s + 1), "D" + std::to_string(s), 4});
+  f.add_link(0, 1, 1, 1);
+  f.add_link(2, 1, 3, 1);
+  assign_lids(f, 0);
+  f.finalize();
+  EngineRun run(f, 8);
+  EXPECT_FALSE(run.ok);
+  ASSERT_EQ(run.log.count(LogLevel::kError), 1);
+  EXPECT_TRUE(run.log.contains("not connected"));
+}
+
+}  // namespace
+}  // namespace keiro

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// keiro-dl as an engine: every restriction and policy through run_engine
+// (route + self-check) with the DL rules checked on the realized SLs and
+// SL2VL, the options, the facts it reports, and its clean failures (one
+// ERROR line each).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "core/check/verify.h"
+#include "core/dl/dl.h"
+#include "core/dl/engine.h"
+#include "core/engine.h"
+#include "tests/unit/dl_test_fabrics.h"
+
+namespace keiro {
+namespace {
+
+struct DlRun {
+  bool ok = false;
+  Routing r;
+  EngineReport rep;
+  CaptureLogger log;
+};
+
+void route(const Fabric &f, const std::string &opts, int vls, DlRun &run, int sls = 16) {
+  Options o;
+  std::string err;
+  ASSERT_TRUE(Options::parse(opts, o, err)) << err;
+  EngineInput in{f, o, run.log, vls, sls, true};
+  run.ok = run_engine(*find_engine("keiro-dl"), in, run.r, run.rep);
+}
+
+std::string last_line(const DlRun &run) {
+  return run.log.lines.empty() ? "" : run.log.lines.back().text;
+}
+
+TEST(DlEngine, Registered) {
+  const EngineDesc *e = find_engine("dl");
+  ASSERT_NE(e, nullptr);
+  EXPECT_STREQ(e->osm_name, "keiro-dl");
+  EXPECT_EQ(e->route, &route_dl);
+}
+
+TEST(DlEngine, EveryRestrictionAndPolicyIsDeadlockFree) {
+  const Fabric f = dltest::make_fabric(32, dltest::random_irregular(32, 4, 11), 2);
+  for (const char *rs : {"ud", "ud-du", "ud-dudu"})
+    for (const char *pol : {"load", "random", "lowport"})
+      for (int vls : {2, 3}) {
+        DlRun run;
+        route(f, std::string("dl_restriction=") + rs + " dl_policy=" + pol, vls, run);
+        ASSERT_TRUE(run.ok) << rs << " " << pol << ": " << last_line(run);
+        EXPECT_EQ(run.log.count(LogLevel::kError), 0);
+        const CheckResult c = verify_routing(f, run.r);
+        EXPECT_TRUE(c.ok) << c.first_problem;
+        EXPECT_LE(c.vls_used, vls);
+        const int32_t root = dl::central_root(f);
+        EXPECT_EQ(dltest::check_dl_rules(f, run.r, root, rs, vls), "") << rs << " " << pol;
+        EXPECT_EQ(run.rep.get("policy"), pol);
+        EXPECT_EQ(run.rep.get("subnets"), std::to_string(vls));
+        EXPECT_EQ(std::stoi(run.rep.get("vls_used")), c.vls_used);
+        EXPECT_EQ(std::stoi(run.rep.get("sls_used")), c.sls_used);
+        EXPECT_FALSE(run.rep.get("avg_hops").empty());
+        EXPECT_FALSE(run.rep.get("max_efi").empty());
+        EXPECT_NE(run.rep.get("root").find(f.sw(root).name), std::string::npos);
+      }
+}
+
+// Exact (each hop on its layer's VL) and free realizations: both pass the
+// check and the DL rules; free never needs more SLs here.
+TEST(DlEngine, ExactAndFreeVlChoice) {
+  const Fabric f = dltest::make_fabric(64, dltest::random_irregular(64, 4, 5), 4);
+  int sls[2] = {0, 0};
+  for (int i = 0; i < 2; ++i) {
+    DlRun run;
+    route(f, i ? "dl_vl_choice=free" : "dl_vl_choice=exact", 3, run);
+    ASSERT_TRUE(run.ok) << last_line(run);
+    EXPECT_EQ(run.rep.get("vl_choice"), i ? "free" : "exact");
+    EXPECT_EQ(dltest::check_dl_rules(f, run.r, dl::central_root(f), "ud", 3), "");
+    sls[i] = std::stoi(run.rep.get("sls_used"));
+  }
+  std::printf("64 switches, 3 VLs: SLs exact %d, free %d\n", sls[0], sls[1]);
+  EXPECT_LE(sls[1], sls[0]);
+}
+
+TEST(DlEngine, RootByNameOrGuid) {
+  const Fabric f = dltest::make_fabric(16, dltest::random_irregular(16, 4, 2), 1);
+  DlRun byname, byguid;
+  route(f, "dl_root=S5", 2, byname);
+  ASSERT_TRUE(byname.ok) << last_line(byname);
+  EXPECT_NE(byname.rep.get("root").find("'S5'"), std::string::npos);
+  route(f, "dl_root=0x1005", 2, byguid);
+  ASSERT_TRUE(byguid.ok) << last_line(byguid);
+  EXPECT_EQ(byname.rep.get("root"), byguid.rep.get("root"));
+  EXPECT_EQ(dltest::check_dl_rules(f, byname.r, 5, "ud", 2), "");
+}
+
+// With one VL, DL is destination-based up*/down*: VL 0 and SL 0 only.
+TEST(DlEngine, OneVlIsUpDown) {
+  const Fabric f = dltest::make_fabric(32, dltest::random_irregular(32, 4, 4), 2);
+  DlRun run;
+  route(f, "", 1, run);
+  ASSERT_TRUE(run.ok) << last_line(run);
+  EXPECT_EQ(run.rep.get("layers_needed"), "1");
+  EXPECT_EQ(run.r.vls_used, 1);
+  EXPECT_EQ(run.r.sls_used, 1);
+  EXPECT_EQ(dltest::check_dl_rules(f, run.r, dl::central_root(f), "ud", 1), "");
+}
+
+// Every LID is routed: LMC 2 on the CAs, switch LIDs too (the self-check
+// covers every LID in use).
+TEST(DlEngine, LmcAndSwitchLids) {
+  const Fabric f = dltest::make_fabric(16, dltest::torus2d(4, 4), 2, {}, 2);
+  DlRun run;
+  route(f, "dl_subnets=2", 4, run);
+  ASSERT_TRUE(run.ok) << last_line(run);
+  const CheckResult c = verify_routing(f, run.r);
+  EXPECT_TRUE(c.ok) << c.first_problem;
+  EXPECT_EQ(c.pairs_checked, static_cast<int64_t>(f.lids().size()) * (f.lids().size() - 1) -
+                                 // pairs of LIDs of the same CA port are not checked
+                                 static_cast<int64_t>(f.num_terminals()) * 4 * 3);
+  EXPECT_EQ(run.rep.get("subnets"), "2");
+}
+
+TEST(DlEngine, MoreSubnetworksThanVlsFails) {
+  const Fabric f = dltest::make_fabric(8, dltest::random_irregular(8, 3, 1), 1);
+  DlRun run;
+  route(f, "dl_subnets=3", 2, run);
+  EXPECT_FALSE(run.ok);
+  ASSERT_EQ(run.log.count(LogLevel::kError), 1);
+  EXPECT_TRUE(run.log.contains("dl_subnets=3")) << last_line(run);
+  EXPECT_TRUE(run.log.contains("only 2 VLs")) << last_line(run);
+  DlRun one;
+  route(f, "dl_subnets=2", 1, one);
+  EXPECT_FALSE(one.ok);
+  ASSERT_EQ(one.log.count(LogLevel::kError), 1);
+  EXPECT_TRUE(one.log.contains("only 1 VL is")) << last_line(one);
+}
+
+TEST(DlEngine, UnknownRootFails) {
+  const Fabric f = dltest::make_fabric(8, dltest::random_irregular(8, 3, 1), 1);
+  DlRun run;
+  route(f, "dl_root=nowhere", 2, run);
+  EXPECT_FALSE(run.ok);
+  ASSERT_EQ(run.log.count(LogLevel::kError), 1);
+  EXPECT_TRUE(run.log.contains("dl_root 'nowhere'")) << last_line(run);
+}
+
+TEST(DlEngine, DisconnectedFabricFails) {
+  const Fabric f = dltest::make_fabric(6, {{0, 1}, {1, 2}, {3, 4}, {4, 5}}, 1);
+  DlRun run;
+  route(f, "", 2, run);
+  EXPECT_FALSE(run.ok);
+  ASSERT_EQ(run.log.count(LogLevel::kError), 1);
+  EXPECT_TRUE(run.log.contains("not connected")) << last_line(run);
+}
+
+// Three sub-networks with each hop pinned to its layer's VL and one SL: the
+// SL2VL entries of different destinations clash, so the realization fails
+// cleanly.
+TEST(DlEngine, TooFewSlsFails) {
+  const Fabric f = dltest::make_fabric(64, dltest::random_irregular(64, 4, 1), 4);
+  DlRun run;
+  route(f, "dl_vl_choice=exact", 3, run, 1);
+  EXPECT_FALSE(run.ok);
+  ASSERT_EQ(run.log.count(LogLevel::kError), 1);
+  EXPECT_TRUE(run.log.contains("SL budget")) << last_line(run);
+}
+
+}  // namespace
+}  // namespace keiro

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// keiro-dl on the fabrics of the DL paper's Section 5 (issue 6, "done
+// when"): 10 random irregular fabrics of 64 switches (8-port switches: 4
+// CAs and up to 4 switch links) and the 8x8 2D torus, with 2 and 3 VLs.
+// Every run goes through run_engine (so the self-check passes: every pair
+// reachable, no loop, acyclic (channel, VL) graph with the realized SLs and
+// SL2VL), the realized VLs obey the DL rules, and the routes are compared
+// with up*/down* from the same root: the shortest legal up*/down* path of
+// every pair (hops), and a destination-based up*/down* routing with the same
+// load-aware path selection (max edge forwarding index). Prints the figures.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "core/check/verify.h"
+#include "core/dl/dl.h"
+#include "core/engine.h"
+#include "core/minimal/balanced.h"
+#include "core/minimal/forwarding_index.h"
+#include "tests/unit/dl_test_fabrics.h"
+
+namespace keiro {
+namespace {
+
+struct Figures {
+  double dl_hops = 0, updn_hops = 0, pair_bound = 0, minimal = 0, updn_tree_hops = 0;
+  int64_t dl_efi = 0, updn_efi = 0, minimal_efi = 0;
+  int vls = 0, sls = 0;
+};
+
+Figures run(const Fabric &f, int vls, const std::string &restriction = "ud") {
+  Figures fig;
+  Options o;
+  std::string err;
+  EXPECT_TRUE(Options::parse("dl_restriction=" + restriction, o, err)) << err;
+  CaptureLogger log;
+  EngineInput in{f, o, log, vls, 16, true};
+  Routing r;
+  EngineReport rep;
+  const EngineDesc *e = find_engine("dl");
+  EXPECT_TRUE(run_engine(*e, in, r, rep)) << (log.lines.empty() ? "" : log.lines.back().text);
+  const CheckResult c = verify_routing(f, r);
+  EXPECT_TRUE(c.ok) << c.first_problem;
+  EXPECT_FALSE(c.credit_loop);
+  EXPECT_LE(c.vls_used, vls);
+  fig.vls = c.vls_used;
+  fig.sls = c.sls_used;
+
+  const int32_t root = dl::central_root(f);
+  EXPECT_EQ(dltest::check_dl_rules(f, r, root, restriction, vls), "");
+  fig.dl_hops = std::stod(rep.get("avg_hops"));  // 6 decimals
+  fig.dl_efi = std::stoll(rep.get("max_efi"));
+  fig.updn_hops = dltest::average_pair_hops(f, dltest::pair_distances(f, root, "ud", 1));
+  fig.pair_bound = dltest::average_pair_hops(f, dltest::pair_distances(f, root, restriction, vls));
+
+  // Destination-based up*/down*, same root, same load-aware selection.
+  dl::DlOptions uo;
+  uo.layers = 1;
+  uo.root = root;
+  dl::DlResult u;
+  EXPECT_TRUE(dl::dl_route(f, uo, u, err)) << err;
+  fig.updn_efi = forwarding_index(f, u.trees).max;
+  fig.updn_tree_hops = dl::average_hops(f, u.trees);
+  EXPECT_GE(fig.updn_tree_hops + 1e-9, fig.updn_hops);
+  // For reference: shortest paths, and balanced minimal routing (keiro-acro's).
+  fig.minimal = dltest::average_pair_hops(f, dltest::minimal_distances(f));
+  DestTrees mt;
+  EXPECT_TRUE(balanced_minimal_routing(f, {}, mt, err)) << err;
+  fig.minimal_efi = forwarding_index(f, mt).max;
+  EXPECT_GE(fig.dl_hops + 1e-6, fig.pair_bound);
+  return fig;
+}
+
+// hops: DL, shortest legal up*/down* per pair, DL's per-pair bound (the
+// paper's search), destination-based up*/down*, plain shortest paths; max
+// EFI: DL, destination-based up*/down*, balanced minimal routing.
+void print(const char *name, const Figures &g) {
+  std::printf(
+      "%-11s hops DL %.3f updn %.3f (-%.1f%%) | DL-pair %.3f updn-tree %.3f minimal %.3f | "
+      "maxEFI DL %lld updn-tree %lld minimal %lld | VLs %d SLs %d\n",
+      name, g.dl_hops, g.updn_hops, 100.0 * (1 - g.dl_hops / g.updn_hops), g.pair_bound,
+      g.updn_tree_hops, g.minimal, static_cast<long long>(g.dl_efi),
+      static_cast<long long>(g.updn_efi), static_cast<long long>(g.minimal_efi), g.vls, g.sls);
+}
+
+class DlIrregular : public ::testing::TestWithParam<int> {};
+
+TEST_P(DlIrregular, TenRandom64SwitchFabrics) {
+  const int vls = GetParam();
+  double dl = 0, updn = 0;
+  for (uint64_t seed = 1; seed <= 10; ++seed) {
+    const Fabric f = dltest::make_fabric(64, dltest::random_irregular(64, 4, seed), 4);
+    const Figures g = run(f, vls);
+    print(("irr" + std::to_string(seed) + "/" + std::to_string(vls) + "VL").c_str(), g);
+    dl += g.dl_hops;
+    updn += g.updn_hops;
+    EXPECT_LT(g.dl_efi, g.updn_efi) << "seed " << seed;
+  }
+  std::printf("irregular, %d VLs: average hops DL %.3f vs up*/down* %.3f: %.1f%% fewer\n", vls,
+              dl / 10, updn / 10, 100.0 * (1 - dl / updn));
+  EXPECT_LE(dl, 0.88 * updn);
+}
+
+TEST_P(DlIrregular, Torus8x8) {
+  const int vls = GetParam();
+  const Fabric f = dltest::make_fabric(64, dltest::torus2d(8, 8), 4);
+  const Figures g = run(f, vls);
+  print(("torus/" + std::to_string(vls) + "VL").c_str(), g);
+  EXPECT_LT(g.dl_hops, g.updn_hops);
+  EXPECT_LT(g.dl_efi, g.updn_efi);
+}
+
+INSTANTIATE_TEST_SUITE_P(Vls, DlIrregular, ::testing::Values(2, 3));
+
+}  // namespace
+}  // namespace keiro

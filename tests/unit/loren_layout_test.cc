@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// The layout file of keiro-loren (core/loren/layout.h): good files in every
+// spelling, and every bad case with its message naming the line.
+#include <gtest/gtest.h>
+
+#include "core/loren/layout.h"
+#include "tests/unit/loren_test_fabrics.h"
+
+namespace keiro {
+namespace {
+
+Fabric four() {
+  return loren_test::graph(4, {{0, 1}, {1, 2}, {2, 3}, {3, 0}});
+}
+
+std::string parse_err(const std::string &text, const Fabric &f) {
+  Layout l;
+  std::string err;
+  EXPECT_FALSE(parse_layout(text, "lay.txt", f, l, err)) << text;
+  return err;
+}
+
+TEST(LorenLayout, GuidsNamesQuotesCommentsAndTrailingText) {
+  const Fabric f = four();
+  const std::string text =
+      "# keiro layout: GUID X Y NAME\n"
+      "\n"
+      "0x0000000000000300 0 0 L0 with a description\n"
+      "  0x301\t1 0\n"
+      "L2 1 1\n"
+      "\"L3\" 0 1   # comment after the fields\n";
+  Layout l;
+  std::string err;
+  ASSERT_TRUE(parse_layout(text, "lay.txt", f, l, err)) << err;
+  EXPECT_EQ(l.x, (std::vector<int32_t>{0, 1, 1, 0}));
+  EXPECT_EQ(l.y, (std::vector<int32_t>{0, 0, 1, 1}));
+  EXPECT_EQ(l.width, 2);
+  EXPECT_EQ(l.height, 2);
+  EXPECT_EQ(l.at(1, 1), 2);
+  EXPECT_EQ(l.at(2, 1), -1);
+  EXPECT_EQ(l.md(0, 2), 2);
+}
+
+TEST(LorenLayout, QuotedDescriptionWithBlanks) {
+  Fabric f;
+  f.add_switch({0x10, "lrt x=0 y=0", 4});
+  f.add_switch({0x11, "lrt x=1 y=0", 4});
+  f.add_link(0, 1, 1, 1);
+  assign_lids(f, 0);
+  f.finalize();
+  Layout l;
+  std::string err;
+  ASSERT_TRUE(parse_layout("\"lrt x=1 y=0\" 1 0\n\"lrt x=0 y=0\" 0 0", "lay.txt", f, l, err))
+      << err;
+  EXPECT_EQ(l.x, (std::vector<int32_t>{0, 1}));
+  EXPECT_NE(
+      parse_err("lrt x=0 y=0 0 0\n", f).find("lay.txt:1: no switch with node description 'lrt'"),
+      std::string::npos);
+}
+
+TEST(LorenLayout, MissingSwitch) {
+  const std::string err = parse_err("0x300 0 0\n0x301 1 0\n", four());
+  EXPECT_EQ(err,
+            "lay.txt: switch 'L2' (GUID 0x0000000000000302) has no position "
+            "(2 switches are missing)");
+  EXPECT_EQ(parse_err("0x300 0 0\n0x301 1 0\n0x302 1 1\n", four()),
+            "lay.txt: switch 'L3' (GUID 0x0000000000000303) has no position");
+}
+
+TEST(LorenLayout, DuplicatePosition) {
+  EXPECT_EQ(parse_err("0x300 0 0\n0x301 1 0\n# c\n0x302 0 0\n0x303 1 1\n", four()),
+            "lay.txt:4: position (0,0) is already taken on line 1");
+}
+
+TEST(LorenLayout, UnknownGuidAndName) {
+  EXPECT_EQ(parse_err("0x300 0 0\n0x999 1 0\n", four()),
+            "lay.txt:2: no switch with GUID 0x0000000000000999 in the fabric");
+  EXPECT_EQ(parse_err("0x300 0 0\nspine7 1 0\n", four()),
+            "lay.txt:2: no switch with node description 'spine7' in the fabric");
+  EXPECT_EQ(parse_err("0xZZ 1 0\n", four()), "lay.txt:1: malformed GUID '0xZZ'");
+}
+
+TEST(LorenLayout, NonNumericFields) {
+  EXPECT_EQ(parse_err("0x300 0 0\n0x301 one 0\n", four()),
+            "lay.txt:2: X 'one' is not a whole number 0..65535");
+  EXPECT_EQ(parse_err("0x300 0 0\n0x301 1 0.5\n", four()),
+            "lay.txt:2: Y '0.5' is not a whole number 0..65535");
+  EXPECT_EQ(parse_err("0x300 -1 0\n", four()), "lay.txt:1: X '-1' is not a whole number 0..65535");
+  EXPECT_EQ(parse_err("0x300 0 70000\n", four()),
+            "lay.txt:1: Y '70000' is not a whole number 0..65535");
+  EXPECT_EQ(parse_err("0x300 0\n", four()),
+            "lay.txt:1: expected 'SWITCH X Y' (SWITCH: 0x GUID or node description)");
+}
+
+TEST(LorenLayout, SwitchTwiceQuotesAndAmbiguousNames) {
+  EXPECT_EQ(parse_err("0x300 0 0\nL0 1 0\n", four()),
+            "lay.txt:2: switch 'L0' (GUID 0x0000000000000300) is already placed on line 1");
+  EXPECT_EQ(parse_err("\"L0 0 0\n", four()), "lay.txt:1: unterminated '\"' in the switch name");
+  Fabric f;
+  f.add_switch({0x10, "twin", 4});
+  f.add_switch({0x11, "twin", 4});
+  f.add_link(0, 1, 1, 1);
+  assign_lids(f, 0);
+  f.finalize();
+  EXPECT_EQ(parse_err("twin 0 0\n", f),
+            "lay.txt:1: node description 'twin' names several switches: use the GUID");
+}
+
+TEST(LorenLayout, ReadLayoutNamesTheFile) {
+  Layout l;
+  std::string err;
+  EXPECT_FALSE(read_layout("/nonexistent/lay.txt", four(), l, err));
+  EXPECT_EQ(err, "cannot read layout file '/nonexistent/lay.txt'");
+}
+
+TEST(LorenLayout, MakeLayoutRejectsSharedPositions) {
+  const Fabric f = four();
+  Layout l;
+  std::string err;
+  EXPECT_FALSE(make_layout(f, {0, 1, 0, 1}, {0, 0, 0, 1}, l, err));
+  EXPECT_NE(err.find("share position (0,0)"), std::string::npos) << err;
+  EXPECT_TRUE(make_layout(f, {0, 1, 0, 1}, {0, 0, 1, 1}, l, err)) << err;
+}
+
+}  // namespace
+}  // namespace keiro

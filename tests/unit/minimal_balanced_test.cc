@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <gtest/gtest.h>
+
+#include "core/minimal/balanced.h"
+#include "core/minimal/dest_trees.h"
+#include "core/minimal/forwarding_index.h"
+#include "tests/unit/acro_test_fabrics.h"
+
+namespace keiro {
+namespace {
+
+TEST(MinimalBalanced, EveryHopIsOnAShortestPath) {
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    const Fabric f = bench::random_regular_fabric(40, 5, 2, seed);
+    DestTrees t;
+    std::string err;
+    ASSERT_TRUE(balanced_minimal_routing(f, {}, t, err)) << err;
+    ASSERT_TRUE(validate_trees(f, t, err)) << err;
+    const std::vector<int32_t> dist = test::all_distances(f);
+    const int32_t S = f.num_switches();
+    ASSERT_EQ(t.num_dests(), S);
+    for (int32_t k = 0; k < S; ++k) {
+      EXPECT_EQ(t.root[k], k);
+      for (int32_t s = 0; s < S; ++s) {
+        if (s == k) continue;
+        const Channel &c = f.channel(t.hop(k, s));
+        EXPECT_EQ(c.src, s);
+        EXPECT_EQ(dist[static_cast<size_t>(c.dst) * S + k],
+                  dist[static_cast<size_t>(s) * S + k] - 1);
+      }
+    }
+    // Every LID belongs to exactly one destination.
+    EXPECT_EQ(t.lids.size(), f.lids().size());
+  }
+}
+
+TEST(MinimalBalanced, BeatsMinhopLikeEdgeForwardingIndex) {
+  struct Case {
+    int n, d, hcas;
+  };
+  for (const Case c : {Case{64, 4, 2}, Case{128, 8, 2}, Case{100, 6, 4}}) {
+    for (uint64_t seed = 1; seed <= 3; ++seed) {
+      const Fabric f = bench::random_regular_fabric(c.n, c.d, c.hcas, seed);
+      DestTrees bal, mh;
+      std::string err;
+      ASSERT_TRUE(balanced_minimal_routing(f, {}, bal, err)) << err;
+      ASSERT_TRUE(trees_from_lfts(f, test::minhop_like(f), mh, err)) << err;
+      const ForwardingIndex a = forwarding_index(f, bal), b = forwarding_index(f, mh);
+      EXPECT_DOUBLE_EQ(a.avg, b.avg);  // both minimal: same total load
+      EXPECT_LT(a.max, b.max) << c.n << "/" << c.d << " seed " << seed;
+    }
+  }
+}
+
+TEST(MinimalBalanced, ForwardingIndexByHand) {
+  // Line 0 - 1 - 2 with one terminal on each switch: the channel 0->1 carries
+  // the routes h0->h1 and h0->h2.
+  Fabric f;
+  for (int s = 0; s < 3; ++s)
+    f.add_switch({static_cast<uint64_t>(s + 1), "L" + std::to_string(s), 4});
+  f.add_link(0, 1, 1, 1);
+  f.add_link(1, 2, 2, 1);
+  for (int s = 0; s < 3; ++s) {
+    TerminalInfo t;
+    t.name = "h" + std::to_string(s);
+    t.sw = s;
+    t.sw_port = 3;
+    f.add_terminal(t);
+  }
+  assign_lids(f, 1);
+  f.finalize();
+  DestTrees t;
+  std::string err;
+  ASSERT_TRUE(balanced_minimal_routing(f, {}, t, err)) << err;
+  const ForwardingIndex fi = forwarding_index(f, t);
+  EXPECT_EQ(fi.load[test::channel_between(f, 0, 1)], 2);
+  EXPECT_EQ(fi.load[test::channel_between(f, 1, 2)], 2);
+  EXPECT_EQ(fi.load[test::channel_between(f, 1, 0)], 2);
+  EXPECT_EQ(fi.max, 2);
+  EXPECT_EQ(fi.min, 2);
+}
+
+TEST(MinimalBalanced, LftRoundTripWithLmc) {
+  // 16 switches, degree 3, 2 HCAs each, LMC 2.
+  const Fabric g = bench::random_regular_fabric(16, 3, 2, 7, 8, 2);
+  DestTrees t, back;
+  std::string err;
+  ASSERT_TRUE(balanced_minimal_routing(g, {}, t, err)) << err;
+  Routing r;
+  r.reset(g);
+  write_lfts(g, t, r);
+  for (uint16_t lid : g.lids())
+    for (int32_t s = 0; s < g.num_switches(); ++s) ASSERT_NE(r.out_port(s, lid), kNoPort);
+  // A switch's own LID goes to port 0; a terminal LID leaves through its port.
+  for (int32_t s = 0; s < g.num_switches(); ++s) EXPECT_EQ(r.out_port(s, g.sw(s).lid), 0);
+  for (int32_t i = 0; i < g.num_terminals(); ++i) {
+    const TerminalInfo &ti = g.terminal(i);
+    for (uint16_t l = ti.lid; l < ti.lid + 4; ++l) EXPECT_EQ(r.out_port(ti.sw, l), ti.sw_port);
+  }
+  ASSERT_TRUE(trees_from_lfts(g, r, back, err)) << err;
+  // Every LID of a switch follows the same tree, so the groups are the switches.
+  EXPECT_EQ(back.num_dests(), g.num_switches());
+  for (int32_t k = 0; k < back.num_dests(); ++k) {
+    const int32_t root = back.root[k];
+    for (int32_t s = 0; s < g.num_switches(); ++s) EXPECT_EQ(back.hop(k, s), t.hop(root, s));
+  }
+}
+
+TEST(MinimalBalanced, TreesFromLftsRejectsBlackHolesAndLoops) {
+  const Fabric f = test::ring(4, 1);
+  DestTrees t, back;
+  std::string err;
+  ASSERT_TRUE(balanced_minimal_routing(f, {}, t, err)) << err;
+  Routing r;
+  r.reset(f);
+  write_lfts(f, t, r);
+  const uint16_t lid = f.terminal(2).lid;  // on switch 2
+  Routing hole = r;
+  hole.set_out_port(0, lid, kNoPort);
+  EXPECT_FALSE(trees_from_lfts(f, hole, back, err));
+  EXPECT_NE(err.find("dropped"), std::string::npos) << err;
+  Routing loop = r;
+  loop.set_out_port(0, lid, 1);  // 0 -> 1
+  loop.set_out_port(1, lid, 2);  // 1 -> 0
+  EXPECT_FALSE(trees_from_lfts(f, loop, back, err));
+  EXPECT_NE(err.find("loop"), std::string::npos) << err;
+}
+
+TEST(MinimalBalanced, DisconnectedFabricFails) {
+  Fabric f;
+  for (int s = 0; s < 4; ++s)
+    f.add_switch({static_cast<uint64_t>(s + 1), "D" + std::to_string(s), 4});
+  f.add_link(0, 1, 1, 1);
+  f.add_link(2, 1, 3, 1);
+  assign_lids(f, 0);
+  f.finalize();
+  DestTrees t;
+  std::string err;
+  EXPECT_FALSE(balanced_minimal_routing(f, {}, t, err));
+  EXPECT_NE(err.find("not connected"), std::string::npos) << err;
+}
+
+}  // namespace
+}  // namespace keiro

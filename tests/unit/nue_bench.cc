@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// nue_bench: times route_nue on the benchmark fabrics and prints the
+// route quality (escape fallbacks, hops, edge forwarding index), checked by
+// the independent walker of nue_fabrics.h.
+//
+//   tests/nue_bench [--reps N] [--net-dir DIR] [--opt key=value ...] [--lmc L]
+//
+// Fabrics: "rrg128": random 8-regular graph of 128 switches, 4 CAs each;
+// "torus666": 6x6x6 torus, 1% of the links failed, 2 CAs per switch.
+// --net-dir writes both as ibsim .net files (for running OpenSM's own nue on
+// the same graphs).
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/engine.h"
+#include "core/nue/nue.h"
+#include "tests/unit/nue_fabrics.h"
+
+namespace {
+
+using keiro::nuetest::make_fabric;
+
+struct Bench {
+  const char *name;
+  keiro::Fabric fabric;
+};
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  int reps = 5;
+  int lmc = 0;
+  std::string net_dir, opts;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) {
+      reps = std::atoi(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--net-dir") && i + 1 < argc) {
+      net_dir = argv[++i];
+    } else if (!std::strcmp(argv[i], "--opt") && i + 1 < argc) {
+      opts += std::string(" ") + argv[++i];
+    } else if (!std::strcmp(argv[i], "--lmc") && i + 1 < argc) {
+      lmc = std::atoi(argv[++i]);
+    } else {
+      std::fprintf(stderr,
+                   "usage: nue_bench [--reps N] [--net-dir DIR] [--opt key=value] [--lmc L]\n");
+      return 2;
+    }
+  }
+  keiro::Options options;
+  std::string err;
+  if (!keiro::Options::parse(opts, options, err)) {
+    std::fprintf(stderr, "nue_bench: %s\n", err.c_str());
+    return 2;
+  }
+
+  std::vector<Bench> benches;
+  benches.push_back(
+      {"rrg128", make_fabric(128, keiro::nuetest::random_regular_links(128, 8, 1), 4,
+                             static_cast<uint8_t>(lmc))});
+  benches.push_back({"torus666", make_fabric(216, keiro::nuetest::torus_links(6, 6, 6, 0.01, 1),
+                                             2, static_cast<uint8_t>(lmc))});
+  if (!net_dir.empty()) {
+    for (const Bench &b : benches) {
+      const std::string path = net_dir + "/" + b.name + ".net";
+      if (!keiro::nuetest::write_ibsim_net(b.fabric, path)) {
+        std::fprintf(stderr, "nue_bench: cannot write %s\n", path.c_str());
+        return 1;
+      }
+    }
+  }
+
+  std::printf("%-9s %2s %9s %9s %6s %6s %6s %5s %8s %8s %8s %3s %8s %10s\n", "fabric", "k",
+              "best_ms", "mean_ms", "fallbk", "backtr", "shortc", "maxh", "avg_hops", "max_efi",
+              "avg_efi", "vls", "searches", "visits");
+  for (const Bench &b : benches) {
+    for (int k : {1, 2, 4, 8}) {
+      double best = 1e30, sum = 0;
+      keiro::Routing r;
+      keiro::EngineReport rep;
+      bool ok = true;
+      for (int i = 0; i < reps; ++i) {
+        keiro::NullLogger log;
+        keiro::EngineInput in{b.fabric, options, log, k, 16, true};
+        rep = keiro::EngineReport{};
+        const auto t0 = std::chrono::steady_clock::now();
+        ok = keiro::route_nue(in, r, rep);
+        const double ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count();
+        best = std::min(best, ms);
+        sum += ms;
+        if (!ok) break;
+      }
+      if (!ok) {
+        std::printf("%-9s %2d route_nue failed\n", b.name, k);
+        return 1;
+      }
+      const keiro::nuetest::RouteCheck c = keiro::nuetest::check_routes(b.fabric, r);
+      if (!c.ok) {
+        std::printf("%-9s %2d check failed: %s\n", b.name, k, c.problem.c_str());
+        return 1;
+      }
+      std::printf("%-9s %2d %9.2f %9.2f %6s %6s %6s %5lld %8.3f %8lld %8.1f %3d %8s %10s\n",
+                  b.name, k, best, sum / reps, rep.get("escape_fallbacks").c_str(),
+                  rep.get("backtracking").c_str(), rep.get("shortcuts").c_str(),
+                  static_cast<long long>(c.max_hops), c.avg_hops,
+                  static_cast<long long>(c.max_efi), c.avg_efi, c.vls,
+                  rep.get("cycle_searches").c_str(), rep.get("cycle_search_visits").c_str());
+    }
+  }
+  return 0;
+}
