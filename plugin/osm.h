@@ -10,7 +10,7 @@
 //    before that, so the macro never reaches them.
 //  - The headers are C; in C++20, osm_stats.h's ++/-- on volatile counters
 //    is deprecated. That warning is silenced for these headers only.
-// Include this header after every standard/keiro header of a file.
+// Include this header after every standard/keiro header of a file. No code.
 #pragma once
 
 // clang-format off

@@ -60,7 +60,9 @@ field() { sed -nE "s/^ *$1 +//p" "$2" | head -n 1; }
   echo "(\`keiro topo random N d --hcas-per-switch 2 --seed 1\`), OpenSM with \`qos TRUE\`,"
   echo "\`max_op_vls 5\` (ibsim ports offer 8 data VLs). keiro-acro's tables are checked as"
   echo "installed: opensm-lfts.dump + opensm-sl2vl.dump + the SA's PathRecord SL of every"
-  echo "(source LID, destination LID) pair, with \`keiro check\`."
+  echo "(source LID, destination LID) pair, with \`keiro check\`. Routing time is keiro-acro's"
+  echo "wall clock inside OpenSM (its log), next to ibsim on the same machine (load average"
+  echo "at the start: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs)."
   echo
   echo "| fabric | keiro-acro: layers / VLs / SLs | routing time (s) | check (pairs) | stretch max | EFI max (acro / minhop) | lash VLs | dfsssp VLs |"
   echo "|---|---|---|---|---|---|---|---|"

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "core/acro/engine.h"
 
+#include <algorithm>
+#include <string>
+
 #include "core/acro/acro.h"
+#include "core/log.h"
 #include "core/minimal/balanced.h"
 #include "core/minimal/dest_trees.h"
 #include "core/minimal/forwarding_index.h"

@@ -85,6 +85,7 @@ class Checker {
     touched_.reserve(static_cast<size_t>(C) * kNumSls);
     reported_.reserve(64);
     term_vl15_.assign(f_.num_terminals(), 0);
+    find_in_port_free_switches();
 
     for (const uint16_t dlid : f_.lids())
       if (wanted(dlid)) destination(dlid);
@@ -162,6 +163,12 @@ class Checker {
     const int32_t S = f_.num_switches();
     for (int32_t s = 0; s < S; ++s) {
       const Fate fate = walk_.fate(s);
+      // With an SL2VL table that ignores the in port, the paths of every
+      // source on s with one SL are the same (channel, VL) chain: follow it
+      // once per SL.
+      const bool shared = s != d && fate == Fate::kDelivered && in_port_free_[s];
+      uint32_t shared_sls = 0;
+      uint8_t shared_port = 0;
       for (int32_t i = src_start_[s]; i < src_start_[s + 1]; ++i) {
         const Source &e = sources_[i];
         if (is_owner(s, e)) continue;
@@ -180,6 +187,10 @@ class Checker {
           mask &= (1u << kNumSls) - 1;
         }
         sl_mask_ |= mask;
+        if (shared) {
+          shared_sls |= mask;
+          shared_port = e.port;
+        }
         for (; mask; mask &= mask - 1) {
           const auto sl = static_cast<uint8_t>(std::countr_zero(mask));
           if (e.terminal >= 0 && r_.terminal_vl(e.terminal, sl) == 15) {
@@ -193,10 +204,30 @@ class Checker {
           }
           if (s == d)
             last_hop(d, e.port, sl);
-          else
+          else if (!shared)
             follow(s, e.port, sl, d);
         }
       }
+      for (; shared_sls; shared_sls &= shared_sls - 1)
+        follow(s, shared_port, static_cast<uint8_t>(std::countr_zero(shared_sls)), d);
+    }
+  }
+
+  // Switches whose SL2VL table gives the same VL for every in port (per out
+  // port and SL): the common case, which lets destination() share work.
+  void find_in_port_free_switches() {
+    in_port_free_.assign(f_.num_switches(), 1);
+    for (int32_t s = 0; s < f_.num_switches(); ++s) {
+      const unsigned n = f_.sw(s).num_ports;
+      for (unsigned out = 1; out <= n && in_port_free_[s]; ++out)
+        for (unsigned in = 1; in <= n && in_port_free_[s]; ++in)
+          for (int sl = 0; sl < kNumSls; ++sl)
+            if (r_.vl(s, static_cast<uint8_t>(in), static_cast<uint8_t>(out),
+                      static_cast<uint8_t>(sl)) !=
+                r_.vl(s, 0, static_cast<uint8_t>(out), static_cast<uint8_t>(sl))) {
+              in_port_free_[s] = 0;
+              break;
+            }
     }
   }
 
@@ -430,6 +461,9 @@ class Checker {
       res_.cycle_deps[i].from = res_.cycle[i];
       res_.cycle_deps[i].to = res_.cycle[(i + 1) % k];
     }
+    std::vector<uint8_t> cycle_channel(f_.num_channels(), 0);
+    for (size_t i = 0; i < k; ++i) cycle_channel[cycle_nodes_[i] / kVls] = 1;
+    through_cycle_.assign(f_.num_switches(), 0);
     for (const uint16_t dlid : f_.lids()) {
       if (!wanted(dlid)) continue;
       walk_.run(dlid);
@@ -441,9 +475,16 @@ class Checker {
         relevant = walk_.fate(u) == Fate::kDelivered && walk_.next_channel(u) == c2;
       }
       if (!relevant) continue;
+      // Only switches whose path crosses a channel of the cycle can create
+      // one of its dependencies (nearest switches first, so that the next
+      // hop is already known).
+      for (const int32_t s : walk_.delivered_by_distance()) {
+        const int32_t c = walk_.next_channel(s);
+        through_cycle_[s] = c >= 0 && (cycle_channel[c] || through_cycle_[f_.channel(c).dst]);
+      }
       const int32_t d = walk_.dest_switch();
       for (int32_t s = 0; s < f_.num_switches(); ++s) {
-        if (s == d || walk_.fate(s) != Fate::kDelivered) continue;
+        if (s == d || walk_.fate(s) != Fate::kDelivered || !through_cycle_[s]) continue;
         for (int32_t j = src_start_[s]; j < src_start_[s + 1]; ++j) {
           const Source &e = sources_[j];
           if (is_owner(s, e)) continue;
@@ -504,6 +545,8 @@ class Checker {
   uint8_t dest_port_ = 0;
   std::vector<int32_t> reported_;
   std::vector<uint16_t> term_vl15_;
+  std::vector<uint8_t> in_port_free_;
+  std::vector<uint8_t> through_cycle_;  // explain_cycle(): path of the switch uses a cycle channel
   uint32_t vl_mask_ = 0, sl_mask_ = 0;
   std::vector<int64_t> cycle_nodes_;
 };

@@ -113,7 +113,8 @@ void DestSearch::limits(int32_t d) {
       if (!eligible(c)) continue;
       const int32_t t = f_.channel(c).dst;
       if (t != d)
-        limit_[t] = std::min(limit_[t], static_cast<int16_t>(ranks_.last(ud_.up[c] != 0, limit_[s])));
+        limit_[t] =
+            std::min(limit_[t], static_cast<int16_t>(ranks_.last(ud_.up[c] != 0, limit_[s])));
       break;  // the guard: the first label-keeping channel
     }
   }

@@ -43,9 +43,9 @@ namespace keiro::dl {
 struct DlOptions {
   Restriction restriction = Restriction::kUD;
   Policy policy = Policy::kLoad;
-  int layers = 2;      // sub-networks = VLs the routes may use, 1..15
-  int32_t root = -1;   // -1: central_root()
-  uint64_t seed = 1;   // for Policy::kRandom
+  int layers = 2;     // sub-networks = VLs the routes may use, 1..15
+  int32_t root = -1;  // -1: central_root()
+  uint64_t seed = 1;  // for Policy::kRandom
   // Next-hop choices: true = every equally short channel that keeps all
   // paths legal (dest_search.h "Slack"); false = only those that keep the
   // lowest sub-network (the paper's step 3).
@@ -63,10 +63,10 @@ struct DlResult {
   // rank[k * S + s]: lowest legal rank of the hop out of s towards
   // destination k (-1 at its root); its layer is rank / 2.
   std::vector<int16_t> rank;
-  std::vector<int64_t> load;  // routes per channel (edge forwarding index)
-  int layers_needed = 0;      // 1 + highest layer any hop needs
-  int64_t repaired_dests = 0; // destinations whose search needed the repair
-  int64_t reruns = 0;         // reruns of those searches in total
+  std::vector<int64_t> load;   // routes per channel (edge forwarding index)
+  int layers_needed = 0;       // 1 + highest layer any hop needs
+  int64_t repaired_dests = 0;  // destinations whose search needed the repair
+  int64_t reruns = 0;          // reruns of those searches in total
 };
 
 // Fails (one line in err) when the fabric is not connected or has no switch.

@@ -43,7 +43,7 @@ enum class Restriction : uint8_t { kUD, kUDDU, kUDThenDU };
 
 // Option spelling: "ud" (UD)*, "ud-du" (UD-DU)*, "ud-dudu" UD-(DU)*.
 bool parse_restriction(std::string_view text, Restriction &out);
-const char *restriction_name(Restriction r);   // "(UD)*", ...
+const char *restriction_name(Restriction r);    // "(UD)*", ...
 const char *restriction_option(Restriction r);  // "ud", ...
 
 class Ranks {
@@ -61,7 +61,9 @@ class Ranks {
   // The lowest rank a hop of this direction may have when the next hop of
   // the path has rank `after` (-1: this hop ends at the destination), or
   // num_ranks() when no rank below the layer budget is possible.
-  int first(bool up, int after) const { return first_[(up ? 1 : 0) * (num_ranks() + 1) + after + 1]; }
+  int first(bool up, int after) const {
+    return first_[(up ? 1 : 0) * (num_ranks() + 1) + after + 1];
+  }
   // The inverse bound: the highest rank the next hop may have so that a hop
   // of this direction gets a rank <= limit (-1: only the destination).
   int last(bool up, int limit) const { return last_[(up ? 1 : 0) * (num_ranks() + 1) + limit + 1]; }

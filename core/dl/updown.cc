@@ -47,8 +47,7 @@ int32_t central_root(const Fabric &f) {
     bfs(f, s, dist, queue);
     int64_t sum = 0;
     for (int32_t d : dist) sum += d < 0 ? S : d;
-    if (best < 0 || sum < best_sum ||
-        (sum == best_sum && f.sw(s).guid < f.sw(best).guid)) {
+    if (best < 0 || sum < best_sum || (sum == best_sum && f.sw(s).guid < f.sw(best).guid)) {
       best = s;
       best_sum = sum;
     }

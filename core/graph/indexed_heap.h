@@ -93,7 +93,7 @@ class IndexedHeap {
     place(i, item);
   }
 
-  std::vector<int32_t> pos_;   // index in heap_, -1 when absent
+  std::vector<int32_t> pos_;  // index in heap_, -1 when absent
   std::vector<int64_t> key_;
   std::vector<int32_t> heap_;
 };

@@ -47,9 +47,9 @@ bool metis_partition(const Graph &g, std::span<const int64_t> node_weight, int k
   options[METIS_OPTION_NUMBERING] = 0;
   std::vector<idx_t> p(n, 0);
   if (adjncy.empty()) adjncy.push_back(0), adjwgt.push_back(1);  // METIS dislikes null arrays
-  const int rc = METIS_PartGraphKway(&nvtxs, &ncon, xadj.data(), adjncy.data(), vwgt.data(),
-                                     nullptr, adjwgt.data(), &nparts, nullptr, nullptr, options,
-                                     &objval, p.data());
+  const int rc =
+      METIS_PartGraphKway(&nvtxs, &ncon, xadj.data(), adjncy.data(), vwgt.data(), nullptr,
+                          adjwgt.data(), &nparts, nullptr, nullptr, options, &objval, p.data());
   if (rc != METIS_OK) {
     err = "METIS_PartGraphKway failed with code " + std::to_string(rc);
     return false;
@@ -75,7 +75,8 @@ std::vector<int32_t> balanced_random_partition(std::span<const int64_t> weight, 
   std::shuffle(order.begin(), order.end(), rng);
   std::vector<int64_t> load(k, 0);
   for (int32_t v : order) {
-    const auto lightest = static_cast<int32_t>(std::min_element(load.begin(), load.end()) - load.begin());
+    const auto lightest =
+        static_cast<int32_t>(std::min_element(load.begin(), load.end()) - load.begin());
     part[v] = lightest;
     load[lightest] += weight[v];
   }

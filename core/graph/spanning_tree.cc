@@ -28,9 +28,8 @@ int32_t min_depth_spanning_tree(const Graph &g, int32_t root, std::span<const in
       const int32_t in = g.reverse[a];  // arc u -> v
       if (in < 0) continue;
       if (best < 0 || cost(in) < cost(best) ||
-          (cost(in) == cost(best) &&
-           (children[u] < children[g.tail[best]] ||
-            (children[u] == children[g.tail[best]] && in < best))))
+          (cost(in) == cost(best) && (children[u] < children[g.tail[best]] ||
+                                      (children[u] == children[g.tail[best]] && in < best))))
         best = in;
     }
     parent_arc[v] = best;

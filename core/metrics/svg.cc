@@ -11,7 +11,7 @@ namespace keiro {
 namespace {
 
 constexpr double kW = 760, kH = 420;
-constexpr double kLeft = 70, kRight = 180, kTop = 40, kBottom = 60;
+constexpr double kLeft = 70, kRight = 200, kTop = 40, kBottom = 80;
 const char *kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
                          "#9467bd", "#8c564b", "#e377c2", "#17becf"};
 
@@ -81,12 +81,18 @@ std::string header(const ChartText &t, Frame &fr, double top) {
   o += strprintf("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n",
                  kLeft, kTop + fr.plot_h(), kLeft + fr.plot_w(), kTop + fr.plot_h());
   o += strprintf("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
-                 kLeft + fr.plot_w() / 2, kH - 18, esc(t.xlabel).c_str());
+                 kLeft + fr.plot_w() / 2, kH - 12, esc(t.xlabel).c_str());
   o += strprintf(
       "<text x=\"16\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 16 %.1f)\">%s"
       "</text>\n",
       kTop + fr.plot_h() / 2, kTop + fr.plot_h() / 2, esc(t.ylabel).c_str());
   return o;
+}
+
+// Long names keep their end (the informative part of a path).
+std::string short_name(const std::string &s) {
+  constexpr size_t kMax = 26;
+  return s.size() <= kMax ? s : "..." + s.substr(s.size() - (kMax - 3));
 }
 
 std::string legend(const std::vector<ChartSeries> &series) {
@@ -96,7 +102,7 @@ std::string legend(const std::vector<ChartSeries> &series) {
     o += strprintf("<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>\n",
                    kW - kRight + 16, y - 10, kColors[i % 8]);
     o += strprintf("<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", kW - kRight + 34, y,
-                   esc(series[i].name).c_str());
+                   esc(short_name(series[i].name)).c_str());
   }
   return o;
 }
@@ -124,8 +130,15 @@ std::string svg_bar_chart(const ChartText &t, const std::vector<std::string> &ca
           gx + bar * static_cast<double>(s), y, std::max(0.5, bar - 1), kTop + fr.plot_h() - y,
           kColors[s % 8], esc(series[s].name).c_str(), v);
     }
-    o += strprintf("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
-                   gx + group * 0.4, kTop + fr.plot_h() + 16, esc(categories[c]).c_str());
+    const double lx = gx + group * 0.4, ly = kTop + fr.plot_h() + 16;
+    if (categories.size() > 6)  // slanted, so that long labels do not overlap
+      o += strprintf(
+          "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
+          "transform=\"rotate(-30 %.1f %.1f)\">%s</text>\n",
+          lx, ly, lx, ly, esc(categories[c]).c_str());
+    else
+      o += strprintf("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", lx, ly,
+                     esc(categories[c]).c_str());
   }
   return o + legend(series) + "</svg>\n";
 }

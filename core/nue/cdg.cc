@@ -53,6 +53,8 @@ void CompleteCdg::reset() {
   state_.assign(first_.back(), kUnused);
   omega_.reset(num_channels(), num_channels() + 2);
   std::iota(ord_.begin(), ord_.end(), 0);
+  ord_low_ = -1;
+  ord_high_ = num_channels();
   log_.clear();
   stats_ = Stats{};
 }
@@ -67,7 +69,7 @@ void CompleteCdg::next_epoch() {
 void CompleteCdg::mark_used(int32_t a, int32_t b, int32_t label) {
   const int32_t e = edge(a, b);
   if (active(e)) return;
-  if (ord_[a] > ord_[b]) reorder(a, b);  // cannot fail: the caller adds no cycle
+  if (ord_[a] > ord_[b]) place(a, b, omega_.of(a), omega_.of(b));  // the caller adds no cycle
   state_[e] = kUsed;
   for (int32_t ch : {a, b}) {
     const int32_t w = omega_.of(ch);
@@ -80,7 +82,7 @@ void CompleteCdg::mark_used(int32_t a, int32_t b, int32_t label) {
 
 bool CompleteCdg::try_use(int32_t a, int32_t b, int32_t e, bool block_on_cycle) {
   const uint8_t st = state_[e];
-  if (st == kBlocked) return false;                 // (a)
+  if (st == kBlocked) return false;                  // (a)
   if (st == kUsed || st == kTentative) return true;  // (b)
   const int32_t wa = omega_.of(a), wb = omega_.of(b);
   if (wa == 0 || wb == 0 || wa != wb) {  // (c): joins two disjoint acyclic subgraphs
@@ -96,7 +98,7 @@ bool CompleteCdg::try_use(int32_t a, int32_t b, int32_t e, bool block_on_cycle) 
       omega_.merge(wa, wb);
       ++stats_.merges;
     }
-    if (ord_[a] > ord_[b]) reorder(a, b);  // no cycle possible, only the order moves
+    if (ord_[a] > ord_[b]) place(a, b, wa, wb);  // no cycle possible, only the order moves
     set_tentative(e);
     return true;
   }
@@ -114,6 +116,18 @@ bool CompleteCdg::try_use(int32_t a, int32_t b, int32_t e, bool block_on_cycle) 
   }
   set_tentative(e);
   return true;
+}
+
+void CompleteCdg::place(int32_t a, int32_t b, int32_t wa, int32_t wb) {
+  // A channel with ω 0 has no used edge: it can move to either end of the
+  // order at no cost.
+  if (wb == 0) {
+    ord_[b] = ord_high_++;
+  } else if (wa == 0) {
+    ord_[a] = ord_low_--;
+  } else {
+    reorder(a, b);
+  }
 }
 
 bool CompleteCdg::reorder(int32_t a, int32_t b) {
@@ -166,8 +180,7 @@ bool CompleteCdg::reorder(int32_t a, int32_t b) {
   std::sort(fwd_.begin(), fwd_.end(), by_ord);
   std::sort(bwd_.begin(), bwd_.end(), by_ord);
   pool_.clear();
-  std::merge(bwd_.begin(), bwd_.end(), fwd_.begin(), fwd_.end(), std::back_inserter(pool_),
-             by_ord);
+  std::merge(bwd_.begin(), bwd_.end(), fwd_.begin(), fwd_.end(), std::back_inserter(pool_), by_ord);
   for (int32_t &x : pool_) x = ord_[x];
   size_t i = 0;
   for (int32_t x : bwd_) ord_[x] = pool_[i++];

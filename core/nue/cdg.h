@@ -21,8 +21,12 @@
 // (a, b) with ord[a] < ord[b] can never close a cycle, so condition (d)
 // needs no search at all in that case; otherwise the DFS of Algorithm 3 only
 // visits the channels between ord[b] and ord[a] (forward from b, and, when
-// no cycle is found, backward from a to reorder that window). Removing an
-// edge keeps ord[] valid, so dropping tentative edges costs nothing.
+// no cycle is found, backward from a to reorder that window). A channel that
+// is still unused (ω 0) has no used edge and just moves to either end of the
+// order. Removing an edge keeps ord[] valid, so dropping tentative edges
+// costs nothing. The order is only used to skip or bound searches: the DFS
+// for a cycle still runs in condition (d) only; in (c) a merge may move a
+// window of the order but never searches for a cycle.
 //
 // Orientation: a dependency (a, b) means "traffic that arrives over a leaves
 // over b", the direction of the real routes. The paper runs Dijkstra from the
@@ -117,6 +121,9 @@ class CompleteCdg {
   // Pearce-Kelly for a new edge (a, b) with ord[b] < ord[a]: false if a is
   // reachable from b (cycle); else reorders the affected window and returns true.
   bool reorder(int32_t a, int32_t b);
+  // Restores the order for a new edge (a, b) known not to close a cycle;
+  // wa / wb are the ω of a / b before the edge was added.
+  void place(int32_t a, int32_t b, int32_t wa, int32_t wb);
   bool active(int32_t e) const { return state_[e] == kUsed || state_[e] == kTentative; }
   void set_tentative(int32_t e) {
     state_[e] = kTentative;
@@ -124,16 +131,16 @@ class CompleteCdg {
   }
   void next_epoch();
 
-  std::vector<int32_t> src_, dst_, rev_;  // per channel (switch ids, reverse channel)
-  std::vector<int32_t> out_begin_;        // per switch + 1: channel CSR of the fabric
+  std::vector<int32_t> src_, dst_, rev_;     // per channel (switch ids, reverse channel)
+  std::vector<int32_t> out_begin_;           // per switch + 1: channel CSR of the fabric
   std::vector<int32_t> in_first_, in_list_;  // channels entering each switch
-  std::vector<int32_t> first_;            // per channel + 1: first out-edge
-  std::vector<uint8_t> state_;            // per edge
+  std::vector<int32_t> first_;               // per channel + 1: first out-edge
+  std::vector<uint8_t> state_;               // per edge
   OmegaLabels omega_;
-  std::vector<int32_t> ord_;              // topological position per channel
-  std::vector<int32_t> log_;              // tentative edges of the current destination
+  std::vector<int32_t> ord_;                       // topological position per channel
+  std::vector<int32_t> log_;                       // tentative edges of the current destination
   std::vector<int32_t> stack_, fwd_, bwd_, pool_;  // search scratch (size C each)
-  std::vector<uint32_t> seen_;            // visit stamps per channel
+  std::vector<uint32_t> seen_;                     // visit stamps per channel
   uint32_t epoch_ = 0;
   Stats stats_;
 };

@@ -12,16 +12,14 @@ ChannelLoad::ChannelLoad(const Fabric &f) {
   dst_.resize(c);
   for (int32_t i = 0; i < c; ++i) dst_[i] = f.channel(i).dst;
   sources_.resize(s);
-  for (int32_t v = 0; v < s; ++v)
-    sources_[v] = 1 + static_cast<int64_t>(f.terminals_of(v).size());
+  for (int32_t v = 0; v < s; ++v) sources_[v] = 1 + static_cast<int64_t>(f.terminals_of(v).size());
   child_first_.resize(s + 2);
   child_list_.resize(s);
   order_.resize(s);
   load_.resize(s);
 }
 
-int64_t ChannelLoad::add_tree(int32_t d, std::span<const int32_t> next,
-                              std::span<int64_t> weight) {
+int64_t ChannelLoad::add_tree(int32_t d, std::span<const int32_t> next, std::span<int64_t> weight) {
   const auto s = static_cast<int32_t>(next.size());
   // Children lists of the routing tree (counting sort by parent).
   std::fill(child_first_.begin(), child_first_.end(), 0);
@@ -42,7 +40,8 @@ int64_t ChannelLoad::add_tree(int32_t d, std::span<const int32_t> next,
   for (int32_t i = tail - 1; i >= 0; --i) {
     const int32_t v = order_[i];
     load_[v] = sources_[v];
-    for (int32_t j = child_first_[v]; j < child_first_[v + 1]; ++j) load_[v] += load_[child_list_[j]];
+    for (int32_t j = child_first_[v]; j < child_first_[v + 1]; ++j)
+      load_[v] += load_[child_list_[j]];
     if (next[v] >= 0) top = std::max(top, weight[next[v]] += load_[v]);
   }
   return top;

@@ -36,8 +36,8 @@ class ChannelLoad {
   int64_t add_tree(int32_t d, std::span<const int32_t> next, std::span<int64_t> weight);
 
  private:
-  std::vector<int32_t> dst_;           // per channel
-  std::vector<int64_t> sources_;       // per switch: 1 + attached end ports
+  std::vector<int32_t> dst_;      // per channel
+  std::vector<int64_t> sources_;  // per switch: 1 + attached end ports
   std::vector<int32_t> child_first_, child_list_, order_;
   std::vector<int64_t> load_;
 };

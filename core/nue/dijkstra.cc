@@ -193,8 +193,7 @@ bool CdgDijkstra::backtrack(std::span<const int64_t> weight) {
     }
     std::sort(cand_.begin(), cand_.begin() + static_cast<std::ptrdiff_t>(n),
               [](const Candidate &x, const Candidate &y) {
-                return x.cost != y.cost ? x.cost < y.cost
-                                        : (x.q != y.q ? x.q < y.q : x.a < y.a);
+                return x.cost != y.cost ? x.cost < y.cost : (x.q != y.q ? x.q < y.q : x.a < y.a);
               });
     for (size_t i = 0; i < n; ++i)
       if (attempt_island(z, cand_[i].q, cand_[i].a, weight)) return true;
@@ -202,8 +201,7 @@ bool CdgDijkstra::backtrack(std::span<const int64_t> weight) {
   return false;
 }
 
-bool CdgDijkstra::attempt_island(int32_t z, int32_t q, int32_t a,
-                                 std::span<const int64_t> weight) {
+bool CdgDijkstra::attempt_island(int32_t z, int32_t q, int32_t a, std::span<const int64_t> weight) {
   const int32_t y = dst_[q], w = dst_[a];
   const int32_t cw = next_[w];
   const size_t mark = cdg_.log_mark();
@@ -228,8 +226,7 @@ bool CdgDijkstra::attempt_island(int32_t z, int32_t q, int32_t a,
   return true;
 }
 
-bool CdgDijkstra::escape_repair(int32_t d, std::span<const int64_t> weight,
-                                EscapePaths &escape) {
+bool CdgDijkstra::escape_repair(int32_t d, std::span<const int64_t> weight, EscapePaths &escape) {
   if (escape_for_ != d) {
     escape.route_to(d, escape_next_);
     escape_for_ = d;
@@ -245,8 +242,8 @@ bool CdgDijkstra::escape_repair(int32_t d, std::span<const int64_t> weight,
     path_.clear();
     path_.push_back(z);
     skip_[z] = skip_epoch_;
-    for (int32_t t = dst_[escape_next_[z]];
-         t != d && !(reached(t) && next_[t] == escape_next_[t]); t = dst_[escape_next_[t]]) {
+    for (int32_t t = dst_[escape_next_[z]]; t != d && !(reached(t) && next_[t] == escape_next_[t]);
+         t = dst_[escape_next_[t]]) {
       path_.push_back(t);
       skip_[t] = skip_epoch_;
     }
@@ -291,6 +288,8 @@ void CdgDijkstra::commit() {
   cdg_.commit(keep_);
 }
 
-void CdgDijkstra::abandon() { cdg_.commit({}); }
+void CdgDijkstra::abandon() {
+  cdg_.commit({});
+}
 
 }  // namespace keiro::nue

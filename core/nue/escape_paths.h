@@ -46,9 +46,9 @@ class EscapePaths {
   int32_t root() const { return root_; }
 
  private:
-  std::vector<int32_t> dst_, rev_;        // per channel
-  std::vector<int32_t> tree_first_;       // per switch + 1
-  std::vector<int32_t> tree_out_;         // tree channels leaving each switch
+  std::vector<int32_t> dst_, rev_;   // per channel
+  std::vector<int32_t> tree_first_;  // per switch + 1
+  std::vector<int32_t> tree_out_;    // tree channels leaving each switch
   std::vector<int32_t> queue_;
   std::vector<uint32_t> seen_;
   uint32_t epoch_ = 0;

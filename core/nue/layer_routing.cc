@@ -21,10 +21,9 @@ void LayerRouter::set_layer(int32_t layer, int32_t root, std::span<const int32_t
 }
 
 LayerOutcome LayerRouter::route(std::span<const DestinationPort> ports,
-                                std::span<const int32_t> order,
-                                std::span<const int32_t> column_of, std::span<int64_t> weight,
-                                std::span<uint8_t> columns, int64_t abort_above,
-                                Logger &log) {
+                                std::span<const int32_t> order, std::span<const int32_t> column_of,
+                                std::span<int64_t> weight, std::span<uint8_t> columns,
+                                int64_t abort_above, Logger &log) {
   LayerOutcome out;
   const int32_t num_sw = f_.num_switches();
   // Lines 6-7: a new complete CDG holding the escape paths.
@@ -48,8 +47,9 @@ LayerOutcome LayerRouter::route(std::span<const DestinationPort> ports,
         escape_.route_to(p.sw, dijkstra_.next_mut());
         ++out.fallbacks;
         if (log.enabled(LogLevel::kVerbose))
-          log.logf(LogLevel::kVerbose, "keiro-nue: impasse for LID %d in layer %d: escape paths used",
-                   p.lid + i, layer_);
+          log.logf(LogLevel::kVerbose,
+                   "keiro-nue: impasse for LID %d in layer %d: escape paths used", p.lid + i,
+                   layer_);
       }
       // Line 10: the LID's forwarding entry on every switch.
       const std::span<const int32_t> next = dijkstra_.next();

@@ -35,11 +35,11 @@ class Fabric;
 namespace keiro::nue {
 
 struct DestinationPort {
-  int32_t sw = -1;         // switch the LIDs belong to or hang off
-  uint8_t port = 0;        // egress port on sw (0 for the switch's own LIDs)
+  int32_t sw = -1;   // switch the LIDs belong to or hang off
+  uint8_t port = 0;  // egress port on sw (0 for the switch's own LIDs)
   bool is_switch = false;
-  uint16_t lid = 0;        // base LID
-  uint16_t num_lids = 1;   // 2^LMC
+  uint16_t lid = 0;       // base LID
+  uint16_t num_lids = 1;  // 2^LMC
 };
 
 // Every port with a LID: CA/router ports in terminal order, then switches.

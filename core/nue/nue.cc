@@ -8,8 +8,8 @@
 //   line 5     central root of H_i (Brandes)         graph/betweenness.h, or option nue_root
 //   line 6     new complete CDG D_i (Sec. 4.1)       cdg.h (reset per attempt)
 //   line 7     escape paths D_i^s (Sec. 4.2)         graph/spanning_tree.h, escape_paths.h
-//   line 8-9   per destination LID: Algorithm 1      dijkstra.h (+ 4.6.2 / 4.6.3),
-//              with Algorithm 3 for every new        cdg.h, omega.h
+//   line 8-9   per destination LID: Algorithm 1      dijkstra.h (+ 4.6.2 / 4.6.3 and an
+//              with Algorithm 3 for every new        escape repair), cdg.h, omega.h
 //              dependency; escape fallback
 //   line 10    forwarding tables                     layer_routing.h
 //   line 11    channel weight update                 channel_load.h
@@ -135,8 +135,7 @@ bool route(const EngineInput &in, Routing &out, EngineReport &rep) {
       log.logf(LogLevel::kError,
                "%s: the switch graph is disconnected: %d of %d switches (e.g. %s) cannot be "
                "reached from %s",
-               kName, num_sw - reached, num_sw, describe(f, lost).c_str(),
-               describe(f, 0).c_str());
+               kName, num_sw - reached, num_sw, describe(f, lost).c_str(), describe(f, 0).c_str());
       return false;
     }
   }
@@ -255,8 +254,8 @@ bool route(const EngineInput &in, Routing &out, EngineReport &rep) {
       log.logf(LogLevel::kVerbose,
                "%s: layer %d: %d LIDs on %zu switches, root %s, convex subgraph %d switches, "
                "%lld escape dependencies, order attempt %d kept, %lld escape fallbacks",
-               kName, layer, layer_lids, dest_switches.size(), describe(f, root).c_str(),
-               hull_size, static_cast<long long>(best.escape_dependencies), best_attempt,
+               kName, layer, layer_lids, dest_switches.size(), describe(f, root).c_str(), hull_size,
+               static_cast<long long>(best.escape_dependencies), best_attempt,
                static_cast<long long>(best.fallbacks));
   }
 

@@ -318,7 +318,8 @@ bool save_dir(const std::string &dir, const LoadedRouting &lr, std::string &err)
 
 // ---------------------------------------------------------------- output
 
-std::string result_text(const std::string &what, const LoadedRouting &lr, const CheckResult &c) {
+std::string result_text(const std::string &what, const LoadedRouting &lr, const CheckResult &c,
+                        double read_seconds) {
   const Fabric &f = lr.fabric;
   std::string o = "keiro check: " + what + "\n";
   auto row = [&](const char *k, const std::string &v) {
@@ -342,6 +343,7 @@ std::string result_text(const std::string &what, const LoadedRouting &lr, const 
                                 static_cast<long long>(c.dependency_edges)));
   row("VLs used", std::to_string(c.vls_used));
   row("SLs used", std::to_string(c.sls_used));
+  row("read time", strprintf("%.3f s", read_seconds));
   row("check time", strprintf("%.3f s", c.seconds));
   row("result", c.ok ? "OK" : "FAILED");
   if (!c.problems.empty()) {
@@ -499,7 +501,7 @@ int run_check(const std::vector<std::string> &args) {
   if (json)
     std::printf("%s\n", result_json(what, lr, c).c_str());
   else
-    std::fputs(result_text(what, lr, c).c_str(), stdout);
+    std::fputs(result_text(what, lr, c, read_s).c_str(), stdout);
   return c.ok ? 0 : 1;
 }
 

@@ -10,10 +10,10 @@
 //                                    self-check of the installed-style tables
 // One tab-separated line per run on stdout, with a '#' header line.
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 
 #include "core/acro/acro.h"

@@ -294,7 +294,6 @@ int main(int argc, char **argv) {
   } catch (const std::exception &e) {
     die(e.what());
   }
-  std::fprintf(stderr,
-               "usage: loren_bench hops|required|traffic|engine ... (see the source)\n");
+  std::fprintf(stderr, "usage: loren_bench hops|required|traffic|engine ... (see the source)\n");
   return 2;
 }

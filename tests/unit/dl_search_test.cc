@@ -288,8 +288,8 @@ TEST(DlPolicy, LowPortRandomAndLoad) {
           const int32_t taken = low.r.trees.hop(k, s);
           for (int32_t c = f.out_begin(s); c < f.out_end(s); ++c) {
             const int32_t t = f.channel(c).dst;
-            const bool eligible = depth[t] + 1 == depth[s] &&
-                                  ranks.first(low.r.updown.up[c], rank[t]) == rank[s];
+            const bool eligible =
+                depth[t] + 1 == depth[s] && ranks.first(low.r.updown.up[c], rank[t]) == rank[s];
             if (eligible && c != taken) ++choices;
             if (eligible) {
               EXPECT_GE(f.channel(c).src_port, f.channel(taken).src_port);

@@ -32,7 +32,8 @@ inline Fabric make_fabric(int32_t n, const Links &links, int hcas,
   for (auto [a, b] : links) ++used[a], ++used[b];
   Fabric f;
   for (int32_t i = 0; i < n; ++i) {
-    const std::string name = i < static_cast<int32_t>(names.size()) ? names[i] : "S" + std::to_string(i);
+    const std::string name =
+        i < static_cast<int32_t>(names.size()) ? names[i] : "S" + std::to_string(i);
     f.add_switch({0x1000u + static_cast<uint64_t>(i), name,
                   static_cast<uint8_t>(std::max(8, used[i] + hcas))});
   }
@@ -139,7 +140,9 @@ inline bool layer_ud(const std::string &restriction, int v) {
 
 // Whether a packet in layer v whose last hop there went `last_up` may take a
 // hop `up` in the same layer.
-inline bool turn_ok(bool ud, bool last_up, bool up) { return ud ? !(!last_up && up) : !(last_up && !up); }
+inline bool turn_ok(bool ud, bool last_up, bool up) {
+  return ud ? !(!last_up && up) : !(last_up && !up);
+}
 
 // Hop counts of the shortest legal DL path from every switch to every switch,
 // searched per pair straight from the paper's rules (a packet may start in

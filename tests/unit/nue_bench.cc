@@ -4,6 +4,7 @@
 // the independent walker of nue_fabrics.h.
 //
 //   tests/nue_bench [--reps N] [--net-dir DIR] [--opt key=value ...] [--lmc L]
+//                   [--fabric rrg128|torus666] [--k K]
 //
 // Fabrics: "rrg128": random 8-regular graph of 128 switches, 4 CAs each;
 // "torus666": 6x6x6 torus, 1% of the links failed, 2 CAs per switch.
@@ -13,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -33,8 +35,8 @@ struct Bench {
 
 int main(int argc, char **argv) {
   int reps = 5;
-  int lmc = 0;
-  std::string net_dir, opts;
+  int lmc = 0, only_k = 0;
+  std::string net_dir, opts, only_fabric;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) {
       reps = std::atoi(argv[++i]);
@@ -44,9 +46,14 @@ int main(int argc, char **argv) {
       opts += std::string(" ") + argv[++i];
     } else if (!std::strcmp(argv[i], "--lmc") && i + 1 < argc) {
       lmc = std::atoi(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--fabric") && i + 1 < argc) {
+      only_fabric = argv[++i];
+    } else if (!std::strcmp(argv[i], "--k") && i + 1 < argc) {
+      only_k = std::atoi(argv[++i]);
     } else {
       std::fprintf(stderr,
-                   "usage: nue_bench [--reps N] [--net-dir DIR] [--opt key=value] [--lmc L]\n");
+                   "usage: nue_bench [--reps N] [--net-dir DIR] [--opt key=value] [--lmc L] "
+                   "[--fabric rrg128|torus666] [--k K]\n");
       return 2;
     }
   }
@@ -58,11 +65,10 @@ int main(int argc, char **argv) {
   }
 
   std::vector<Bench> benches;
-  benches.push_back(
-      {"rrg128", make_fabric(128, keiro::nuetest::random_regular_links(128, 8, 1), 4,
-                             static_cast<uint8_t>(lmc))});
-  benches.push_back({"torus666", make_fabric(216, keiro::nuetest::torus_links(6, 6, 6, 0.01, 1),
-                                             2, static_cast<uint8_t>(lmc))});
+  benches.push_back({"rrg128", make_fabric(128, keiro::nuetest::random_regular_links(128, 8, 1), 4,
+                                           static_cast<uint8_t>(lmc))});
+  benches.push_back({"torus666", make_fabric(216, keiro::nuetest::torus_links(6, 6, 6, 0.01, 1), 2,
+                                             static_cast<uint8_t>(lmc))});
   if (!net_dir.empty()) {
     for (const Bench &b : benches) {
       const std::string path = net_dir + "/" + b.name + ".net";
@@ -73,12 +79,14 @@ int main(int argc, char **argv) {
     }
   }
 
-  std::printf("%-9s %2s %9s %9s %6s %6s %6s %5s %8s %8s %8s %3s %8s %10s\n", "fabric", "k",
-              "best_ms", "mean_ms", "fallbk", "backtr", "shortc", "maxh", "avg_hops", "max_efi",
-              "avg_efi", "vls", "searches", "visits");
+  std::printf("%-9s %2s %8s %8s %8s %6s %6s %6s %6s %4s %8s %7s %7s %3s %8s %9s\n", "fabric", "k",
+              "best_ms", "mean_ms", "cpu_ms", "fallbk", "backtr", "repair", "shortc", "maxh",
+              "avg_hops", "max_efi", "avg_efi", "vls", "searches", "visits");
   for (const Bench &b : benches) {
+    if (!only_fabric.empty() && only_fabric != b.name) continue;
     for (int k : {1, 2, 4, 8}) {
-      double best = 1e30, sum = 0;
+      if (only_k && k != only_k) continue;
+      double best = 1e30, sum = 0, best_cpu = 1e30;
       keiro::Routing r;
       keiro::EngineReport rep;
       bool ok = true;
@@ -87,10 +95,13 @@ int main(int argc, char **argv) {
         keiro::EngineInput in{b.fabric, options, log, k, 16, true};
         rep = keiro::EngineReport{};
         const auto t0 = std::chrono::steady_clock::now();
+        const std::clock_t c0 = std::clock();
         ok = keiro::route_nue(in, r, rep);
         const double ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
                 .count();
+        best_cpu =
+            std::min(best_cpu, 1000.0 * static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC);
         best = std::min(best, ms);
         sum += ms;
         if (!ok) break;
@@ -104,12 +115,13 @@ int main(int argc, char **argv) {
         std::printf("%-9s %2d check failed: %s\n", b.name, k, c.problem.c_str());
         return 1;
       }
-      std::printf("%-9s %2d %9.2f %9.2f %6s %6s %6s %5lld %8.3f %8lld %8.1f %3d %8s %10s\n",
-                  b.name, k, best, sum / reps, rep.get("escape_fallbacks").c_str(),
-                  rep.get("backtracking").c_str(), rep.get("shortcuts").c_str(),
-                  static_cast<long long>(c.max_hops), c.avg_hops,
-                  static_cast<long long>(c.max_efi), c.avg_efi, c.vls,
-                  rep.get("cycle_searches").c_str(), rep.get("cycle_search_visits").c_str());
+      std::printf(
+          "%-9s %2d %8.2f %8.2f %8.2f %6s %6s %6s %6s %4lld %8.3f %7lld %7.1f %3d %8s %9s\n",
+          b.name, k, best, sum / reps, best_cpu, rep.get("escape_fallbacks").c_str(),
+          rep.get("backtracking").c_str(), rep.get("escape_repairs").c_str(),
+          rep.get("shortcuts").c_str(), static_cast<long long>(c.max_hops), c.avg_hops,
+          static_cast<long long>(c.max_efi), c.avg_efi, c.vls, rep.get("cycle_searches").c_str(),
+          rep.get("cycle_search_visits").c_str());
     }
   }
   return 0;

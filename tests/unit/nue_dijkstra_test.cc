@@ -137,8 +137,7 @@ TEST_F(NueFig7, CommittedDependenciesRestrictLaterDestinations) {
 //   C---------+          B prefers B->C->R.
 TEST(NueEscapeRepair, MovesTheIslandsEscapePathWhenBacktrackingFails) {
   enum { R = 0, A, B, C, Z, D };
-  const Fabric f =
-      make_fabric(6, {{R, A}, {A, B}, {B, Z}, {R, C}, {C, B}, {A, D}, {D, R}}, 1);
+  const Fabric f = make_fabric(6, {{R, A}, {A, B}, {B, Z}, {R, C}, {C, B}, {A, D}, {D, R}}, 1);
   auto ch = [&](int a, int b) { return channel_between(f, a, b); };
   CompleteCdg cdg(f);
   EscapePaths escape(f);

@@ -40,13 +40,13 @@ bool write_ibsim_net(const Fabric &f, const std::string &path);
 
 struct RouteCheck {
   bool ok = true;
-  std::string problem;            // first problem found
-  int64_t paths = 0;              // (switch, LID) walks
-  int64_t max_hops = 0;           // longest switch-to-switch path
-  double avg_hops = 0;            // average switch hops over CA->CA paths
+  std::string problem;               // first problem found
+  int64_t paths = 0;                 // (switch, LID) walks
+  int64_t max_hops = 0;              // longest switch-to-switch path
+  double avg_hops = 0;               // average switch hops over CA->CA paths
   int64_t max_efi = 0, min_efi = 0;  // edge forwarding index over CA->CA paths
   double avg_efi = 0;
-  int vls = 0;                    // distinct VLs on switch-to-switch hops
+  int vls = 0;  // distinct VLs on switch-to-switch hops
 };
 
 // Walks every (switch, LID) route, checks that it reaches the LID's port
