@@ -30,7 +30,8 @@ EXTRA_DIST += \
 	tests/unit/data/ring5-minhop/ring5.net \
 	tests/unit/data/ring5-minhop/opensm-lfts.dump \
 	tests/unit/data/ring5-minhop/opensm-sl2vl.dump \
-	tests/unit/data/ring5-minhop/opensm-subnet.lst
+	tests/unit/data/ring5-minhop/opensm-subnet.lst \
+	docs/check.md
 
 # Integration tests of keiro check / analyze on OpenSM's engines (ibsim).
 CHECK_INTEGRATION_TESTS = \

@@ -89,6 +89,7 @@ int DestSearch::run(int32_t d) {
   std::fill(cap_.begin(), cap_.end(), top);
   int reruns = 0;
   while (!label(d)) {
+    if (reruns > f_.num_switches()) return -1;  // cannot happen: each rerun caps a new switch
     if (reruns == 0) escape_tree(d);
     ++reruns;
     const int32_t S = f_.num_switches();

@@ -75,7 +75,8 @@ class DestSearch {
   DestSearch(const Fabric &f, const UpDown &ud, const Ranks &ranks);
 
   // Labels every switch for destination switch d. Returns the number of
-  // reruns the repair needed (0 normally).
+  // reruns the repair needed (0 normally); -1 would mean a switch stayed
+  // unlabelled, which the repair rules out on a connected fabric.
   int run(int32_t d);
 
   int32_t depth(int32_t s) const { return depth_[s]; }

@@ -68,6 +68,10 @@ bool dl_route(const Fabric &f, const DlOptions &opt, DlResult &out, std::string 
   for (int32_t k = 0; k < K; ++k) {
     const int32_t d = dests[k];
     const int reruns = search.run(d);
+    if (reruns < 0) {
+      err = strprintf("internal error: no legal tree towards switch '%s'", f.sw(d).name.c_str());
+      return false;
+    }
     if (reruns) ++out.repaired_dests, out.reruns += reruns;
     const size_t row = static_cast<size_t>(k) * S;
     select.select(search, d, dest_weight(f, out.trees, k),

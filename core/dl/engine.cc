@@ -101,11 +101,12 @@ bool route_dl(const EngineInput &in, Routing &out, EngineReport &rep) {
   out.vls_used = vs.vls_used;
   out.sls_used = vs.sls_used;
   in.log.logf(LogLevel::kInfo,
-              "%s: %s, %d sub-networks (%d needed), root %s, policy %s: average %.3f hops, max "
-              "edge forwarding index %lld; realized with %d VLs and %d SLs",
-              kName, dl::restriction_name(opt.restriction), opt.layers, r.layers_needed,
-              describe(f, r.updown.root).c_str(), dl::policy_name(opt.policy), hops,
-              static_cast<long long>(fi.max), vs.vls_used, vs.sls_used);
+              "%s: %s, %d sub-network%s (%d needed), root %s, policy %s: average %.3f hops, "
+              "max edge forwarding index %lld; realized with %d VL%s and %d SL%s",
+              kName, dl::restriction_name(opt.restriction), opt.layers, opt.layers == 1 ? "" : "s",
+              r.layers_needed, describe(f, r.updown.root).c_str(), dl::policy_name(opt.policy),
+              hops, static_cast<long long>(fi.max), vs.vls_used, vs.vls_used == 1 ? "" : "s",
+              vs.sls_used, vs.sls_used == 1 ? "" : "s");
   return true;
 }
 

@@ -38,9 +38,12 @@ struct LoadedRouting {
 struct LoadOptions {
   std::string topology;  // fabric file instead of DIR/opensm-subnet.lst
   int lmc = -1;          // -1: from the LFT dump
-  uint8_t vls = 8;       // data VLs per port for the fabric model
-  std::string sls;       // path-SL file or saquery output instead of the defaults
-  std::string sm_node;   // see TopologyReadOptions
+  // Data VLs per port for the fabric model. The dumps hold the SL2VL entries
+  // the switches accepted (OpenSM masks VLs to the port's OperVLs), which the
+  // files do not record, so by default no VL is flagged as beyond its link.
+  uint8_t vls = kMaxDataVls;
+  std::string sls;      // path-SL file or saquery output instead of the defaults
+  std::string sm_node;  // see TopologyReadOptions
 };
 
 bool load_dump_dir(const std::string &dir, const LoadOptions &opt, LoadedRouting &out,

@@ -80,10 +80,7 @@ void CompleteCdg::mark_used(int32_t a, int32_t b, int32_t label) {
   }
 }
 
-bool CompleteCdg::try_use(int32_t a, int32_t b, int32_t e, bool block_on_cycle) {
-  const uint8_t st = state_[e];
-  if (st == kBlocked) return false;                  // (a)
-  if (st == kUsed || st == kTentative) return true;  // (b)
+bool CompleteCdg::use_unused(int32_t a, int32_t b, int32_t e, bool block_on_cycle) {
   const int32_t wa = omega_.of(a), wb = omega_.of(b);
   if (wa == 0 || wb == 0 || wa != wb) {  // (c): joins two disjoint acyclic subgraphs
     if (wa == 0 && wb == 0) {
@@ -138,6 +135,7 @@ bool CompleteCdg::reorder(int32_t a, int32_t b) {
   int32_t top = 0;
   stack_[top++] = b;
   seen_[b] = epoch_;
+  bool leaves_window = false;  // an edge from the forward set to a channel above a
   while (top > 0) {
     const int32_t x = stack_[--top];
     fwd_.push_back(x);
@@ -150,11 +148,34 @@ bool CompleteCdg::reorder(int32_t a, int32_t b) {
         stats_.dfs_visits += static_cast<int64_t>(fwd_.size());
         return false;
       }
-      if (ord_[y] < upper && seen_[y] != epoch_) {
+      if (ord_[y] >= upper) {
+        leaves_window = true;
+      } else if (seen_[y] != epoch_) {
         seen_[y] = epoch_;
         stack_[top++] = y;
       }
     }
+  }
+  auto by_ord = [this](int32_t x, int32_t y) { return ord_[x] < ord_[y]; };
+  auto sort_by_ord = [&](std::vector<int32_t> &v) {
+    if (v.size() > 24) {
+      std::sort(v.begin(), v.end(), by_ord);
+      return;
+    }
+    for (size_t i = 1; i < v.size(); ++i) {  // the sets are usually tiny
+      const int32_t x = v[i];
+      size_t j = i;
+      for (; j > 0 && ord_[v[j - 1]] > ord_[x]; --j) v[j] = v[j - 1];
+      v[j] = x;
+    }
+  };
+  if (!leaves_window) {
+    // Nothing after the forward set but itself: it moves, in its own order,
+    // above everything (no backward search needed).
+    stats_.dfs_visits += static_cast<int64_t>(fwd_.size());
+    sort_by_ord(fwd_);
+    for (int32_t x : fwd_) ord_[x] = ord_high_++;
+    return true;
   }
   // Backward from a through channels ordered above b.
   next_epoch();
@@ -176,9 +197,8 @@ bool CompleteCdg::reorder(int32_t a, int32_t b) {
   stats_.dfs_visits += static_cast<int64_t>(fwd_.size() + bwd_.size());
   // Everything that reaches a now goes before everything reachable from b,
   // reusing the positions the two sets held.
-  auto by_ord = [this](int32_t x, int32_t y) { return ord_[x] < ord_[y]; };
-  std::sort(fwd_.begin(), fwd_.end(), by_ord);
-  std::sort(bwd_.begin(), bwd_.end(), by_ord);
+  sort_by_ord(fwd_);
+  sort_by_ord(bwd_);
   pool_.clear();
   std::merge(bwd_.begin(), bwd_.end(), fwd_.begin(), fwd_.end(), std::back_inserter(pool_), by_ord);
   for (int32_t &x : pool_) x = ord_[x];

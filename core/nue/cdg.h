@@ -67,6 +67,9 @@ class CompleteCdg {
     return first_[a] + (b - out_begin_[v]) - (b > rev_[a] ? 1 : 0);
   }
   State state(int32_t e) const { return static_cast<State>(state_[e]); }
+  // First out-edge of channel a (edge(a, b) = first_edge(a) + index of b
+  // among the channels leaving dst(a), minus one past reverse(a)).
+  int32_t first_edge(int32_t a) const { return first_[a]; }
   // ω of a channel (0 = unused).
   int32_t omega(int32_t channel) { return omega_.of(channel); }
   // Position of a channel in the topological order of used + tentative edges.
@@ -90,7 +93,12 @@ class CompleteCdg {
   //      tentative edges (only if ord[b] < ord[a]); found: a cycle, e is
   //      blocked (if block_on_cycle) and false; else e tentative, true.
   // Every edge made tentative is appended to the log.
-  bool try_use(int32_t a, int32_t b, int32_t e, bool block_on_cycle = true);
+  bool try_use(int32_t a, int32_t b, int32_t e, bool block_on_cycle = true) {
+    const uint8_t st = state_[e];
+    if (st == kBlocked) return false;                  // (a)
+    if (st == kUsed || st == kTentative) return true;  // (b)
+    return use_unused(a, b, e, block_on_cycle);        // (c), (d)
+  }
 
   // Log of tentative edges: the position to roll back to.
   size_t log_mark() const { return log_.size(); }
@@ -120,6 +128,7 @@ class CompleteCdg {
  private:
   // Pearce-Kelly for a new edge (a, b) with ord[b] < ord[a]: false if a is
   // reachable from b (cycle); else reorders the affected window and returns true.
+  bool use_unused(int32_t a, int32_t b, int32_t e, bool block_on_cycle);
   bool reorder(int32_t a, int32_t b);
   // Restores the order for a new edge (a, b) known not to close a cycle;
   // wa / wb are the ω of a / b before the edge was added.
@@ -137,7 +146,8 @@ class CompleteCdg {
   std::vector<int32_t> first_;               // per channel + 1: first out-edge
   std::vector<uint8_t> state_;               // per edge
   OmegaLabels omega_;
-  std::vector<int32_t> ord_;                       // topological position per channel
+  std::vector<int32_t> ord_;                       // topological position per channel (distinct)
+  int32_t ord_low_ = -1, ord_high_ = 0;            // next free position below / above all others
   std::vector<int32_t> log_;                       // tentative edges of the current destination
   std::vector<int32_t> stack_, fwd_, bwd_, pool_;  // search scratch (size C each)
   std::vector<uint32_t> seen_;                     // visit stamps per channel

@@ -19,8 +19,20 @@ ChannelLoad::ChannelLoad(const Fabric &f) {
   load_.resize(s);
 }
 
-int64_t ChannelLoad::add_tree(int32_t d, std::span<const int32_t> next, std::span<int64_t> weight) {
+int64_t ChannelLoad::add_tree(int32_t d, std::span<const int32_t> next, std::span<int64_t> weight,
+                              std::span<const int32_t> top_down) {
   const auto s = static_cast<int32_t>(next.size());
+  int64_t top = 0;
+  if (static_cast<int32_t>(top_down.size()) == s) {
+    for (int32_t v = 0; v < s; ++v) load_[v] = sources_[v];
+    for (int32_t i = s - 1; i >= 0; --i) {  // children before parents
+      const int32_t v = top_down[i];
+      if (next[v] < 0) continue;
+      top = std::max(top, weight[next[v]] += load_[v]);
+      load_[dst_[next[v]]] += load_[v];
+    }
+    return top;
+  }
   // Children lists of the routing tree (counting sort by parent).
   std::fill(child_first_.begin(), child_first_.end(), 0);
   for (int32_t v = 0; v < s; ++v)
@@ -36,7 +48,6 @@ int64_t ChannelLoad::add_tree(int32_t d, std::span<const int32_t> next, std::spa
     const int32_t p = order_[h];
     for (int32_t i = child_first_[p]; i < child_first_[p + 1]; ++i) order_[tail++] = child_list_[i];
   }
-  int64_t top = 0;
   for (int32_t i = tail - 1; i >= 0; --i) {
     const int32_t v = order_[i];
     load_[v] = sources_[v];

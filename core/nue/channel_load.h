@@ -32,8 +32,11 @@ class ChannelLoad {
 
   // next: per switch the channel towards destination switch d (-1 at d).
   // Adds to weight[c] the number of source ports whose route uses c.
-  // Returns the largest weight among the channels of the tree.
-  int64_t add_tree(int32_t d, std::span<const int32_t> next, std::span<int64_t> weight);
+  // Returns the largest weight among the channels of the tree. top_down,
+  // if it lists every switch with each one after its next hop (Dijkstra's
+  // settle order), saves building the children lists.
+  int64_t add_tree(int32_t d, std::span<const int32_t> next, std::span<int64_t> weight,
+                   std::span<const int32_t> top_down = {});
 
  private:
   std::vector<int32_t> dst_;      // per channel

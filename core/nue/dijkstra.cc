@@ -32,43 +32,52 @@ CdgDijkstra::CdgDijkstra(const Fabric &f, CompleteCdg &cdg) : cdg_(cdg) {
   }
   out_first_[s] = c;
   in_first_[s] = static_cast<int32_t>(in_list_.size());
+  in_arcs_.resize(in_list_.size());
+  for (size_t i = 0; i < in_list_.size(); ++i) {
+    const int32_t q = in_list_[i];
+    in_arcs_[i] = InArc{q, src_[q], cdg_.first_edge(q), rev_[q]};
+  }
   dist_.assign(s, 0);
   next_.assign(s, -1);
-  reached_.assign(s, 0);
-  settled_.assign(s, 0);
+  mark_.assign(s, 0);
   skip_.assign(s, 0);
   heap_.resize(s);
   cand_.resize(static_cast<size_t>(max_degree) * max_degree + 1);
   keep_.reserve(s);
   escape_next_.assign(s, -1);
   path_.reserve(s);
+  order_.resize(s);
 }
 
 CdgDijkstra::Outcome CdgDijkstra::route(int32_t d, std::span<const int64_t> weight,
                                         EscapePaths *escape) {
-  if (++epoch_ == 0) {  // stamps wrapped
-    std::fill(reached_.begin(), reached_.end(), 0);
-    std::fill(settled_.begin(), settled_.end(), 0);
-    epoch_ = 1;
+  base_ += 2;
+  if (base_ < 2) {  // stamps wrapped
+    std::fill(mark_.begin(), mark_.end(), 0);
+    base_ = 2;
   }
   escape_for_ = -1;
   Outcome out;
   // Algorithm 1, lines 1-9: only d is known; its fake source channel is the
   // ejection into d's own ports, so next[d] = -1.
-  reached_[d] = epoch_;
+  mark_[d] = base_;
   dist_[d] = 0;
   next_[d] = -1;
   num_reached_ = 1;
   heap_.push_or_decrease(d, 0);
   bool after_impasse = false;
+  order_len_ = 0;
+  order_valid_ = true;
   for (;;) {
     // Lines 10-23.
     while (!heap_.empty()) {
       const int32_t v = heap_.pop();
-      settled_[v] = epoch_;
+      mark_[v] = base_ + 1;  // settled
+      if (!after_impasse) order_[order_len_++] = v;
       relax_into(v, weight, after_impasse, out);
     }
     if (num_reached_ == num_switches_) break;
+    order_valid_ = false;
     // Impasse: islands (Section 4.6.2), then the escape repair.
     if (backtrack(weight)) {
       ++out.backtracks;
@@ -89,11 +98,14 @@ void CdgDijkstra::relax_into(int32_t v, std::span<const int64_t> weight, bool af
                              Outcome &out) {
   const int32_t cp = next_[v];
   const int32_t u_turn = cp >= 0 ? rev_[cp] : -1;
+  const int32_t cp_index = cp >= 0 ? cp - out_first_[v] : 0;  // edge(q, cp) without lookups
+  const int64_t dv = dist_[v];
   for (int32_t i = in_first_[v]; i < in_first_[v + 1]; ++i) {
-    const int32_t q = in_list_[i];  // u -> v
+    const InArc &in = in_arcs_[i];
+    const int32_t q = in.q;  // u -> v
     if (q == u_turn) continue;
-    const int32_t u = src_[q];
-    const int64_t nd = dist_[v] + weight[q];
+    const int32_t u = in.u;
+    const int64_t nd = dv + weight[q];
     if (reached(u)) {
       if (settled(u)) {
         // Section 4.6.3: after an island was reached, settled switches may
@@ -101,27 +113,15 @@ void CdgDijkstra::relax_into(int32_t v, std::span<const int64_t> weight, bool af
         if (after_impasse && nd < dist_[u] && attempt_shortcut(u, q, nd)) ++out.shortcuts;
         continue;
       }
-      if (nd > dist_[u]) continue;
-      if (nd == dist_[u]) {
-        // Tie: prefer a dependency that is already used over a new one
-        // (fewer new dependencies, fewer restrictions later).
-        if (cp < 0) continue;
-        const int32_t old = dependency_of(u);
-        if (old < 0 || cdg_.state(old) != CompleteCdg::kTentative) continue;
-        const int32_t e = cdg_.edge(q, cp);
-        if (cdg_.state(e) != CompleteCdg::kUsed) continue;
-        cdg_.release(old);
-        next_[u] = q;
-        continue;
-      }
+      if (nd >= dist_[u]) continue;  // line 13: strictly shorter only
     }
     // Line 15: may (q, next[v]) be used without closing a cycle?
-    if (cp >= 0 && !cdg_.try_use(q, cp, cdg_.edge(q, cp))) continue;
+    if (cp >= 0 && !cdg_.try_use(q, cp, in.first + cp_index - (cp > in.rev ? 1 : 0))) continue;
     if (reached(u)) {
       const int32_t old = dependency_of(u);  // u is not settled: nobody depends on it
       if (old >= 0) cdg_.release(old);
     } else {
-      reached_[u] = epoch_;
+      mark_[u] = base_;
       ++num_reached_;
     }
     // Lines 16-21.
@@ -218,7 +218,7 @@ bool CdgDijkstra::attempt_island(int32_t z, int32_t q, int32_t a, std::span<cons
   }
   switch_channel(y, a);
   dist_[y] = dist_[w] + weight[a];
-  reached_[z] = epoch_;
+  mark_[z] = base_;
   ++num_reached_;
   next_[z] = q;
   dist_[z] = dist_[y] + weight[q];
@@ -263,13 +263,12 @@ bool CdgDijkstra::escape_repair(int32_t d, std::span<const int64_t> weight, Esca
       if (reached(t)) {
         switch_channel(t, c);
       } else {
-        reached_[t] = epoch_;
-        ++num_reached_;
-        next_[t] = c;
         // A switch further up the path already has a dependant (the one
         // before it): it counts as settled, so only a checked shortcut can
         // move it, but it is still relaxed from when it leaves the heap.
-        if (t != z) settled_[t] = epoch_;
+        mark_[t] = t != z ? base_ + 1 : base_;
+        ++num_reached_;
+        next_[t] = c;
       }
       dist_[t] = dist_[dst_[c]] + weight[c];
       heap_.push_or_decrease(t, dist_[t]);  // relax from the moved switches again

@@ -75,6 +75,12 @@ class CdgDijkstra {
   std::span<const int32_t> next() const { return next_; }
   // Lets the caller install another tree (the escape paths).
   std::span<int32_t> next_mut() { return next_; }
+  // The switches in the order they were settled, every one after its next
+  // hop, when the last run needed no impasse handling; empty otherwise.
+  std::span<const int32_t> settle_order() const {
+    return order_valid_ ? std::span<const int32_t>(order_.data(), order_len_)
+                        : std::span<const int32_t>();
+  }
 
   // After a successful route(): the dependencies of next() become used, every
   // other tentative dependency is dropped.
@@ -102,17 +108,22 @@ class CdgDijkstra {
   // v switches from its current channel to c: drops the dependencies that
   // v and its dependants had on the old channel.
   void switch_channel(int32_t v, int32_t c);
-  bool reached(int32_t v) const { return reached_[v] == epoch_; }
-  bool settled(int32_t v) const { return settled_[v] == epoch_; }
+  // mark_[v] == base_: reached this run; base_ + 1: settled (popped).
+  bool reached(int32_t v) const { return mark_[v] >= base_; }
+  bool settled(int32_t v) const { return mark_[v] == base_ + 1; }
 
   CompleteCdg &cdg_;
   int32_t num_switches_ = 0;
   std::vector<int32_t> src_, dst_, rev_;                 // per channel
   std::vector<int32_t> out_first_, in_first_, in_list_;  // channel CSR per switch
+  struct InArc {
+    int32_t q, u, first, rev;  // channel u -> v, its tail, its first CDG out-edge, its reverse
+  };
+  std::vector<InArc> in_arcs_;  // in_list_ with what relax_into needs, contiguous
   std::vector<int64_t> dist_;
   std::vector<int32_t> next_;
-  std::vector<uint32_t> reached_, settled_, skip_;
-  uint32_t epoch_ = 0, skip_epoch_ = 0;
+  std::vector<uint32_t> mark_, skip_;
+  uint32_t base_ = 0, skip_epoch_ = 0;
   int32_t num_reached_ = 0;
   graph::IndexedHeap heap_;
   struct Candidate {
@@ -120,7 +131,9 @@ class CdgDijkstra {
     int32_t q, a;
   };
   std::vector<Candidate> cand_;
-  std::vector<int32_t> keep_, escape_next_, path_;
+  std::vector<int32_t> keep_, escape_next_, path_, order_;
+  int32_t order_len_ = 0;
+  bool order_valid_ = false;
   int32_t escape_for_ = -1;  // destination whose escape paths are in escape_next_
 };
 

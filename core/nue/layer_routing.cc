@@ -23,7 +23,7 @@ void LayerRouter::set_layer(int32_t layer, int32_t root, std::span<const int32_t
 LayerOutcome LayerRouter::route(std::span<const DestinationPort> ports,
                                 std::span<const int32_t> order, std::span<const int32_t> column_of,
                                 std::span<int64_t> weight, std::span<uint8_t> columns,
-                                int64_t abort_above, Logger &log) {
+                                int64_t abort_above, int attempt, Logger &log) {
   LayerOutcome out;
   const int32_t num_sw = f_.num_switches();
   // Lines 6-7: a new complete CDG holding the escape paths.
@@ -48,8 +48,9 @@ LayerOutcome LayerRouter::route(std::span<const DestinationPort> ports,
         ++out.fallbacks;
         if (log.enabled(LogLevel::kVerbose))
           log.logf(LogLevel::kVerbose,
-                   "keiro-nue: impasse for LID %d in layer %d: escape paths used", p.lid + i,
-                   layer_);
+                   "keiro-nue: layer %d, order attempt %d: unsolvable impasse for LID %d, escape "
+                   "paths used",
+                   layer_, attempt, p.lid + i);
       }
       // Line 10: the LID's forwarding entry on every switch.
       const std::span<const int32_t> next = dijkstra_.next();
@@ -57,7 +58,8 @@ LayerOutcome LayerRouter::route(std::span<const DestinationPort> ports,
       for (int32_t s = 0; s < num_sw; ++s)
         col[s] = s == p.sw ? p.port : (next[s] >= 0 ? f_.channel(next[s]).src_port : kNoPort);
       // Line 11: weights.
-      out.max_weight = std::max(out.max_weight, load_.add_tree(p.sw, next, weight));
+      out.max_weight =
+          std::max(out.max_weight, load_.add_tree(p.sw, next, weight, dijkstra_.settle_order()));
       ++out.lids;
       if (out.max_weight > abort_above) {
         out.aborted = true;

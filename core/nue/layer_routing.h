@@ -55,9 +55,10 @@ class LayerRouter {
   // the first column of the port's LIDs (one column per LID, num_switches
   // bytes each) in columns. weight is updated. Gives up (aborted) as soon as
   // a channel weight exceeds abort_above: the attempt cannot win any more.
+  // attempt only labels log lines.
   LayerOutcome route(std::span<const DestinationPort> ports, std::span<const int32_t> order,
                      std::span<const int32_t> column_of, std::span<int64_t> weight,
-                     std::span<uint8_t> columns, int64_t abort_above, Logger &log);
+                     std::span<uint8_t> columns, int64_t abort_above, int attempt, Logger &log);
 
  private:
   const Fabric &f_;

@@ -129,7 +129,7 @@ bool plot(const std::string &dir, const std::vector<RoutingFigures> &figs, std::
       {"avg hops", false, [](const RoutingFigures &g) { return g.paths.avg_hops; }},
       {"max hops", false, [](const RoutingFigures &g) { return double(g.paths.max_hops); }},
       {"max EFI", false, [](const RoutingFigures &g) { return g.paths.efi_summary.max; }},
-      {"EFI stddev", false, [](const RoutingFigures &g) { return g.paths.efi_summary.stddev; }},
+      {"min EFI", true, [](const RoutingFigures &g) { return g.paths.efi_summary.min; }},
       {"Gamma unif.", true, [](const RoutingFigures &g) { return g.traffic.gamma_uniform; }},
       {"Gamma hotspot", true, [](const RoutingFigures &g) { return g.traffic.gamma_hotspot; }},
       {"Gamma local", true, [](const RoutingFigures &g) { return g.traffic.gamma_local; }},
@@ -140,7 +140,8 @@ bool plot(const std::string &dir, const std::vector<RoutingFigures> &figs, std::
       std::all_of(figs.begin(), figs.end(), [](const RoutingFigures &g) { return g.have_traffic; });
   for (const RoutingFigures &g : figs) cmp.push_back({g.label, {}});
   for (const Metric &m : metrics) {
-    if (!traffic && m.higher_better) continue;
+    if (!traffic && std::string(m.name).rfind("Gamma", 0) == 0) continue;
+    if (!traffic && std::string(m.name) == "shift a2a") continue;
     mcats.push_back(m.name);
     double best = m.higher_better ? 0 : 1e300;
     for (const RoutingFigures &g : figs)
@@ -216,7 +217,7 @@ int run_analyze(const std::vector<std::string> &args) {
       ropt.lmc = static_cast<uint8_t>(x);
     } else if (a == "--vls") {
       if (!number(1, 15)) return 2;
-      ropt.vls = lopt.vls = static_cast<uint8_t>(x);
+      ropt.vls = static_cast<uint8_t>(x);
     } else if (a == "--patterns") {
       if (!number(1, 100000)) return 2;
       topt.patterns = static_cast<int>(x);
@@ -311,6 +312,20 @@ int run_analyze(const std::vector<std::string> &args) {
       measure(g, lr.fabric, lr.routing, copt, popt, traffic, topt);
     }
     figs.push_back(std::move(g));
+  }
+  // Column labels: drop the directory prefix all inputs share.
+  if (figs.size() > 1) {
+    size_t common = std::string::npos;
+    for (const RoutingFigures &g : figs) {
+      const std::string &a = figs[0].label;
+      size_t n = 0;
+      while (n < a.size() && n < g.label.size() && a[n] == g.label[n]) ++n;
+      common = std::min(common, n);
+    }
+    const size_t cut = common > 0 ? figs[0].label.rfind('/', common - 1) : std::string::npos;
+    if (cut != std::string::npos)
+      for (RoutingFigures &g : figs)
+        if (g.label.size() > cut + 1) g.label = g.label.substr(cut + 1);
   }
   if (json) {
     std::fputs(

@@ -148,4 +148,62 @@ inline void route_min_hop(const Fabric &f, Routing &r) {
   }
 }
 
+// Routing along a BFS spanning tree of the switches rooted at switch 0 (up
+// to the common ancestor, then down): a special case of up*/down*, deadlock
+// free whatever the SLs and SL2VL tables. SL 0, SL2VL VL 0.
+inline void route_tree(const Fabric &f, Routing &r) {
+  r.reset(f);
+  const int n = f.num_switches();
+  std::vector<int32_t> parent_ch(n, -1), order;
+  std::vector<bool> seen(n, false);
+  seen[0] = true;
+  order.push_back(0);
+  for (size_t h = 0; h < order.size(); ++h)
+    for (int32_t c = f.out_begin(order[h]); c < f.out_end(order[h]); ++c) {
+      const int v = f.channel(c).dst;
+      if (seen[v]) continue;
+      seen[v] = true;
+      parent_ch[v] = f.channel(c).reverse;  // v -> parent
+      order.push_back(v);
+    }
+  // Euler-tour intervals: d is below s iff tin[s] <= tin[d] < tout[s].
+  std::vector<std::vector<int32_t>> kids(n);  // channels s -> child
+  for (int v = 0; v < n; ++v)
+    if (parent_ch[v] >= 0)
+      kids[f.channel(parent_ch[v]).dst].push_back(f.channel(parent_ch[v]).reverse);
+  std::vector<int> tin(n), tout(n);
+  int clock = 0;
+  std::vector<std::pair<int, size_t>> st = {{0, 0}};
+  tin[0] = clock++;
+  while (!st.empty()) {
+    auto &[u, i] = st.back();
+    if (i < kids[u].size()) {
+      const int v = f.channel(kids[u][i++]).dst;
+      tin[v] = clock++;
+      st.push_back({v, 0});
+    } else {
+      tout[u] = clock;
+      st.pop_back();
+    }
+  }
+  for (const uint16_t lid : f.lids()) {
+    const LidOwner o = f.lid_owner(lid);
+    const int d = f.lid_switch(lid);
+    for (int s = 0; s < n; ++s) {
+      uint8_t port = kNoPort;
+      if (s == d) {
+        port = o.kind == LidOwner::kSwitch ? 0 : f.terminal(o.id).sw_port;
+      } else if (tin[s] <= tin[d] && tin[d] < tout[s]) {
+        for (const int32_t c : kids[s]) {
+          const int v = f.channel(c).dst;
+          if (tin[v] <= tin[d] && tin[d] < tout[v]) port = f.channel(c).src_port;
+        }
+      } else if (parent_ch[s] >= 0) {
+        port = f.channel(parent_ch[s]).src_port;
+      }
+      r.set_out_port(s, lid, port);
+    }
+  }
+}
+
 }  // namespace keiro::testing

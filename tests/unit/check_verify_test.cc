@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <map>
+#include <random>
+#include <set>
+#include <tuple>
+
 #include "core/check/verify.h"
 #include "tests/unit/check_test_fabrics.h"
 
@@ -266,6 +272,102 @@ TEST(Verify, TablesOfAnotherFabricAreRejected) {
   const CheckResult c = verify_routing(g, r);
   EXPECT_FALSE(c.ok);
   EXPECT_NE(c.first_problem.find("do not match"), std::string::npos);
+}
+
+// The optimized check against a plain one on random fabrics with random
+// per-source-switch SLs and random, partly in-port dependent SL2VL tables:
+// every (source LID, destination LID) path walked hop by hop, every
+// dependency put in a set, cycles found by a recursive DFS.
+TEST(Verify, AgreesWithPlainCheck) {
+  int cyclic_runs = 0, acyclic_runs = 0;
+  for (uint32_t seed = 1; seed <= 40; ++seed) {
+    const Fabric f = testing::random_fabric(12, 3, 2, seed);
+    Routing r;
+    if (seed % 2)
+      testing::route_min_hop(f, r);
+    else
+      testing::route_tree(f, r);  // acyclic whatever the SL2VL tables
+    Routing t;
+    t.reset(f, Routing::SlScope::kPerSourceSwitch);
+    for (int32_t s = 0; s < f.num_switches(); ++s)
+      for (uint16_t lid = 0; lid <= f.max_lid(); ++lid) t.set_out_port(s, lid, r.out_port(s, lid));
+    std::mt19937 rng(seed);
+    const int sls = 1 + static_cast<int>(seed % 4), vls = 1 + static_cast<int>(seed % 3);
+    for (int32_t s = 0; s < f.num_switches(); ++s)
+      for (const uint16_t lid : f.lids()) t.set_path_sl(s, lid, static_cast<uint8_t>(rng() % sls));
+    for (int32_t s = 0; s < f.num_switches(); ++s) {
+      const bool by_in_port = rng() % 2;
+      const unsigned n = f.sw(s).num_ports;
+      for (unsigned out = 1; out <= n; ++out)
+        for (int sl = 0; sl < sls; ++sl) {
+          const auto base = static_cast<uint8_t>(rng() % vls);
+          for (unsigned in = 0; in <= n; ++in)
+            t.set_vl(s, static_cast<uint8_t>(in), static_cast<uint8_t>(out),
+                     static_cast<uint8_t>(sl),
+                     by_in_port ? static_cast<uint8_t>(rng() % vls) : base);
+        }
+    }
+    // Plain check.
+    std::set<std::tuple<int, int, int, int>> deps;
+    uint32_t vl_mask = 0, sl_mask = 0;
+    int64_t pairs = 0;
+    for (const uint16_t slid : f.lids())
+      for (const uint16_t dlid : f.lids()) {
+        const LidOwner so = f.lid_owner(slid), d_o = f.lid_owner(dlid);
+        if (so.kind == d_o.kind && so.id == d_o.id) continue;
+        ++pairs;
+        int32_t u = f.lid_switch(slid);
+        uint8_t in = so.kind == LidOwner::kSwitch ? 0 : f.terminal(so.id).sw_port;
+        const uint8_t sl = t.path_sl(u, dlid);
+        sl_mask |= 1u << sl;
+        int prev_c = -1, prev_v = -1;
+        while (u != f.lid_switch(dlid)) {
+          const uint8_t out = t.out_port(u, dlid);
+          const int32_t c = f.peer(u, out).id;
+          const int v = t.vl(u, in, out, sl);
+          vl_mask |= 1u << v;
+          if (prev_c >= 0) deps.insert({prev_c, prev_v, c, v});
+          prev_c = c;
+          prev_v = v;
+          in = f.channel(c).dst_port;
+          u = f.channel(c).dst;
+        }
+      }
+    std::map<std::pair<int, int>, std::vector<std::pair<int, int>>> adj;
+    for (const auto &[c, v, c2, v2] : deps) adj[{c, v}].push_back({c2, v2});
+    std::map<std::pair<int, int>, int> color;
+    std::function<bool(std::pair<int, int>)> dfs = [&](std::pair<int, int> x) {
+      color[x] = 1;
+      for (const auto &y : adj[x]) {
+        if (color[y] == 1) return true;
+        if (color[y] == 0 && dfs(y)) return true;
+      }
+      color[x] = 2;
+      return false;
+    };
+    bool cyclic = false;
+    for (const auto &[x, ys] : adj)
+      if (!color[x] && dfs(x)) cyclic = true;
+
+    const CheckResult c = verify_routing(f, t);
+    (cyclic ? cyclic_runs : acyclic_runs)++;
+    if (seed % 2 == 0) {
+      EXPECT_FALSE(cyclic) << "seed " << seed;
+    }
+    EXPECT_EQ(c.pairs_checked, pairs) << "seed " << seed;
+    EXPECT_EQ(c.dependency_edges, static_cast<int64_t>(deps.size())) << "seed " << seed;
+    EXPECT_EQ(c.credit_loop, cyclic) << "seed " << seed;
+    EXPECT_EQ(c.vl_mask, vl_mask) << "seed " << seed;
+    EXPECT_EQ(c.sl_mask, sl_mask) << "seed " << seed;
+    EXPECT_EQ(c.unreachable + c.loops, 0) << "seed " << seed;
+    if (c.credit_loop) {
+      // Every dependency of the reported cycle is named with paths.
+      for (const CycleDependency &d : c.cycle_deps) EXPECT_GT(d.paths, 0) << "seed " << seed;
+    }
+  }
+  // The random cases cover both outcomes.
+  EXPECT_GT(cyclic_runs, 3);
+  EXPECT_GT(acyclic_runs, 3);
 }
 
 // 1,000 switches, 4,000 CAs (5,000 LIDs): min-hop tables have credit loops on

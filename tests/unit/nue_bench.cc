@@ -79,9 +79,9 @@ int main(int argc, char **argv) {
     }
   }
 
-  std::printf("%-9s %2s %8s %8s %8s %6s %6s %6s %6s %4s %8s %7s %7s %3s %8s %9s\n", "fabric", "k",
-              "best_ms", "mean_ms", "cpu_ms", "fallbk", "backtr", "repair", "shortc", "maxh",
-              "avg_hops", "max_efi", "avg_efi", "vls", "searches", "visits");
+  std::printf("%-9s %2s %8s %8s %8s %6s %6s %6s %6s %4s %8s %7s %7s %3s %8s %9s %8s\n", "fabric",
+              "k", "best_ms", "mean_ms", "cpu_ms", "fallbk", "backtr", "repair", "shortc", "maxh",
+              "avg_hops", "max_efi", "avg_efi", "vls", "searches", "visits", "attempts");
   for (const Bench &b : benches) {
     if (!only_fabric.empty() && only_fabric != b.name) continue;
     for (int k : {1, 2, 4, 8}) {
@@ -116,12 +116,12 @@ int main(int argc, char **argv) {
         return 1;
       }
       std::printf(
-          "%-9s %2d %8.2f %8.2f %8.2f %6s %6s %6s %6s %4lld %8.3f %7lld %7.1f %3d %8s %9s\n",
+          "%-9s %2d %8.2f %8.2f %8.2f %6s %6s %6s %6s %4lld %8.3f %7lld %7.1f %3d %8s %9s %8s\n",
           b.name, k, best, sum / reps, best_cpu, rep.get("escape_fallbacks").c_str(),
           rep.get("backtracking").c_str(), rep.get("escape_repairs").c_str(),
           rep.get("shortcuts").c_str(), static_cast<long long>(c.max_hops), c.avg_hops,
           static_cast<long long>(c.max_efi), c.avg_efi, c.vls, rep.get("cycle_searches").c_str(),
-          rep.get("cycle_search_visits").c_str());
+          rep.get("cycle_search_visits").c_str(), rep.get("order_attempts").c_str());
     }
   }
   return 0;
