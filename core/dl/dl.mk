@@ -15,3 +15,8 @@ tests_unit_tests_SOURCES += \
 	tests/unit/dl_search_test.cc \
 	tests/unit/dl_engine_test.cc \
 	tests/unit/dl_fabrics_test.cc
+
+# Through ibsim + the real OpenSM (tests/tests.mk sets up the .sh driver).
+TESTS += tests/integration/dl_fabrics.sh
+dist_noinst_SCRIPTS += tests/integration/dl_fabrics.sh
+EXTRA_DIST += tests/integration/data/dl-irregular-64.net
