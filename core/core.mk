@@ -10,11 +10,14 @@ libkeirocore_la_SOURCES += \
 libkeirocore_la_LIBADD = $(METIS_LIBS)
 
 # The command-line tool. Each subcommand lives in core/tool/cmd_*.cc and
-# registers itself (core/tool/command.h).
-keiro_SOURCES += core/tool/main.cc core/tool/command.h
+# registers itself (core/tool/command.h); tool_io holds what route, check
+# and analyze share (arguments, reading inputs, writing dumps).
+keiro_SOURCES += core/tool/main.cc core/tool/command.h \
+	core/tool/tool_io.h core/tool/tool_io.cc
 keiro_LDADD = libkeirocore.la
 
-tests_unit_tests_SOURCES += tests/unit/fabric_test.cc tests/unit/options_test.cc
+tests_unit_tests_SOURCES += tests/unit/fabric_test.cc tests/unit/options_test.cc \
+	tests/unit/routing_test.cc tests/unit/small_fabrics.h
 
 include core/nue/nue.mk
 include core/check/check.mk

@@ -20,6 +20,8 @@
 
 namespace keiro {
 
+struct CheckResult;  // core/check/verify.h
+
 struct EngineInput {
   const Fabric &fabric;
   const Options &options;
@@ -57,7 +59,10 @@ const EngineDesc *find_engine(std::string_view name);
 // when more were available, one INFO line says so.
 int vl_budget(const Fabric &f, const Options &o, bool qos, const char *engine, Logger &log);
 
-// Routes and self-checks. out is reset by the engine.
-bool run_engine(const EngineDesc &e, const EngineInput &in, Routing &out, EngineReport &rep);
+// Routes and self-checks. out is reset by the engine. When check is given,
+// it receives the self-check's result (core/check/verify.h) whenever the
+// check ran, passed or not, so that callers need not check again.
+bool run_engine(const EngineDesc &e, const EngineInput &in, Routing &out, EngineReport &rep,
+                CheckResult *check = nullptr);
 
 }  // namespace keiro

@@ -13,12 +13,32 @@ void Routing::reset(const Fabric &f, SlScope scope) {
   sl_.assign(scope == SlScope::kPerDestination ? stride_ : lft_.size(), 0);
   sw_ports_.resize(num_switches_);
   sl2vl_start_.resize(num_switches_);
+  sl2vl_slots_.resize(num_switches_);
+  port_slot_start_.resize(num_switches_);
+  port_slot_.clear();
   size_t total = 0;
   for (int32_t s = 0; s < num_switches_; ++s) {
-    sw_ports_[s] = f.sw(s).num_ports;
+    const uint8_t ports = f.sw(s).num_ports;
+    sw_ports_[s] = ports;
+    port_slot_start_[s] = port_slot_.size();
+    // Row 0: port 0; then one per connected port; one shared by the rest.
+    uint8_t rows = 1;
+    bool unconnected = false;
+    port_slot_.push_back(0);
+    for (unsigned p = 1; p <= ports; ++p) {
+      const bool connected = f.peer(s, static_cast<uint8_t>(p)).kind != PortPeer::kNone;
+      port_slot_.push_back(connected ? rows++ : kNoPort);
+      unconnected = unconnected || !connected;
+    }
+    if (unconnected) {
+      for (unsigned p = 1; p <= ports; ++p)
+        if (port_slot_[port_slot_start_[s] + p] == kNoPort)
+          port_slot_[port_slot_start_[s] + p] = rows;
+      ++rows;
+    }
+    sl2vl_slots_[s] = rows;
     sl2vl_start_[s] = total;
-    const size_t n = sw_ports_[s] + 1u;
-    total += n * n * kNumSls;
+    total += static_cast<size_t>(rows) * rows * kNumSls;
   }
   sl2vl_.assign(total, 0);
   term_sl2vl_.assign(static_cast<size_t>(f.num_terminals()) * kNumSls, 0);

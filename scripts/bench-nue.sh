@@ -7,13 +7,20 @@
 #   BUILDDIR  built keiro tree (default ./build)
 #   OUTDIR    run directories and the result table (default BUILDDIR/bench-nue)
 # Environment: BENCH_FABRICS (default: the two fabrics of issue 2),
-#              BENCH_KS (default "1 2 4 8").
+#              BENCH_KS (default "1 2 4 8"),
+#              BENCH_REPEAT (default 3): OpenSM runs per engine and cell; the
+#                table shows the median routing time,
+#              BENCH_SWITCHES (default 1): also run built-in nue with
+#                nue_include_switches TRUE (switch LIDs routed inside the
+#                deadlock-free layers, as keiro-nue always does); 0 skips it.
 #
-# Routing time is read from OpenSM's own log for both engines the same way:
+# Routing time is read from OpenSM's own log for every engine the same way:
 # from "building routing with '<engine>'" to "<engine> tables configured on
-# all switches" (both include OpenSM's LFT push, identical for both). Hops
-# and the max edge forwarding index come from `keiro analyze` on the dumps
-# OpenSM wrote (CA-to-CA routes), escape fallbacks from each engine's log.
+# all switches". Both ends are OpenSM's lines, so the interval holds the same
+# OpenSM work for every engine (its hop-table allocation, the LFT block
+# updates) besides the engine's own. Hops and the max edge forwarding index
+# come from `keiro analyze --pairs ca` on the dumps OpenSM wrote (CA-to-CA
+# routes), escape fallbacks from each engine's log.
 set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$src/build}" && pwd) || exit 2
@@ -21,6 +28,8 @@ out=${2:-$build/bench-nue}
 mkdir -p "$out"
 fabrics=${BENCH_FABRICS:-"rrg-128-d8-h4 torus-6x6x6-f1-h2"}
 ks=${BENCH_KS:-"1 2 4 8"}
+repeat=${BENCH_REPEAT:-3}
+with_sw=${BENCH_SWITCHES:-1}
 run=$src/tests/harness/run-fabric.sh
 export KEIRO_BUILDDIR=$build
 
@@ -35,35 +44,68 @@ route_time() {
   ' "$1"
 }
 
+median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "-" }'; }
+
 analyze() {  # DIR -> "avg_hops max_efi"
   "$build/keiro" analyze "$1/dumps" --no-traffic --pairs ca 2>/dev/null |
     awk '/path length/ { h = $4; sub(",", "", h) } /EFI \(sw-sw\)/ { m = $(NF-2); sub(",", "", m) }
          END { print h, m }'
 }
 
+# runs ENGINE-LABEL DIR-PREFIX ENGINE-NAME run-fabric-args...: REPEAT runs,
+# prints the median routing time; the first run's directory keeps the dumps.
+runs() {
+  local label=$1 prefix=$2 eng=$3
+  shift 3
+  local times="" i dir
+  for i in $(seq 1 "$repeat"); do
+    dir=$prefix-r$i
+    "$run" -o "$dir" "$@" -c "log_flags 0x47" -w 600 >/dev/null 2>&1 ||
+      echo "bench: $label failed (see $dir/opensm.log)" >&2
+    times="$times $(route_time "$dir/opensm.log" "$eng")"
+  done
+  echo "$times" | median
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.1fx", a / b; else print "-" }'; }
+
 table=$out/result.txt
+phases=$out/keiro-phases.txt
 {
-  printf '%-18s %2s | %9s %9s %6s | %9s %9s | %9s %9s | %7s %7s\n' fabric k \
-    "nue s" "keiro s" ratio "nue fb" "keiro fb" "nue hops" "keiro hp" "nue EFI" "keiro"
+  printf '%-18s %2s | %7s %7s %6s | %6s %6s | %7s %7s | %6s %6s' fabric k \
+    "nue s" "keiro s" ratio "nue fb" "kr fb" "nue hp" "kr hp" "nueEFI" "krEFI"
+  [ "$with_sw" = 1 ] && printf ' | %7s %6s %6s %6s' "nue+sw" ratio "fb" "EFI"
+  printf '\n'
 } >"$table"
+: >"$phases"
 for fab in $fabrics; do
   net=$src/ibsim-topologies/$fab.net
   for k in $ks; do
-    b=$out/$fab-k$k-builtin
-    "$run" -t "$net" -o "$b" -P -e nue -c "nue_max_num_vls $k" -c "log_flags 0x47" -w 600 >/dev/null 2>&1 ||
-      echo "bench: built-in nue failed on $fab k=$k (see $b/opensm.log)" >&2
-    kdir=$out/$fab-k$k-keiro
-    "$run" -t "$net" -o "$kdir" -e keiro-nue -p "max_vls=$k" -c "log_flags 0x47" -w 600 >/dev/null 2>&1 ||
-      echo "bench: keiro-nue failed on $fab k=$k (see $kdir/opensm.log)" >&2
-    tn=$(route_time "$b/opensm.log" nue)
-    tk=$(route_time "$kdir/opensm.log" keiro-nue)
-    fbn=$(grep -c "fallback to escape paths" "$b/opensm.log")
-    fbk=$(grep -o "escape fallbacks [0-9]*" "$kdir/opensm.log" | tail -n 1 | awk '{print $3}')
-    read -r hn en < <(analyze "$b")
-    read -r hk ek < <(analyze "$kdir")
-    ratio=$(awk -v a="${tn:-0}" -v b="${tk:-0}" 'BEGIN { if (b > 0) printf "%.1fx", a / b; else print "-" }')
-    printf '%-18s %2s | %9s %9s %6s | %9s %9s | %9s %9s | %7s %7s\n' "$fab" "$k" "${tn:--}" \
-      "${tk:--}" "$ratio" "$fbn" "${fbk:--}" "${hn:--}" "${hk:--}" "${en:--}" "${ek:--}" >>"$table"
+    b=$out/$fab-k$k-builtin kd=$out/$fab-k$k-keiro s=$out/$fab-k$k-builtin-sw
+    tn=$(runs "built-in nue on $fab k=$k" "$b" nue -t "$net" -P -e nue -c "nue_max_num_vls $k")
+    tk=$(runs "keiro-nue on $fab k=$k" "$kd" keiro-nue -t "$net" -e keiro-nue -p "max_vls=$k")
+    fbn=$(grep -c "fallback to escape paths" "$b-r1/opensm.log")
+    fbk=$(grep -o "escape fallbacks [0-9]*" "$kd-r1/opensm.log" | tail -n 1 | awk '{print $3}')
+    read -r hn en < <(analyze "$b-r1")
+    read -r hk ek < <(analyze "$kd-r1")
+    {
+      printf '%-18s %2s | %7s %7s %6s | %6s %6s | %7s %7s | %6s %6s' "$fab" "$k" "$tn" "$tk" \
+        "$(ratio "$tn" "$tk")" "$fbn" "${fbk:--}" "${hn:--}" "${hk:--}" "${en:--}" "${ek:--}"
+      if [ "$with_sw" = 1 ]; then
+        ts=$(runs "built-in nue (switches) on $fab k=$k" "$s" nue -t "$net" -P -e nue \
+          -c "nue_max_num_vls $k" -c "nue_include_switches TRUE")
+        fbs=$(grep -c "fallback to escape paths" "$s-r1/opensm.log")
+        read -r _ es < <(analyze "$s-r1")
+        printf ' | %7s %6s %6s %6s' "$ts" "$(ratio "$ts" "$tk")" "$fbs" "${es:--}"
+      fi
+      printf '\n'
+    } >>"$table"
+    for i in $(seq 1 "$repeat"); do
+      echo "$fab k=$k run $i: $(grep -o 'read [0-9.]* s, route .*' "$kd-r$i/opensm.log" | tail -n 1)"
+    done >>"$phases"
   done
 done
 cat "$table"
+echo
+echo "keiro-nue's own phases (from its log line):"
+cat "$phases"

@@ -9,6 +9,7 @@ libkeirocore_la_SOURCES += \
 	core/acro/acro_weights.h core/acro/acro_weights.cc \
 	core/acro/acro.h core/acro/acro.cc \
 	core/acro/lash_layers.h core/acro/lash_layers.cc \
+	core/acro/realize.h core/acro/realize.cc \
 	core/acro/engine.h core/acro/engine.cc \
 	core/vlmap/vl_demand.h \
 	core/vlmap/path_dp.h core/vlmap/path_dp.cc \

@@ -2,7 +2,8 @@
 // keiro-acro: balanced minimal routing (core/minimal/balanced.h) made free of
 // credit loops by ACRO's virtual layers (core/acro/acro.h), realized on
 // InfiniBand as per-(source switch, destination LID) SLs and SL2VL entries
-// (core/vlmap/vlmap.h).
+// (core/vlmap/vlmap.h); the ACRO + realization chain is core/acro/realize.h,
+// shared with keiro-loren.
 //
 // Fails with one ERROR line when the fabric is not connected, when ACRO
 // needs more layers than in.max_vls, or when the SL/VL budget cannot hold

@@ -3,12 +3,11 @@
 
 #include <algorithm>
 
-#include "core/acro/acro.h"
+#include "core/acro/realize.h"
 #include "core/loren/layout.h"
 #include "core/loren/loren.h"
 #include "core/minimal/dest_trees.h"
 #include "core/minimal/forwarding_index.h"
-#include "core/vlmap/vlmap.h"
 
 namespace keiro {
 
@@ -53,39 +52,14 @@ bool route_loren(const EngineInput &in, Routing &out, EngineReport &rep) {
   const DestTrees &trees = lr.trees;
   write_lfts(f, trees, out);
 
-  // 3. ACRO's layers on LOREN's routes.
-  AcroResult acro;
-  AcroOptions ao;
-  ao.seed = seed;
-  if (!acro_assign(f, trees, ao, acro, err)) {
-    in.log.logf(LogLevel::kError, "%s: %s", kName, err.c_str());
-    return false;
-  }
-  const int layers = std::max(1, acro.num_layers);
-  if (layers > in.max_vls) {
-    in.log.logf(LogLevel::kError,
-                "%s: ACRO needs %d VLs for LOREN's routes (t_max %d), only %d allowed%s", kName,
-                layers, lr.tables.tmax, in.max_vls,
-                in.qos ? " (option max_vls, the ports' VLCap and OpenSM's max_op_vls)"
-                       : " (QoS is off: turn on 'qos TRUE' so that SL2VL tables are programmed)");
-    return false;
-  }
-
-  // 4. Realization: SLs and SL2VL.
-  VlDemand demand;
-  demand.rank = std::move(acro.rank);
-  demand.rank_rows = acro.num_layers;
-  VlMapOptions vo;
-  vo.max_vls = in.max_vls;
-  vo.max_sls = in.max_sls;
-  vo.seed = seed + 1;
-  vo.max_moves = in.options.get_int("acro_max_moves");
-  VlMapStats vs;
-  if (!realize_vlmap(f, trees, demand, vo, out, vs, err)) {
-    in.log.logf(LogLevel::kError, "%s: %d ACRO layers on LOREN's routes (t_max %d): %s", kName,
-                acro.num_layers, lr.tables.tmax, err.c_str());
-    return false;
-  }
+  // 3. ACRO's layers on LOREN's routes, realized as SLs and SL2VL
+  // (core/acro/realize.h).
+  RealizeWording w;
+  w.engine = kName;
+  w.routes = strprintf("LOREN's routes (t_max %d)", lr.tables.tmax);
+  w.where = " on " + w.routes;
+  LayerRealization layers;
+  if (!realize_acro_layers(in, trees, seed, w, out, layers)) return false;
 
   const LorenTables &t = lr.tables;
   const int32_t S = f.num_switches();
@@ -109,25 +83,14 @@ bool route_loren(const EngineInput &in, Routing &out, EngineReport &rep) {
   fact(rep, "avg_min_hops", lr.avg_min_hops);
   rep.add("max_hops", lr.max_hops);
   fact(rep, "max_stretch", lr.max_stretch);
-  rep.add("layers", acro.num_layers);
-  rep.add("vls_used", vs.vls_used);
-  rep.add("sls_used", vs.sls_used);
-  rep.add("paths", vs.paths);
-  rep.add("first_pass_misfits", vs.first_pass_misfits);
-  rep.add("evictions", vs.evictions);
-  rep.add("moves", vs.moves);
-  rep.add("max_efi", fi.max);
-  fact(rep, "acro_seconds", acro.seconds);
-  fact(rep, "vlmap_seconds", vs.seconds);
+  add_layer_facts(layers, fi.max, rep);
   rep.add("table_sizes", sizes);  // last: long on big fabrics
-  out.vls_used = vs.vls_used;
-  out.sls_used = vs.sls_used;
   in.log.logf(LogLevel::kInfo,
               "%s: t_max %d (mandatory entries need %d); tables %d..%d entries; %.3f hops on "
               "average (minimal %.3f, max stretch %.2f); %d ACRO layers realized with %d VLs and "
               "%d SLs",
               kName, t.tmax, t.required, tmin, t.max_size(), lr.avg_hops, lr.avg_min_hops,
-              lr.max_stretch, acro.num_layers, vs.vls_used, vs.sls_used);
+              lr.max_stretch, layers.layers, layers.vlmap.vls_used, layers.vlmap.sls_used);
   return true;
 }
 

@@ -3,9 +3,9 @@
 // loren_layout, with at most loren_tmax table entries per switch (0: the
 // smallest number that works), made free of credit loops by ACRO's virtual
 // layers (core/acro/acro.h) realized as per-(source switch, destination LID)
-// SLs and SL2VL entries (core/vlmap/vlmap.h) -- the same chain as keiro-acro,
-// on LOREN's next hops instead of balanced minimal ones. The ACRO stage
-// follows options acro_seed and acro_max_moves.
+// SLs and SL2VL entries (core/vlmap/vlmap.h) -- the same chain as keiro-acro
+// (core/acro/realize.h), on LOREN's next hops instead of balanced minimal
+// ones. The ACRO stage follows options acro_seed and acro_max_moves.
 //
 // Fails with one ERROR line when loren_layout is unset or unusable (the line
 // names the file and line), when loren_tmax is below the entries the

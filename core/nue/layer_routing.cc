@@ -20,55 +20,65 @@ void LayerRouter::set_layer(int32_t layer, int32_t root, std::span<const int32_t
   dest_count_.assign(dest_count.begin(), dest_count.end());
 }
 
+void LayerRouter::begin(std::span<const int64_t> weight, LayerOutcome &out) {
+  out = LayerOutcome{};
+  // Lines 6-7: a new complete CDG holding the escape paths.
+  cdg_.reset();
+  out.escape_dependencies = escape_.build(root_, parent_, dest_count_, cdg_);
+  out.max_weight = weight.empty() ? 0 : *std::max_element(weight.begin(), weight.end());
+}
+
+void LayerRouter::route_lid(const DestinationPort &p, int offset, uint8_t *col,
+                            std::span<int64_t> weight, int attempt, Logger &log,
+                            LayerOutcome &out) {
+  const int32_t num_sw = f_.num_switches();
+  const CdgDijkstra::Outcome o = dijkstra_.route(p.sw, weight, &escape_);
+  if (o.reached_all) {
+    dijkstra_.commit();
+    out.backtracks += o.backtracks;
+    out.repairs += o.repairs;
+    out.shortcuts += o.shortcuts;
+  } else {
+    // Unsolvable impasse: the whole destination uses the escape paths.
+    dijkstra_.abandon();
+    escape_.route_to(p.sw, dijkstra_.next_mut());
+    ++out.fallbacks;
+    if (log.enabled(LogLevel::kVerbose))
+      log.logf(LogLevel::kVerbose,
+               "keiro-nue: layer %d, order attempt %d: unsolvable impasse for LID %d, escape "
+               "paths used",
+               layer_, attempt, p.lid + offset);
+  }
+  // Line 10: the LID's forwarding entry on every switch.
+  const std::span<const int32_t> next = dijkstra_.next();
+  for (int32_t s = 0; s < num_sw; ++s)
+    col[s] = s == p.sw ? p.port : (next[s] >= 0 ? f_.channel(next[s]).src_port : kNoPort);
+  // Line 11: weights.
+  out.max_weight =
+      std::max(out.max_weight, load_.add_tree(p.sw, next, weight, dijkstra_.settle_order()));
+  ++out.lids;
+}
+
 LayerOutcome LayerRouter::route(std::span<const DestinationPort> ports,
                                 std::span<const int32_t> order, std::span<const int32_t> column_of,
                                 std::span<int64_t> weight, std::span<uint8_t> columns,
                                 int64_t abort_above, int attempt, Logger &log) {
   LayerOutcome out;
-  const int32_t num_sw = f_.num_switches();
-  // Lines 6-7: a new complete CDG holding the escape paths.
-  cdg_.reset();
-  out.escape_dependencies = escape_.build(root_, parent_, dest_count_, cdg_);
-
-  out.max_weight = weight.empty() ? 0 : *std::max_element(weight.begin(), weight.end());
-  // Lines 8-11.
+  begin(weight, out);
+  const size_t num_sw = static_cast<size_t>(f_.num_switches());
   for (int32_t pi : order) {
     const DestinationPort &p = ports[pi];
     for (int i = 0; i < p.num_lids; ++i) {
-      const CdgDijkstra::Outcome o = dijkstra_.route(p.sw, weight, &escape_);
-      if (o.reached_all) {
-        dijkstra_.commit();
-        out.backtracks += o.backtracks;
-        out.repairs += o.repairs;
-        out.shortcuts += o.shortcuts;
-      } else {
-        // Unsolvable impasse: the whole destination uses the escape paths.
-        dijkstra_.abandon();
-        escape_.route_to(p.sw, dijkstra_.next_mut());
-        ++out.fallbacks;
-        if (log.enabled(LogLevel::kVerbose))
-          log.logf(LogLevel::kVerbose,
-                   "keiro-nue: layer %d, order attempt %d: unsolvable impasse for LID %d, escape "
-                   "paths used",
-                   layer_, attempt, p.lid + i);
-      }
-      // Line 10: the LID's forwarding entry on every switch.
-      const std::span<const int32_t> next = dijkstra_.next();
-      uint8_t *col = columns.data() + static_cast<size_t>(column_of[pi] + i) * num_sw;
-      for (int32_t s = 0; s < num_sw; ++s)
-        col[s] = s == p.sw ? p.port : (next[s] >= 0 ? f_.channel(next[s]).src_port : kNoPort);
-      // Line 11: weights.
-      out.max_weight =
-          std::max(out.max_weight, load_.add_tree(p.sw, next, weight, dijkstra_.settle_order()));
-      ++out.lids;
+      route_lid(p, i, columns.data() + static_cast<size_t>(column_of[pi] + i) * num_sw, weight,
+                attempt, log, out);
       if (out.max_weight > abort_above) {
         out.aborted = true;
-        out.cdg = cdg_.stats();
+        end(out);
         return out;
       }
     }
   }
-  out.cdg = cdg_.stats();
+  end(out);
   return out;
 }
 

@@ -55,10 +55,21 @@ class LayerRouter {
   // the first column of the port's LIDs (one column per LID, num_switches
   // bytes each) in columns. weight is updated. Gives up (aborted) as soon as
   // a channel weight exceeds abort_above: the attempt cannot win any more.
-  // attempt only labels log lines.
+  // attempt only labels log lines. Same as begin(), route_lid() for every
+  // LID, end().
   LayerOutcome route(std::span<const DestinationPort> ports, std::span<const int32_t> order,
                      std::span<const int32_t> column_of, std::span<int64_t> weight,
                      std::span<uint8_t> columns, int64_t abort_above, int attempt, Logger &log);
+
+  // The same one LID at a time, so that several layers (each with its own
+  // router and CDG) can take turns. begin(): lines 6-7 (a new complete CDG
+  // with the escape paths) and out.max_weight from weight.
+  void begin(std::span<const int64_t> weight, LayerOutcome &out);
+  // Lines 8-11 for LID p.lid + offset: its LFT column col (num_switches
+  // bytes) and the weight update.
+  void route_lid(const DestinationPort &p, int offset, uint8_t *col, std::span<int64_t> weight,
+                 int attempt, Logger &log, LayerOutcome &out);
+  void end(LayerOutcome &out) const { out.cdg = cdg_.stats(); }
 
  private:
   const Fabric &f_;

@@ -4,8 +4,6 @@
 // all-to-all estimate (core/metrics/), with a table, JSON or SVG charts.
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -21,6 +19,7 @@
 #include "core/metrics/traffic.h"
 #include "core/options.h"
 #include "core/tool/command.h"
+#include "core/tool/tool_io.h"
 
 namespace keiro::tool {
 namespace {
@@ -51,27 +50,6 @@ const char *kUsage =
     "  --plot DIR        write hops.svg, link-load.svg and compare.svg into DIR\n"
     "exit status: 0 every routing passes the check, 1 one does not, 2 unusable input\n";
 
-class QuietLogger : public Logger {
- public:
-  void write(LogLevel level, const std::string &line) override {
-    if (level == LogLevel::kError) std::fprintf(stderr, "ERROR: %s\n", line.c_str());
-  }
-  bool enabled(LogLevel level) const override { return level == LogLevel::kError; }
-};
-
-bool to_num(const std::string &s, double lo, double hi, double &v) {
-  char *end = nullptr;
-  v = std::strtod(s.c_str(), &end);
-  return !s.empty() && !*end && v >= lo && v <= hi;
-}
-
-void fill_fabric(RoutingFigures &g, const Fabric &f) {
-  g.switches = f.num_switches();
-  g.terminals = f.num_terminals();
-  g.links = f.num_channels() / 2;
-  g.lids = static_cast<int>(f.lids().size());
-}
-
 void measure(RoutingFigures &g, const Fabric &f, const Routing &r, const CheckOptions &copt,
              const PathStatsOptions &popt, bool traffic, const TrafficOptions &topt) {
   fill_fabric(g, f);
@@ -89,12 +67,7 @@ bool write_file(const std::string &path, const std::string &text) {
 }
 
 bool plot(const std::string &dir, const std::vector<RoutingFigures> &figs, std::string &err) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) {
-    err = "cannot create " + dir + ": " + ec.message();
-    return false;
-  }
+  if (!make_dirs(dir, err)) return false;
   // Hop histogram, in percent of each routing's routes.
   size_t longest = 0;
   for (const RoutingFigures &g : figs) longest = std::max(longest, g.paths.hop_histogram.size());
@@ -181,57 +154,41 @@ int run_analyze(const std::vector<std::string> &args) {
   PathStatsOptions popt;
   bool json = false, traffic = true;
   CheckOptions base_copt;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string &a = args[i];
-    auto value = [&](std::string &dst) {
-      if (i + 1 >= args.size()) {
-        std::fprintf(stderr, "keiro analyze: %s needs a value\n", a.c_str());
-        return false;
-      }
-      dst = args[++i];
-      return true;
-    };
+  for (ArgWalker w("analyze", args); w.next();) {
+    const std::string &a = w.arg();
     std::string v;
     double x = 0;
-    auto number = [&](double lo, double hi) {
-      if (!value(v)) return false;
-      if (!to_num(v, lo, hi, x)) {
-        std::fprintf(stderr, "keiro analyze: bad value '%s' for %s\n", v.c_str(), a.c_str());
-        return false;
-      }
-      return true;
-    };
     if (a == "-h" || a == "--help") {
       std::fputs(kUsage, stdout);
       return 0;
     } else if (a == "--topology") {
-      if (!value(lopt.topology)) return 2;
+      if (!w.value(lopt.topology)) return 2;
     } else if (a == "--sls") {
-      if (!value(lopt.sls)) return 2;
+      if (!w.value(lopt.sls)) return 2;
     } else if (a == "--opt") {
-      if (!value(v)) return 2;
+      if (!w.value(v)) return 2;
       opt_text += (opt_text.empty() ? "" : " ") + v;
     } else if (a == "--lmc") {
-      if (!number(0, 7)) return 2;
+      if (!w.num_value(0, 7, x)) return 2;
       lopt.lmc = static_cast<int>(x);
       ropt.lmc = static_cast<uint8_t>(x);
     } else if (a == "--vls") {
-      if (!number(1, 15)) return 2;
+      if (!w.num_value(1, 15, x)) return 2;
       ropt.vls = static_cast<uint8_t>(x);
     } else if (a == "--patterns") {
-      if (!number(1, 100000)) return 2;
+      if (!w.num_value(1, 100000, x)) return 2;
       topt.patterns = static_cast<int>(x);
     } else if (a == "--hotspot") {
-      if (!number(0, 1)) return 2;
+      if (!w.num_value(0, 1, x)) return 2;
       topt.hotspot_beta = x;
     } else if (a == "--local") {
-      if (!number(0, 100)) return 2;
+      if (!w.num_value(0, 100, x)) return 2;
       topt.local_gamma = x;
     } else if (a == "--seed") {
-      if (!number(0, 1e18)) return 2;
+      if (!w.num_value(0, 1e18, x)) return 2;
       topt.seed = static_cast<uint64_t>(x);
     } else if (a == "--pairs") {
-      if (!value(v)) return 2;
+      if (!w.value(v)) return 2;
       if (!parse_check_pairs(v, base_copt)) {
         std::fprintf(stderr, "keiro analyze: --pairs is all, ca-sources or ca\n");
         return 2;
@@ -243,7 +200,7 @@ int run_analyze(const std::vector<std::string> &args) {
     } else if (a == "--json") {
       json = true;
     } else if (a == "--plot") {
-      if (!value(plot_dir)) return 2;
+      if (!w.value(plot_dir)) return 2;
     } else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "keiro analyze: unknown option '%s'\n\n%s", a.c_str(), kUsage);
       return 2;
@@ -256,11 +213,8 @@ int run_analyze(const std::vector<std::string> &args) {
     return 2;
   }
   Options options;
-  std::string err;
-  if (!Options::parse(opt_text, options, err)) {
-    std::fprintf(stderr, "keiro analyze: %s\n", err.c_str());
-    return 2;
-  }
+  InputReader read("analyze");
+  if (!read.options(opt_text, options)) return 2;
   std::vector<RoutingFigures> figs;
   Fabric topo;  // the fabric of engine:NAME inputs, read once
   bool topo_read = false;
@@ -279,13 +233,10 @@ int run_analyze(const std::vector<std::string> &args) {
       }
       if (!topo_read) {
         ropt.sm_node = lopt.sm_node;
-        if (!read_topology(lopt.topology, topo, err, ropt)) {
-          std::fprintf(stderr, "keiro analyze: %s\n", err.c_str());
-          return 2;
-        }
+        if (!read.fabric(lopt.topology, ropt, topo)) return 2;
         topo_read = true;
       }
-      QuietLogger log;
+      ToolLogger log(false);  // ERROR lines only
       const int budget = vl_budget(topo, options, true, e->osm_name, log);
       EngineInput ein{topo, options, log, budget, static_cast<int>(options.get_int("max_sls")),
                       true};
@@ -300,10 +251,7 @@ int run_analyze(const std::vector<std::string> &args) {
       measure(g, topo, r, base_copt, popt, traffic, topt);
     } else {
       LoadedRouting lr;
-      if (!load_dump_dir(in, lopt, lr, err)) {
-        std::fprintf(stderr, "keiro analyze: %s\n", err.c_str());
-        return 2;
-      }
+      if (!read.dumps(in, lopt, lr)) return 2;
       CheckOptions copt = base_copt;
       if (lr.use_source_sls) copt.source_sls = &lr.source_sls;
       g.engine = lr.engine;
@@ -342,10 +290,8 @@ int run_analyze(const std::vector<std::string> &args) {
         std::printf("%s: note: %s\n", g.label.c_str(), n.c_str());
     }
   }
-  if (!plot_dir.empty() && !plot(plot_dir, figs, err)) {
-    std::fprintf(stderr, "keiro analyze: %s\n", err.c_str());
-    return 2;
-  }
+  std::string err;
+  if (!plot_dir.empty() && !plot(plot_dir, figs, err)) return input_error("analyze", err);
   const bool all_ok =
       std::all_of(figs.begin(), figs.end(), [](const RoutingFigures &g) { return g.check.ok; });
   return all_ok ? 0 : 1;

@@ -22,6 +22,7 @@
 #include "core/log.h"
 #include "core/metrics/report.h"
 #include "core/tool/command.h"
+#include "core/tool/tool_io.h"
 
 namespace keiro::tool {
 namespace {
@@ -60,12 +61,6 @@ const char *kUsage =
     "exit status: 0 all checks hold, 1 a check failed, 2 unusable input\n";
 
 constexpr const char *kUmad2sim = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so";
-
-bool to_int(const std::string &s, long lo, long hi, long &v) {
-  char *end = nullptr;
-  v = std::strtol(s.c_str(), &end, 10);
-  return !s.empty() && !*end && v >= lo && v <= hi;
-}
 
 // ---------------------------------------------------------------- live mode
 
@@ -294,17 +289,8 @@ bool load_live(Live &lv, const LoadOptions &opt, LoadedRouting &out, std::string
 }
 
 bool save_dir(const std::string &dir, const LoadedRouting &lr, std::string &err) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) {
-    err = "cannot create " + dir + ": " + ec.message();
-    return false;
-  }
+  if (!write_dumps(dir, lr.fabric, lr.routing, err)) return false;
   const std::string d = dir + "/";
-  if (!write_subnet_lst(d + "opensm-subnet.lst", lr.fabric, err) ||
-      !write_lfts_dump(d + "opensm-lfts.dump", lr.fabric, lr.routing, err) ||
-      !write_sl2vl_dump(d + "opensm-sl2vl.dump", lr.fabric, lr.routing, err))
-    return false;
   if (lr.use_source_sls) {
     std::ofstream out(d + kPathSlFileName);
     write_path_sl_file(out, lr.source_sls, lr.fabric.max_lid(), "saquery");
@@ -366,10 +352,7 @@ std::string result_json(const std::string &what, const LoadedRouting &lr, const 
   RoutingFigures fig;
   fig.label = what;
   fig.engine = lr.engine;
-  fig.switches = lr.fabric.num_switches();
-  fig.terminals = lr.fabric.num_terminals();
-  fig.links = lr.fabric.num_channels() / 2;
-  fig.lids = static_cast<int>(lr.fabric.lids().size());
+  fill_fabric(fig, lr.fabric);
   fig.check = c;
   fig.notes = lr.notes;
   fig.notes.insert(fig.notes.begin(), "path SLs: " + lr.sl_source);
@@ -383,41 +366,25 @@ int run_check(const std::vector<std::string> &args) {
   bool live = false, json = false;
   CheckOptions copt;
   std::string pairs = "all";
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string &a = args[i];
-    auto value = [&](std::string &dst) {
-      if (i + 1 >= args.size()) {
-        std::fprintf(stderr, "keiro check: %s needs a value\n", a.c_str());
-        return false;
-      }
-      dst = args[++i];
-      return true;
-    };
+  for (ArgWalker w("check", args); w.next();) {
+    const std::string &a = w.arg();
     std::string v;
     long n = 0;
     if (a == "-h" || a == "--help") {
       std::fputs(kUsage, stdout);
       return 0;
     } else if (a == "--topology") {
-      if (!value(lopt.topology)) return 2;
+      if (!w.value(lopt.topology)) return 2;
     } else if (a == "--sls") {
-      if (!value(lopt.sls)) return 2;
+      if (!w.value(lopt.sls)) return 2;
     } else if (a == "--lmc") {
-      if (!value(v)) return 2;
-      if (!to_int(v, 0, 7, n)) {
-        std::fprintf(stderr, "keiro check: --lmc needs 0..7, not '%s'\n", v.c_str());
-        return 2;
-      }
+      if (!w.int_value(0, 7, n)) return 2;
       lopt.lmc = static_cast<int>(n);
     } else if (a == "--max-problems") {
-      if (!value(v)) return 2;
-      if (!to_int(v, 1, 100000, n)) {
-        std::fprintf(stderr, "keiro check: bad --max-problems '%s'\n", v.c_str());
-        return 2;
-      }
+      if (!w.int_value(1, 100000, n, ArgWalker::BadInt::kBad)) return 2;
       copt.max_problems = static_cast<int>(n);
     } else if (a == "--pairs") {
-      if (!value(v)) return 2;
+      if (!w.value(v)) return 2;
       if (!parse_check_pairs(v, copt)) {
         std::fprintf(stderr, "keiro check: --pairs is all, ca-sources or ca\n");
         return 2;
@@ -428,26 +395,22 @@ int run_check(const std::vector<std::string> &args) {
     } else if (a == "--live") {
       live = true;
     } else if (a == "--sl-pairs") {
-      if (!value(lv.sl_pairs)) return 2;
+      if (!w.value(lv.sl_pairs)) return 2;
       if (lv.sl_pairs != "all" && lv.sl_pairs != "ports" && lv.sl_pairs != "none") {
         std::fprintf(stderr, "keiro check: --sl-pairs is all, ports or none\n");
         return 2;
       }
     } else if (a == "--jobs") {
-      if (!value(v)) return 2;
-      if (!to_int(v, 1, 64, n)) {
-        std::fprintf(stderr, "keiro check: bad --jobs '%s'\n", v.c_str());
-        return 2;
-      }
+      if (!w.int_value(1, 64, n, ArgWalker::BadInt::kBad)) return 2;
       lv.jobs = static_cast<int>(n);
     } else if (a == "--sa-tool") {
-      if (!value(lv.sa_tool)) return 2;
+      if (!w.value(lv.sa_tool)) return 2;
     } else if (a == "--umad2sim") {
       lv.preload = kUmad2sim;
-      if (i + 1 < args.size() && args[i + 1].find(".so") != std::string::npos)
-        lv.preload = args[++i];
+      if (const std::string *lib = w.peek(); lib && lib->find(".so") != std::string::npos)
+        w.value(lv.preload);
     } else if (a == "--save") {
-      if (!value(save)) return 2;
+      if (!w.value(save)) return 2;
     } else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "keiro check: unknown option '%s'\n\n%s", a.c_str(), kUsage);
       return 2;
@@ -468,19 +431,13 @@ int run_check(const std::vector<std::string> &args) {
   const auto t0 = std::chrono::steady_clock::now();
   if (live) {
     char tmpl[] = "/tmp/keiro-check-XXXXXX";
-    if (!mkdtemp(tmpl)) {
-      std::fprintf(stderr, "keiro check: cannot create a scratch directory in /tmp\n");
-      return 2;
-    }
+    if (!mkdtemp(tmpl)) return input_error("check", "cannot create a scratch directory in /tmp");
     lv.tmp = tmpl;
-  }
-  const bool loaded = live ? load_live(lv, lopt, lr, err) : load_dump_dir(dir, lopt, lr, err);
-  if (live) {
+    const bool loaded = load_live(lv, lopt, lr, err);
     std::error_code ec;
     std::filesystem::remove_all(lv.tmp, ec);
-  }
-  if (!loaded) {
-    std::fprintf(stderr, "keiro check: %s\n", err.c_str());
+    if (!loaded) return input_error("check", err);
+  } else if (!InputReader("check").dumps(dir, lopt, lr)) {
     return 2;
   }
   const double read_s =
@@ -488,10 +445,7 @@ int run_check(const std::vector<std::string> &args) {
   if (live)
     lr.notes.push_back(
         strprintf("read the fabric with %d diagnostic commands in %.1f s", lv.commands, read_s));
-  if (!save.empty() && !save_dir(save, lr, err)) {
-    std::fprintf(stderr, "keiro check: %s\n", err.c_str());
-    return 2;
-  }
+  if (!save.empty() && !save_dir(save, lr, err)) return input_error("check", err);
   if (lr.use_source_sls) copt.source_sls = &lr.source_sls;
   const CheckResult c = verify_routing(lr.fabric, lr.routing, copt);
   if (pairs != "all")

@@ -3,22 +3,17 @@
 // the tables (run_engine), writes them in OpenSM's dump formats and prints
 // the routing's figures.
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
 #include <string>
 #include <vector>
 
-#include "core/check/verify.h"
 #include "core/engine.h"
-#include "core/io/dumps.h"
 #include "core/io/path_sl_file.h"
-#include "core/io/topology_file.h"
-#include "core/log.h"
 #include "core/metrics/path_stats.h"
 #include "core/metrics/report.h"
 #include "core/metrics/traffic.h"
 #include "core/options.h"
 #include "core/tool/command.h"
+#include "core/tool/tool_io.h"
 
 namespace keiro::tool {
 namespace {
@@ -45,75 +40,36 @@ const char *kUsage =
     "  -v, --verbose       print the engine's INFO lines\n"
     "exit status: 0 routed and checked, 1 routing or check failed, 2 unusable input\n";
 
-class ToolLogger : public Logger {
- public:
-  explicit ToolLogger(bool verbose) : verbose_(verbose) {}
-  void write(LogLevel level, const std::string &line) override {
-    if (level == LogLevel::kError)
-      std::fprintf(stderr, "ERROR: %s\n", line.c_str());
-    else
-      std::fprintf(stderr, "%s\n", line.c_str());
-  }
-  bool enabled(LogLevel level) const override {
-    return level == LogLevel::kError || (verbose_ && level == LogLevel::kInfo);
-  }
-
- private:
-  bool verbose_;
-};
-
-bool to_int(const std::string &s, long lo, long hi, long &v) {
-  char *end = nullptr;
-  v = std::strtol(s.c_str(), &end, 10);
-  return !s.empty() && !*end && v >= lo && v <= hi;
-}
-
 int run_route(const std::vector<std::string> &args) {
   std::string engines;
   for (const EngineDesc &e : all_engines()) engines += std::string(" ") + e.name;
   std::string engine = "nue", topology, out_dir, opt_text, sm_node;
   TopologyReadOptions ropt;
   bool qos = true, json = false, verbose = false, traffic = false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string &a = args[i];
-    auto value = [&](std::string &dst) {
-      if (i + 1 >= args.size()) {
-        std::fprintf(stderr, "keiro route: %s needs a value\n", a.c_str());
-        return false;
-      }
-      dst = args[++i];
-      return true;
-    };
+  for (ArgWalker w("route", args); w.next();) {
+    const std::string &a = w.arg();
     std::string v;
     long n = 0;
     if (a == "-h" || a == "--help") {
       std::printf(kUsage, engines.c_str());
       return 0;
     } else if (a == "--engine") {
-      if (!value(engine)) return 2;
+      if (!w.value(engine)) return 2;
     } else if (a == "--topology") {
-      if (!value(topology)) return 2;
+      if (!w.value(topology)) return 2;
     } else if (a == "--out") {
-      if (!value(out_dir)) return 2;
+      if (!w.value(out_dir)) return 2;
     } else if (a == "--opt") {
-      if (!value(v)) return 2;
+      if (!w.value(v)) return 2;
       opt_text += (opt_text.empty() ? "" : " ") + v;
     } else if (a == "--lmc") {
-      if (!value(v)) return 2;
-      if (!to_int(v, 0, 7, n)) {
-        std::fprintf(stderr, "keiro route: --lmc needs 0..7, not '%s'\n", v.c_str());
-        return 2;
-      }
+      if (!w.int_value(0, 7, n)) return 2;
       ropt.lmc = static_cast<uint8_t>(n);
     } else if (a == "--vls") {
-      if (!value(v)) return 2;
-      if (!to_int(v, 1, 15, n)) {
-        std::fprintf(stderr, "keiro route: --vls needs 1..15, not '%s'\n", v.c_str());
-        return 2;
-      }
+      if (!w.int_value(1, 15, n)) return 2;
       ropt.vls = static_cast<uint8_t>(n);
     } else if (a == "--sm-node") {
-      if (!value(ropt.sm_node)) return 2;
+      if (!w.value(ropt.sm_node)) return 2;
     } else if (a == "--no-qos") {
       qos = false;
     } else if (a == "--traffic") {
@@ -140,37 +96,26 @@ int run_route(const std::vector<std::string> &args) {
     return 2;
   }
   Options options;
-  std::string err;
-  if (!Options::parse(opt_text, options, err)) {
-    std::fprintf(stderr, "keiro route: %s\n", err.c_str());
-    return 2;
-  }
   Fabric f;
-  if (!read_topology(topology, f, err, ropt)) {
-    std::fprintf(stderr, "keiro route: %s\n", err.c_str());
-    return 2;
-  }
+  InputReader read("route");
+  if (!read.options(opt_text, options) || !read.fabric(topology, ropt, f)) return 2;
 
   ToolLogger log(verbose);
   const int budget = vl_budget(f, options, qos, e->osm_name, log);
   EngineInput in{f, options, log, budget, static_cast<int>(options.get_int("max_sls")), qos};
   Routing r;
   EngineReport rep;
-  if (!run_engine(*e, in, r, rep)) return 1;  // the engine or the check logged the ERROR line
-
   RoutingFigures fig;
+  // The engine or the check logged the ERROR line; fig.check is the self-check's result.
+  if (!run_engine(*e, in, r, rep, &fig.check)) return 1;
+  fig.check.seconds = rep.check_seconds;
+
   fig.label = topology;
   fig.engine = e->osm_name;
-  fig.switches = f.num_switches();
-  fig.terminals = f.num_terminals();
-  fig.links = f.num_channels() / 2;
-  fig.lids = static_cast<int>(f.lids().size());
+  fill_fabric(fig, f);
   fig.route_seconds = rep.route_seconds;
   fig.vl_budget = budget;
   fig.facts = rep.facts;
-  // run_engine checked already; this repeats it to report its details.
-  fig.check = verify_routing(f, r);
-  fig.check.seconds = rep.check_seconds;
   fig.paths = path_stats(f, r);
   if (traffic) {
     fig.have_traffic = true;
@@ -178,21 +123,10 @@ int run_route(const std::vector<std::string> &args) {
   }
 
   if (!out_dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(out_dir, ec);
-    if (ec) {
-      std::fprintf(stderr, "keiro route: cannot create %s: %s\n", out_dir.c_str(),
-                   ec.message().c_str());
-      return 2;
-    }
-    const std::string d = out_dir + "/";
-    if (!write_subnet_lst(d + "opensm-subnet.lst", f, err) ||
-        !write_lfts_dump(d + "opensm-lfts.dump", f, r, err) ||
-        !write_sl2vl_dump(d + "opensm-sl2vl.dump", f, r, err) ||
-        !write_path_sl_file(d + kPathSlFileName, f, r, err)) {
-      std::fprintf(stderr, "keiro route: %s\n", err.c_str());
-      return 2;
-    }
+    std::string err;
+    if (!write_dumps(out_dir, f, r, err) ||
+        !write_path_sl_file(out_dir + "/" + kPathSlFileName, f, r, err))
+      return input_error("route", err);
     fig.notes.push_back("wrote opensm-subnet.lst, opensm-lfts.dump, opensm-sl2vl.dump and " +
                         std::string(kPathSlFileName) + " to " + out_dir);
   }

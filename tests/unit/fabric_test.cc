@@ -3,20 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/unit/small_fabrics.h"
+
 namespace keiro {
 namespace {
 
-// Two switches joined by two parallel links, one CA on each.
-Fabric two_switches() {
-  Fabric f;
-  const int a = f.add_switch({0x10, "A", 8});
-  const int b = f.add_switch({0x20, "B", 8});
-  f.add_link(a, 3, b, 3, 4);
-  f.add_link(a, 5, b, 5, 8);
-  f.add_terminal({0x100, 0x101, "ha", 1, false, 0, 0, a, 1});
-  f.add_terminal({0x200, 0x201, "hb", 1, false, 0, 0, b, 1});
-  return f;
-}
+using testfab::two_switches;
 
 TEST(Fabric, CsrAndPeers) {
   Fabric f = two_switches();

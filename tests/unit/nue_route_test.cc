@@ -226,5 +226,23 @@ TEST(NueRoute, TorusWithFailuresAllK) {
   }
 }
 
+// Layers take turns (nue.cc): with several layers on a low-diameter fabric
+// the METIS layers are compact regions, and routing them one after the other
+// left the most loaded link at 1.64 (4 layers) and 1.56 (8 layers) times the
+// mean edge forwarding index of this fabric; interleaving them gives 1.28 and
+// 1.17 at the same average path length.
+TEST(NueRoute, InterleavedLayersBalance) {
+  const Fabric f = make_fabric(128, nuetest::random_regular_links(128, 8, 3), 4);
+  for (int k : {4, 8}) {
+    NueRun run;
+    route(f, "", k, run);
+    ASSERT_TRUE(run.ok) << k;
+    const nuetest::RouteCheck c = check_routes(f, run.r);
+    ASSERT_TRUE(c.ok) << "k=" << k << ": " << c.problem;
+    EXPECT_LE(static_cast<double>(c.max_efi), 1.4 * c.avg_efi) << "k=" << k;
+    EXPECT_LT(c.avg_hops, 2.6) << "k=" << k;
+  }
+}
+
 }  // namespace
 }  // namespace keiro

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// ACRO layers -> VlDemand -> SL2VL realization, shared by keiro-acro and
+// keiro-loren (core/acro/realize.h).
+#include "core/acro/realize.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "core/acro/acro.h"
+#include "core/log.h"
+
+namespace keiro {
+
+namespace {
+// "; with 16 SLs it fits (N SLs used)" or "; with 16 SLs N paths stay
+// unplaced": what a second realization with every SL gives.
+std::string all_sls_hint(const Fabric &f, const DestTrees &trees, const VlDemand &demand,
+                         const VlMapOptions &vo) {
+  Routing probe;
+  probe.reset(f, Routing::SlScope::kPerSourceSwitch);
+  VlMapOptions all = vo;
+  all.max_sls = kNumSls;
+  VlMapStats ps;
+  std::string perr;
+  return realize_vlmap(f, trees, demand, all, probe, ps, perr)
+             ? strprintf("; with %d SLs it fits (%d SLs used)", kNumSls, ps.sls_used)
+             : strprintf("; with %d SLs %lld paths stay unplaced", kNumSls, (long long)ps.unplaced);
+}
+}  // namespace
+
+bool realize_acro_layers(const EngineInput &in, const DestTrees &trees, uint64_t seed,
+                         const RealizeWording &w, Routing &out, LayerRealization &res) {
+  const Fabric &f = in.fabric;
+  std::string err;
+
+  // ACRO's layers.
+  AcroResult acro;
+  AcroOptions ao;
+  ao.seed = seed;
+  if (!acro_assign(f, trees, ao, acro, err)) {
+    in.log.logf(LogLevel::kError, "%s: %s", w.engine, err.c_str());
+    return false;
+  }
+  res.layers = acro.num_layers;
+  res.acro_seconds = acro.seconds;
+  const int layers = std::max(1, acro.num_layers);
+  if (layers > in.max_vls) {
+    in.log.logf(LogLevel::kError, "%s: ACRO needs %d VLs for %s, only %d allowed%s", w.engine,
+                layers, w.routes.c_str(), in.max_vls,
+                in.qos ? " (option max_vls, the ports' VLCap and OpenSM's max_op_vls)"
+                       : " (QoS is off: turn on 'qos TRUE' so that SL2VL tables are programmed)");
+    return false;
+  }
+
+  // Realization: SLs and SL2VL.
+  VlDemand demand;
+  demand.rank = std::move(acro.rank);
+  demand.rank_rows = acro.num_layers;
+  VlMapOptions vo;
+  vo.max_vls = in.max_vls;
+  vo.max_sls = in.max_sls;
+  vo.seed = seed + 1;
+  vo.max_moves = in.options.get_int("acro_max_moves");
+  VlMapStats &vs = res.vlmap;
+  if (!realize_vlmap(f, trees, demand, vo, out, vs, err)) {
+    const std::string hint = w.sl_hint && vo.max_sls < kNumSls && !vs.unplaceable
+                                 ? all_sls_hint(f, trees, demand, vo)
+                                 : std::string();
+    in.log.logf(LogLevel::kError, "%s: %d ACRO layers%s: %s%s", w.engine, acro.num_layers,
+                w.where.c_str(), err.c_str(), hint.c_str());
+    return false;
+  }
+  out.vls_used = vs.vls_used;
+  out.sls_used = vs.sls_used;
+  return true;
+}
+
+void add_layer_facts(const LayerRealization &res, int64_t max_efi, EngineReport &rep) {
+  const VlMapStats &vs = res.vlmap;
+  rep.add("layers", res.layers);
+  rep.add("vls_used", vs.vls_used);
+  rep.add("sls_used", vs.sls_used);
+  rep.add("paths", vs.paths);
+  rep.add("first_pass_misfits", vs.first_pass_misfits);
+  rep.add("evictions", vs.evictions);
+  rep.add("moves", vs.moves);
+  rep.add("max_efi", max_efi);
+  rep.add("acro_seconds", strprintf("%.3f", res.acro_seconds));
+  rep.add("vlmap_seconds", strprintf("%.3f", vs.seconds));
+}
+
+}  // namespace keiro
