@@ -17,7 +17,7 @@ keiro_SOURCES += core/tool/main.cc core/tool/command.h \
 keiro_LDADD = libkeirocore.la
 
 tests_unit_tests_SOURCES += tests/unit/fabric_test.cc tests/unit/options_test.cc \
-	tests/unit/routing_test.cc tests/unit/small_fabrics.h
+	tests/unit/routing_test.cc tests/unit/small_fabrics.h tests/unit/engine_stage_test.cc
 
 include core/nue/nue.mk
 include core/check/check.mk

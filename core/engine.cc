@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <exception>
+#include <system_error>
+#include <thread>
 
 #include "core/acro/engine.h"
 #include "core/check/verify.h"
@@ -60,21 +63,54 @@ int vl_budget(const Fabric &f, const Options &o, bool qos, const char *engine, L
 }
 
 bool run_engine(const EngineDesc &e, const EngineInput &in, Routing &out, EngineReport &rep,
-                CheckResult *check) {
+                CheckResult *check, const StageFn &stage, bool *stage_ran) {
+  if (stage_ran) *stage_ran = false;
   auto t0 = std::chrono::steady_clock::now();
   if (!e.route(in, out, rep)) return false;
   rep.route_seconds = seconds_since(t0);
   out.engine = e.osm_name;
-  t0 = std::chrono::steady_clock::now();
   CheckResult own;
   CheckResult &r = check ? *check : own;
-  r = verify_routing(in.fabric, out);
-  rep.check_seconds = seconds_since(t0);
+  const Routing &routed = out;
+  auto run_check = [&] {
+    const auto t1 = std::chrono::steady_clock::now();
+    r = verify_routing(in.fabric, routed);
+    rep.check_seconds = seconds_since(t1);
+  };
+  bool staged = true;
+  if (stage) {
+    // The check on a second thread, the staging here; both only read out.
+    std::exception_ptr failure;
+    std::thread checker;
+    try {
+      checker = std::thread([&] {
+        try {
+          run_check();
+        } catch (...) {
+          failure = std::current_exception();
+        }
+      });
+    } catch (const std::system_error &) {  // no thread: one after the other
+      run_check();
+    }
+    if (stage_ran) *stage_ran = true;
+    try {
+      staged = stage(routed);
+    } catch (...) {
+      if (checker.joinable()) checker.join();
+      throw;
+    }
+    if (checker.joinable()) checker.join();
+    if (failure) std::rethrow_exception(failure);
+  } else {
+    run_check();
+  }
   if (!r.ok) {
     in.log.logf(LogLevel::kError, "%s: self-check failed, tables not installed: %s", e.osm_name,
                 r.first_problem.c_str());
     return false;
   }
+  if (!staged) return false;
   out.vls_used = r.vls_used;
   out.sls_used = r.sls_used;
   return true;

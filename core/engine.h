@@ -8,6 +8,7 @@
 // LogLevel::kError says why, and run_engine() returns false.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -59,10 +60,23 @@ const EngineDesc *find_engine(std::string_view name);
 // when more were available, one INFO line says so.
 int vl_budget(const Fabric &f, const Options &o, bool qos, const char *engine, Logger &log);
 
+// Work that may run while the self-check runs: it gets the routed (not yet
+// checked) tables, may only stage them somewhere nothing uses yet, and
+// returns false (after logging its own ERROR line) if it failed.
+using StageFn = std::function<bool(const Routing &)>;
+
 // Routes and self-checks. out is reset by the engine. When check is given,
 // it receives the self-check's result (core/check/verify.h) whenever the
 // check ran, passed or not, so that callers need not check again.
+//
+// stage, if given, runs on the calling thread while the check runs on a
+// second one (both only read out; if no thread can be started, one after
+// the other). run_engine returns true only if the engine, the check and
+// stage all succeeded; the caller must withdraw what stage staged whenever
+// stage ran and run_engine returns false (stage_ran tells). The plugin
+// stages the LFTs and hop tables in OpenSM's new_lft/hops, which OpenSM
+// only sends to the switches when the engine returns success.
 bool run_engine(const EngineDesc &e, const EngineInput &in, Routing &out, EngineReport &rep,
-                CheckResult *check = nullptr);
+                CheckResult *check = nullptr, const StageFn &stage = {}, bool *stage_ran = nullptr);
 
 }  // namespace keiro

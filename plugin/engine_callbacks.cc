@@ -56,16 +56,34 @@ int route(EngineRun &run, OsmLogger &log) {
   in.max_sls = static_cast<int>(opt.get_int("max_sls"));
   Routing r;
   EngineReport rep;
-  if (!run_engine(e, in, r, rep)) return -1;  // run_engine logged the one ERROR line
-
-  const auto t1 = std::chrono::steady_clock::now();
-  const long routed = install_tables(f, r, sf.osm_switch);
-  const double install_s = seconds_since(t1);
+  // The tables go into OpenSM's new_lft/hops while the self-check runs; a
+  // failed check withdraws them (OpenSM sends nothing unless we succeed).
+  long routed = 0;
+  double install_s = 0;
+  const StageFn stage = [&](const Routing &routed_tables) {
+    const auto t1 = std::chrono::steady_clock::now();
+    routed = install_tables(f, routed_tables, sf.osm_switch);
+    install_s = seconds_since(t1);
+    return true;
+  };
+  bool staged = false;
+  bool ok = false;
+  try {
+    ok = run_engine(e, in, r, rep, nullptr, stage, &staged);
+  } catch (...) {
+    if (staged) withdraw_tables(sf.osm_switch);
+    throw;
+  }
+  if (!ok) {  // run_engine logged the one ERROR line
+    if (staged) withdraw_tables(sf.osm_switch);
+    return -1;
+  }
 
   const std::string fallbacks = rep.get("escape_fallbacks");
   log.logf(LogLevel::kInfo,
            "%s: routed %d switches, %d end ports, %zu LIDs: VLs used %d of %d, SLs used %d, "
-           "%s%s%sread %.3f s, route %.3f s, check %.3f s, install %.3f s (%ld LFT entries)",
+           "%s%s%sread %.3f s, route %.3f s, check %.3f s and install %.3f s side by side (%ld "
+           "LFT entries)",
            e.osm_name, f.num_switches(), f.num_terminals(), f.lids().size(), r.vls_used, in.max_vls,
            r.sls_used, fallbacks.empty() ? "" : "escape fallbacks ", fallbacks.c_str(),
            fallbacks.empty() ? "" : ", ", read_s, rep.route_seconds, rep.check_seconds, install_s,

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "plugin/install_tables.h"
 
+#include <cstring>
+
 #include "core/check/paths.h"
 // clang-format off
 #include "plugin/osm.h"
@@ -34,6 +36,14 @@ long install_tables(const Fabric &f, const Routing &r,
     }
   }
   return routed;
+}
+
+void withdraw_tables(const std::vector<osm_switch_t *> &osm_switch) {
+  for (osm_switch_t *sw : osm_switch) {
+    if (sw->new_lft) std::memset(sw->new_lft, OSM_NO_PATH, sw->lft_size);
+    osm_switch_clear_hops(sw);
+    for (unsigned p = 0; p < sw->num_ports; ++p) osm_port_prof_construct(&sw->p_prof[p]);
+  }
 }
 
 }  // namespace keiro::plugin
