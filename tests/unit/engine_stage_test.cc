@@ -12,12 +12,17 @@
 namespace keiro {
 namespace {
 
-Fabric fabric() {
-  Fabric f = testfab::two_switches();
-  assign_lids(f, 0);
-  f.finalize();
-  return f;
-}
+// One run's inputs and outputs on the two-switch fabric with k VLs.
+struct StageRun {
+  explicit StageRun(int k) : in{f, o, log, k, 16, true} {}
+  Fabric f = testfab::two_switches_finalized();
+  Options o;
+  CaptureLogger log;
+  EngineInput in;
+  Routing r;
+  EngineReport rep;
+  bool ran = false;
+};
 
 // An "engine" that routes nothing: every LFT entry drops.
 bool route_nothing(const EngineInput &in, Routing &out, EngineReport &) {
@@ -26,58 +31,42 @@ bool route_nothing(const EngineInput &in, Routing &out, EngineReport &) {
 }
 
 TEST(EngineStage, StageSeesTheTablesAndSucceedsWithTheCheck) {
-  const Fabric f = fabric();
+  StageRun t(2);
+  const Fabric &f = t.f;
   const EngineDesc *nue = find_engine("keiro-nue");
   ASSERT_NE(nue, nullptr);
-  Options o;
-  CaptureLogger log;
-  EngineInput in{f, o, log, 2, 16, true};
-  Routing r;
-  EngineReport rep;
   CheckResult check;
   int64_t staged_entries = 0;
-  bool ran = false;
-  const StageFn stage = [&](const Routing &t) {
+  const StageFn stage = [&](const Routing &tables) {
     for (int32_t s = 0; s < f.num_switches(); ++s)
-      for (uint16_t lid : f.lids()) staged_entries += t.out_port(s, lid) != kNoPort;
+      for (uint16_t lid : f.lids()) staged_entries += tables.out_port(s, lid) != kNoPort;
     return true;
   };
-  EXPECT_TRUE(run_engine(*nue, in, r, rep, &check, stage, &ran));
-  EXPECT_TRUE(ran);
+  EXPECT_TRUE(run_engine(*nue, t.in, t.r, t.rep, &check, stage, &t.ran));
+  EXPECT_TRUE(t.ran);
   EXPECT_TRUE(check.ok);
   EXPECT_EQ(staged_entries, static_cast<int64_t>(f.num_switches()) * f.lids().size());
-  EXPECT_EQ(log.count(LogLevel::kError), 0);
+  EXPECT_EQ(t.log.count(LogLevel::kError), 0);
 }
 
 TEST(EngineStage, FailedCheckFailsAfterStaging) {
-  const Fabric f = fabric();
+  StageRun t(1);
   const EngineDesc bad{"nothing", "keiro-nothing", route_nothing, "drops everything"};
-  Options o;
-  CaptureLogger log;
-  EngineInput in{f, o, log, 1, 16, true};
-  Routing r;
-  EngineReport rep;
-  bool ran = false;
   int stages = 0;
   EXPECT_FALSE(run_engine(
-      bad, in, r, rep, nullptr, [&](const Routing &) { return ++stages > 0; }, &ran));
-  EXPECT_TRUE(ran);  // the caller has to withdraw
+      bad, t.in, t.r, t.rep, nullptr, [&](const Routing &) { return ++stages > 0; }, &t.ran));
+  EXPECT_TRUE(t.ran);  // the caller has to withdraw
   EXPECT_EQ(stages, 1);
-  ASSERT_EQ(log.count(LogLevel::kError), 1);
-  EXPECT_TRUE(log.contains("keiro-nothing: self-check failed, tables not installed"));
+  ASSERT_EQ(t.log.count(LogLevel::kError), 1);
+  EXPECT_TRUE(t.log.contains("keiro-nothing: self-check failed, tables not installed"));
 }
 
 TEST(EngineStage, FailedStageFailsTheRun) {
-  const Fabric f = fabric();
-  Options o;
-  CaptureLogger log;
-  EngineInput in{f, o, log, 1, 16, true};
-  Routing r;
-  EngineReport rep;
-  bool ran = false;
+  StageRun t(1);
   EXPECT_FALSE(run_engine(
-      *find_engine("nue"), in, r, rep, nullptr, [](const Routing &) { return false; }, &ran));
-  EXPECT_TRUE(ran);
+      *find_engine("nue"), t.in, t.r, t.rep, nullptr, [](const Routing &) { return false; },
+      &t.ran));
+  EXPECT_TRUE(t.ran);
 }
 
 }  // namespace

@@ -11,15 +11,10 @@ namespace keiro {
 namespace {
 
 // Switch A (8 ports): port 1 a CA, ports 3 and 5 parallel links to B.
-Fabric finalized_two_switches() {
-  Fabric f = testfab::two_switches();
-  assign_lids(f, 0);
-  f.finalize();
-  return f;
-}
+using testfab::two_switches_finalized;
 
 TEST(Routing, Sl2vlConnectedPairsAreIndependent) {
-  const Fabric f = finalized_two_switches();
+  const Fabric f = two_switches_finalized();
   Routing r;
   r.reset(f);
   // Every (in, out) pair of connected ports and port 0 keeps its own value.
@@ -37,7 +32,7 @@ TEST(Routing, Sl2vlConnectedPairsAreIndependent) {
 }
 
 TEST(Routing, Sl2vlUnconnectedPortsShareOneRow) {
-  const Fabric f = finalized_two_switches();
+  const Fabric f = two_switches_finalized();
   Routing r;
   r.reset(f);
   r.set_uniform_sl2vl(2, 4);

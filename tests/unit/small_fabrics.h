@@ -20,4 +20,12 @@ inline Fabric two_switches() {
   return f;
 }
 
+// The same with LIDs (LMC 0) and finalized.
+inline Fabric two_switches_finalized() {
+  Fabric f = two_switches();
+  assign_lids(f, 0);
+  f.finalize();
+  return f;
+}
+
 }  // namespace keiro::testfab
