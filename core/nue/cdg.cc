@@ -10,31 +10,13 @@
 
 namespace keiro::nue {
 
-CompleteCdg::CompleteCdg(const Fabric &f) {
-  const int32_t c = f.num_channels(), s = f.num_switches();
-  src_.resize(c);
-  dst_.resize(c);
-  rev_.resize(c);
-  for (int32_t i = 0; i < c; ++i) {
-    src_[i] = f.channel(i).src;
-    dst_[i] = f.channel(i).dst;
-    rev_[i] = f.channel(i).reverse;
-  }
-  out_begin_.resize(s + 1);
-  in_first_.resize(s + 1);
-  in_list_.reserve(c);
-  for (int32_t v = 0; v < s; ++v) {
-    out_begin_[v] = f.out_begin(v);
-    in_first_[v] = static_cast<int32_t>(in_list_.size());
-    for (int32_t q : f.in_channels(v)) in_list_.push_back(q);
-  }
-  out_begin_[s] = c;
-  in_first_[s] = static_cast<int32_t>(in_list_.size());
+CompleteCdg::CompleteCdg(const Fabric &f) : ch_(f) {
+  const int32_t c = f.num_channels();
   first_.assign(c + 1, 0);
   int64_t total = 0;
   for (int32_t i = 0; i < c; ++i) {
     first_[i] = static_cast<int32_t>(total);
-    total += f.degree(dst_[i]) - 1;  // every channel leaving dst except the U-turn
+    total += f.degree(ch_.dst[i]) - 1;  // every channel leaving dst except the U-turn
     if (total > std::numeric_limits<int32_t>::max())
       throw FabricError("complete CDG too large (more than 2^31 channel dependencies)");
   }
@@ -139,9 +121,9 @@ bool CompleteCdg::reorder(int32_t a, int32_t b) {
   while (top > 0) {
     const int32_t x = stack_[--top];
     fwd_.push_back(x);
-    const int32_t v = dst_[x], r = rev_[x];
+    const int32_t v = ch_.dst[x], r = ch_.rev[x];
     int32_t e = first_[x];
-    for (int32_t y = out_begin_[v]; y < out_begin_[v + 1]; ++y) {
+    for (int32_t y = ch_.out_begin[v]; y < ch_.out_begin[v + 1]; ++y) {
       if (y == r) continue;
       if (!active(e++)) continue;
       if (y == a) {
@@ -185,10 +167,10 @@ bool CompleteCdg::reorder(int32_t a, int32_t b) {
   while (top > 0) {
     const int32_t x = stack_[--top];
     bwd_.push_back(x);
-    const int32_t u = src_[x];
-    for (int32_t i = in_first_[u]; i < in_first_[u + 1]; ++i) {
-      const int32_t p = in_list_[i];
-      if (p == rev_[x] || seen_[p] == epoch_ || ord_[p] <= lower) continue;
+    const int32_t u = ch_.src[x];
+    for (int32_t i = ch_.in_first[u]; i < ch_.in_first[u + 1]; ++i) {
+      const int32_t p = ch_.in_list[i];
+      if (p == ch_.rev[x] || seen_[p] == epoch_ || ord_[p] <= lower) continue;
       if (!active(edge(p, x))) continue;
       seen_[p] = epoch_;
       stack_[top++] = p;

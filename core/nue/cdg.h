@@ -44,6 +44,7 @@
 #include <span>
 #include <vector>
 
+#include "core/nue/channel_index.h"
 #include "core/nue/omega.h"
 
 namespace keiro {
@@ -58,13 +59,15 @@ class CompleteCdg {
 
   explicit CompleteCdg(const Fabric &f);
 
-  int32_t num_channels() const { return static_cast<int32_t>(dst_.size()); }
+  int32_t num_channels() const { return static_cast<int32_t>(ch_.dst.size()); }
+  // The flat channel arrays (shared with CdgDijkstra).
+  const ChannelIndex &channels() const { return ch_; }
   int32_t num_edges() const { return first_.back(); }
   // The dependency (a, b), or -1 when b does not continue a (or is its U-turn).
   int32_t edge(int32_t a, int32_t b) const {
-    const int32_t v = dst_[a];
-    if (src_[b] != v || b == rev_[a]) return -1;
-    return first_[a] + (b - out_begin_[v]) - (b > rev_[a] ? 1 : 0);
+    const int32_t v = ch_.dst[a];
+    if (ch_.src[b] != v || b == ch_.rev[a]) return -1;
+    return first_[a] + (b - ch_.out_begin[v]) - (b > ch_.rev[a] ? 1 : 0);
   }
   State state(int32_t e) const { return static_cast<State>(state_[e]); }
   // First out-edge of channel a (edge(a, b) = first_edge(a) + index of b
@@ -140,11 +143,9 @@ class CompleteCdg {
   }
   void next_epoch();
 
-  std::vector<int32_t> src_, dst_, rev_;     // per channel (switch ids, reverse channel)
-  std::vector<int32_t> out_begin_;           // per switch + 1: channel CSR of the fabric
-  std::vector<int32_t> in_first_, in_list_;  // channels entering each switch
-  std::vector<int32_t> first_;               // per channel + 1: first out-edge
-  std::vector<uint8_t> state_;               // per edge
+  ChannelIndex ch_;
+  std::vector<int32_t> first_;  // per channel + 1: first out-edge
+  std::vector<uint8_t> state_;  // per edge
   OmegaLabels omega_;
   std::vector<int32_t> ord_;                       // topological position per channel (distinct)
   int32_t ord_low_ = -1, ord_high_ = 0;            // next free position below / above all others

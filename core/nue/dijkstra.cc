@@ -8,34 +8,15 @@
 
 namespace keiro::nue {
 
-CdgDijkstra::CdgDijkstra(const Fabric &f, CompleteCdg &cdg) : cdg_(cdg) {
-  const int32_t s = f.num_switches(), c = f.num_channels();
+CdgDijkstra::CdgDijkstra(const Fabric &f, CompleteCdg &cdg) : cdg_(cdg), ch_(cdg.channels()) {
+  const int32_t s = f.num_switches();
   num_switches_ = s;
-  src_.resize(c);
-  dst_.resize(c);
-  rev_.resize(c);
-  for (int32_t i = 0; i < c; ++i) {
-    src_[i] = f.channel(i).src;
-    dst_[i] = f.channel(i).dst;
-    rev_[i] = f.channel(i).reverse;
-  }
-  out_first_.resize(s + 1);
-  in_first_.resize(s + 1);
-  in_list_.clear();
-  in_list_.reserve(c);
   int max_degree = 0;
-  for (int32_t v = 0; v < s; ++v) {
-    out_first_[v] = f.out_begin(v);
-    in_first_[v] = static_cast<int32_t>(in_list_.size());
-    for (int32_t q : f.in_channels(v)) in_list_.push_back(q);
-    max_degree = std::max(max_degree, f.degree(v));
-  }
-  out_first_[s] = c;
-  in_first_[s] = static_cast<int32_t>(in_list_.size());
-  in_arcs_.resize(in_list_.size());
-  for (size_t i = 0; i < in_list_.size(); ++i) {
-    const int32_t q = in_list_[i];
-    in_arcs_[i] = InArc{q, src_[q], cdg_.first_edge(q), rev_[q]};
+  for (int32_t v = 0; v < s; ++v) max_degree = std::max(max_degree, f.degree(v));
+  in_arcs_.resize(ch_.in_list.size());
+  for (size_t i = 0; i < ch_.in_list.size(); ++i) {
+    const int32_t q = ch_.in_list[i];
+    in_arcs_[i] = InArc{q, ch_.src[q], cdg_.first_edge(q), ch_.rev[q]};
   }
   dist_.assign(s, 0);
   next_.assign(s, -1);
@@ -97,10 +78,10 @@ CdgDijkstra::Outcome CdgDijkstra::route(int32_t d, std::span<const int64_t> weig
 void CdgDijkstra::relax_into(int32_t v, std::span<const int64_t> weight, bool after_impasse,
                              Outcome &out) {
   const int32_t cp = next_[v];
-  const int32_t u_turn = cp >= 0 ? rev_[cp] : -1;
-  const int32_t cp_index = cp >= 0 ? cp - out_first_[v] : 0;  // edge(q, cp) without lookups
+  const int32_t u_turn = cp >= 0 ? ch_.rev[cp] : -1;
+  const int32_t cp_index = cp >= 0 ? cp - ch_.out_begin[v] : 0;  // edge(q, cp) without lookups
   const int64_t dv = dist_[v];
-  for (int32_t i = in_first_[v]; i < in_first_[v + 1]; ++i) {
+  for (int32_t i = ch_.in_first[v]; i < ch_.in_first[v + 1]; ++i) {
     const InArc &in = in_arcs_[i];
     const int32_t q = in.q;  // u -> v
     if (q == u_turn) continue;
@@ -132,9 +113,9 @@ void CdgDijkstra::relax_into(int32_t v, std::span<const int64_t> weight, bool af
 }
 
 bool CdgDijkstra::dependants_accept(int32_t v, int32_t c, bool use_skip) {
-  for (int32_t i = in_first_[v]; i < in_first_[v + 1]; ++i) {
-    const int32_t p = in_list_[i];
-    const int32_t t = src_[p];
+  for (int32_t i = ch_.in_first[v]; i < ch_.in_first[v + 1]; ++i) {
+    const int32_t p = ch_.in_list[i];
+    const int32_t t = ch_.src[p];
     if (!reached(t) || next_[t] != p) continue;
     if (use_skip && skip_[t] == skip_epoch_) continue;
     const int32_t e = cdg_.edge(p, c);
@@ -149,9 +130,9 @@ void CdgDijkstra::switch_channel(int32_t v, int32_t c) {
   if (old >= 0) {
     const int32_t own = dependency_of(v);
     if (own >= 0) cdg_.release(own);
-    for (int32_t i = in_first_[v]; i < in_first_[v + 1]; ++i) {
-      const int32_t p = in_list_[i];
-      const int32_t t = src_[p];
+    for (int32_t i = ch_.in_first[v]; i < ch_.in_first[v + 1]; ++i) {
+      const int32_t p = ch_.in_list[i];
+      const int32_t t = ch_.src[p];
       if (!reached(t) || next_[t] != p) continue;
       const int32_t e = cdg_.edge(p, old);
       if (e >= 0) cdg_.release(e);
@@ -161,7 +142,7 @@ void CdgDijkstra::switch_channel(int32_t v, int32_t c) {
 }
 
 bool CdgDijkstra::attempt_shortcut(int32_t u, int32_t q, int64_t nd) {
-  const int32_t v = dst_[q];
+  const int32_t v = ch_.dst[q];
   const int32_t cp = next_[v];
   const size_t mark = cdg_.log_mark();
   bool ok = cp < 0 || cdg_.try_use(q, cp, cdg_.edge(q, cp), false);
@@ -181,11 +162,11 @@ bool CdgDijkstra::backtrack(std::span<const int64_t> weight) {
     // Candidates z -> y -> w: y reached, a = (y -> w) another channel of y
     // towards a reached w.
     size_t n = 0;
-    for (int32_t q = out_first_[z]; q < out_first_[z + 1]; ++q) {
-      const int32_t y = dst_[q];
+    for (int32_t q = ch_.out_begin[z]; q < ch_.out_begin[z + 1]; ++q) {
+      const int32_t y = ch_.dst[q];
       if (!reached(y) || next_[y] < 0) continue;  // next[y] < 0: y is the destination
-      for (int32_t a = out_first_[y]; a < out_first_[y + 1]; ++a) {
-        const int32_t w = dst_[a];
+      for (int32_t a = ch_.out_begin[y]; a < ch_.out_begin[y + 1]; ++a) {
+        const int32_t w = ch_.dst[a];
         if (a == next_[y] || !reached(w)) continue;
         if (n == cand_.size()) cand_.resize(2 * n);  // only for fabrics beyond the sizing
         cand_[n++] = Candidate{dist_[w] + weight[a] + weight[q], q, a};
@@ -202,7 +183,7 @@ bool CdgDijkstra::backtrack(std::span<const int64_t> weight) {
 }
 
 bool CdgDijkstra::attempt_island(int32_t z, int32_t q, int32_t a, std::span<const int64_t> weight) {
-  const int32_t y = dst_[q], w = dst_[a];
+  const int32_t y = ch_.dst[q], w = ch_.dst[a];
   const int32_t cw = next_[w];
   const size_t mark = cdg_.log_mark();
   bool ok = true;
@@ -242,8 +223,8 @@ bool CdgDijkstra::escape_repair(int32_t d, std::span<const int64_t> weight, Esca
     path_.clear();
     path_.push_back(z);
     skip_[z] = skip_epoch_;
-    for (int32_t t = dst_[escape_next_[z]]; t != d && !(reached(t) && next_[t] == escape_next_[t]);
-         t = dst_[escape_next_[t]]) {
+    for (int32_t t = ch_.dst[escape_next_[z]];
+         t != d && !(reached(t) && next_[t] == escape_next_[t]); t = ch_.dst[escape_next_[t]]) {
       path_.push_back(t);
       skip_[t] = skip_epoch_;
     }
@@ -270,7 +251,7 @@ bool CdgDijkstra::escape_repair(int32_t d, std::span<const int64_t> weight, Esca
         ++num_reached_;
         next_[t] = c;
       }
-      dist_[t] = dist_[dst_[c]] + weight[c];
+      dist_[t] = dist_[ch_.dst[c]] + weight[c];
       heap_.push_or_decrease(t, dist_[t]);  // relax from the moved switches again
     }
     return true;

@@ -98,7 +98,7 @@ class CdgDijkstra {
   int32_t dependency_of(int32_t u) const {
     const int32_t q = next_[u];
     if (q < 0) return -1;
-    const int32_t c = next_[dst_[q]];
+    const int32_t c = next_[ch_.dst[q]];
     return c < 0 ? -1 : cdg_.edge(q, c);
   }
   // Checks that every switch routed through v (except those marked in
@@ -114,12 +114,11 @@ class CdgDijkstra {
 
   CompleteCdg &cdg_;
   int32_t num_switches_ = 0;
-  std::vector<int32_t> src_, dst_, rev_;                 // per channel
-  std::vector<int32_t> out_first_, in_first_, in_list_;  // channel CSR per switch
+  const ChannelIndex &ch_;  // the CDG's channel arrays
   struct InArc {
     int32_t q, u, first, rev;  // channel u -> v, its tail, its first CDG out-edge, its reverse
   };
-  std::vector<InArc> in_arcs_;  // in_list_ with what relax_into needs, contiguous
+  std::vector<InArc> in_arcs_;  // ch_.in_list with what relax_into needs, contiguous
   std::vector<int64_t> dist_;
   std::vector<int32_t> next_;
   std::vector<uint32_t> mark_, skip_;

@@ -11,7 +11,7 @@ libkeirocore_la_SOURCES += \
 	core/nue/nue.h core/nue/nue.cc \
 	core/nue/layers.h core/nue/layers.cc \
 	core/nue/omega.h core/nue/omega.cc \
-	core/nue/cdg.h core/nue/cdg.cc \
+	core/nue/cdg.h core/nue/channel_index.h core/nue/cdg.cc \
 	core/nue/escape_paths.h core/nue/escape_paths.cc \
 	core/nue/dijkstra.h core/nue/dijkstra.cc \
 	core/nue/layer_routing.h core/nue/layer_routing.cc \
