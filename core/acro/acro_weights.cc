@@ -19,11 +19,7 @@ void compute_acro_weights(const Fabric &f, const DestTrees &t, AcroWeights &out)
   int32_t hmax = 0;
   for (int32_t k = 0; k < K; ++k) {
     tree_depths(f, t, k, depth);
-    const int32_t dmax = *std::max_element(depth.begin(), depth.end());
-    count.assign(dmax + 2, 0);
-    for (int32_t s = 0; s < S; ++s) ++count[dmax - depth[s] + 1];
-    for (int32_t i = 0; i <= dmax; ++i) count[i + 1] += count[i];
-    for (int32_t s = 0; s < S; ++s) order[count[dmax - depth[s]]++] = s;
+    deepest_first(depth, count, order);
 
     uint16_t *h = out.h.data() + static_cast<size_t>(k) * S;
     uint32_t *w = out.w.data() + static_cast<size_t>(k) * S;

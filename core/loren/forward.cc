@@ -46,29 +46,17 @@ bool loren_forwarding(const Fabric &f, const Layout &layout, const LorenTables &
   }
 
   // Livelock check: from every switch, the picks reach every destination.
-  // state: 0 unknown, 1 on the current walk, 2 reaches v.
-  std::vector<uint8_t> state(S);
+  std::vector<uint8_t> state;
   std::vector<int32_t> walk;
-  walk.reserve(S);
   for (int32_t v = 0; v < S; ++v) {
-    std::fill(state.begin(), state.end(), 0);
-    state[v] = 2;
-    for (int32_t s0 = 0; s0 < S; ++s0) {
-      walk.clear();
-      int32_t s = s0;
-      while (state[s] == 0) {
-        state[s] = 1;
-        walk.push_back(s);
-        s = f.channel(out.hop(v, s)).dst;
-      }
-      if (state[s] == 1) {
-        err = strprintf(
-            "livelock: LOREN's forwarding from switch '%s' towards switch '%s' loops through "
-            "switch '%s' (does every grid position between them hold a switch?)",
-            f.sw(s0).name.c_str(), f.sw(v).name.c_str(), f.sw(s).name.c_str());
-        return false;
-      }
-      for (int32_t w : walk) state[w] = 2;
+    int32_t s0 = -1;
+    const int32_t s = first_loop(f, out, v, state, walk, s0);
+    if (s >= 0) {
+      err = strprintf(
+          "livelock: LOREN's forwarding from switch '%s' towards switch '%s' loops through "
+          "switch '%s' (does every grid position between them hold a switch?)",
+          f.sw(s0).name.c_str(), f.sw(v).name.c_str(), f.sw(s).name.c_str());
+      return false;
     }
   }
   return true;

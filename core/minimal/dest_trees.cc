@@ -34,8 +34,7 @@ bool validate_trees(const Fabric &f, const DestTrees &t, std::string &err) {
     err = "destination trees do not match the fabric";
     return false;
   }
-  // state: 0 unknown, 1 on the current walk, 2 reaches the root
-  std::vector<uint8_t> state(S);
+  std::vector<uint8_t> state;
   std::vector<int32_t> walk;
   for (int32_t k = 0; k < t.num_dests(); ++k) {
     const int32_t r = t.root[k];
@@ -43,37 +42,51 @@ bool validate_trees(const Fabric &f, const DestTrees &t, std::string &err) {
       err = strprintf("destination %d has no root switch", k);
       return false;
     }
-    std::fill(state.begin(), state.end(), 0);
-    state[r] = 2;
     if (t.hop(k, r) != -1) {
       err = strprintf("destination %d: root switch '%s' has a next hop", k, f.sw(r).name.c_str());
       return false;
     }
-    for (int32_t s0 = 0; s0 < S; ++s0) {
-      walk.clear();
-      int32_t s = s0;
-      while (state[s] == 0) {
-        state[s] = 1;
-        walk.push_back(s);
-        const int32_t c = t.hop(k, s);
-        if (c < 0 || c >= f.num_channels() || f.channel(c).src != s) {
-          err = strprintf("destination %d (LID %u): switch '%s' has no valid next hop", k,
-                          t.lid_start[k] < t.lid_start[k + 1] ? t.lids[t.lid_start[k]] : 0u,
-                          f.sw(s).name.c_str());
-          return false;
-        }
-        s = f.channel(c).dst;
-      }
-      if (state[s] == 1) {
-        err = strprintf("destination %d (LID %u): forwarding loop through switch '%s'", k,
-                        t.lid_start[k] < t.lid_start[k + 1] ? t.lids[t.lid_start[k]] : 0u,
+    const unsigned first_lid = t.lid_start[k] < t.lid_start[k + 1] ? t.lids[t.lid_start[k]] : 0u;
+    for (int32_t s = 0; s < S; ++s) {
+      const int32_t c = t.hop(k, s);
+      if (s != r && (c < 0 || c >= f.num_channels() || f.channel(c).src != s)) {
+        err = strprintf("destination %d (LID %u): switch '%s' has no valid next hop", k, first_lid,
                         f.sw(s).name.c_str());
         return false;
       }
-      for (int32_t w : walk) state[w] = 2;
+    }
+    int32_t from = -1;
+    const int32_t at = first_loop(f, t, k, state, walk, from);
+    if (at >= 0) {
+      err = strprintf("destination %d (LID %u): forwarding loop through switch '%s'", k, first_lid,
+                      f.sw(at).name.c_str());
+      return false;
     }
   }
   return true;
+}
+
+int32_t first_loop(const Fabric &f, const DestTrees &t, int32_t k, std::vector<uint8_t> &state,
+                   std::vector<int32_t> &walk, int32_t &from) {
+  const int32_t S = f.num_switches();
+  // state: 0 unknown, 1 on the current walk, 2 reaches the root
+  state.assign(S, 0);
+  state[t.root[k]] = 2;
+  for (int32_t s0 = 0; s0 < S; ++s0) {
+    walk.clear();
+    int32_t s = s0;
+    while (state[s] == 0) {
+      state[s] = 1;
+      walk.push_back(s);
+      s = f.channel(t.hop(k, s)).dst;
+    }
+    if (state[s] == 1) {
+      from = s0;
+      return s;
+    }
+    for (int32_t w : walk) state[w] = 2;
+  }
+  return -1;
 }
 
 void tree_depths(const Fabric &f, const DestTrees &t, int32_t k, std::span<int32_t> depth) {
@@ -91,6 +104,16 @@ void tree_depths(const Fabric &f, const DestTrees &t, int32_t k, std::span<int32
     int32_t d = depth[s] + n;
     for (s = s0; depth[s] < 0; s = f.channel(t.hop(k, s)).dst) depth[s] = d--;
   }
+}
+
+void deepest_first(std::span<const int32_t> depth, std::vector<int32_t> &count,
+                   std::span<int32_t> order) {
+  const auto S = static_cast<int32_t>(depth.size());
+  const int32_t dmax = S ? *std::max_element(depth.begin(), depth.end()) : 0;
+  count.assign(dmax + 2, 0);
+  for (int32_t s = 0; s < S; ++s) ++count[dmax - depth[s] + 1];
+  for (int32_t i = 0; i <= dmax; ++i) count[i + 1] += count[i];
+  for (int32_t s = 0; s < S; ++s) order[count[dmax - depth[s]]++] = s;
 }
 
 void write_lfts(const Fabric &f, const DestTrees &t, Routing &r) {

@@ -54,9 +54,23 @@ void switch_lids(const Fabric &f, int32_t s, std::vector<uint16_t> &out);
 // without a loop. On failure sets err to one line. O(K * S).
 bool validate_trees(const Fabric &f, const DestTrees &t, std::string &err);
 
+// The first forwarding loop of destination k, for trees whose next hops are
+// all valid channels (root(k) has none): returns the switch where a walk
+// towards root(k) comes back to itself, with from = the switch the walk
+// started at; -1 if every switch reaches the root. state and walk are
+// scratch (resized). O(S).
+int32_t first_loop(const Fabric &f, const DestTrees &t, int32_t k, std::vector<uint8_t> &state,
+                   std::vector<int32_t> &walk, int32_t &from);
+
 // Hop count from every switch to root(k) along the tree; depth[root] = 0.
 // Requires validated trees. O(S); depth must have S entries.
 void tree_depths(const Fabric &f, const DestTrees &t, int32_t k, std::span<int32_t> depth);
+
+// The switches ordered by depth, deepest first (counting sort), so that a
+// pass in this order sees every subtree before its root. count is scratch
+// (resized); order must have as many entries as depth. O(S).
+void deepest_first(std::span<const int32_t> depth, std::vector<int32_t> &count,
+                   std::span<int32_t> order);
 
 // Writes the LFT entry of every LID of every destination on every switch:
 // the tree's next hop, and at the root port 0 for the switch's own LIDs and

@@ -24,13 +24,9 @@ ForwardingIndex forwarding_index(const Fabric &f, const DestTrees &t) {
     }
     if (!wd) continue;
     tree_depths(f, t, k, depth);
-    // Counting sort by depth, deepest first, so subtree sums are final when
-    // a switch passes its weight on.
-    const int32_t dmax = *std::max_element(depth.begin(), depth.end());
-    count.assign(dmax + 2, 0);
-    for (int32_t s = 0; s < S; ++s) ++count[dmax - depth[s] + 1];
-    for (int32_t i = 0; i <= dmax; ++i) count[i + 1] += count[i];
-    for (int32_t s = 0; s < S; ++s) order[count[dmax - depth[s]]++] = s;
+    // Deepest first, so subtree sums are final when a switch passes its
+    // weight on.
+    deepest_first(depth, count, order);
     for (int32_t s = 0; s < S; ++s) sub[s] = weight[s];
     for (int32_t s : order) {
       if (s == t.root[k]) continue;
