@@ -4,32 +4,13 @@
 #include <algorithm>
 #include <numeric>
 
+#include "core/graph/switch_bfs.h"
 #include "core/log.h"
 #include "core/options.h"
 
 namespace keiro::dl {
 
-namespace {
-
-// Hop distances from src; returns the number of switches reached.
-int32_t bfs(const Fabric &f, int32_t src, std::vector<int32_t> &dist, std::vector<int32_t> &queue) {
-  std::fill(dist.begin(), dist.end(), -1);
-  int32_t tail = 0;
-  dist[src] = 0;
-  queue[tail++] = src;
-  for (int32_t head = 0; head < tail; ++head) {
-    const int32_t s = queue[head];
-    for (int32_t c = f.out_begin(s); c < f.out_end(s); ++c) {
-      const int32_t t = f.channel(c).dst;
-      if (dist[t] >= 0) continue;
-      dist[t] = dist[s] + 1;
-      queue[tail++] = t;
-    }
-  }
-  return tail;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 int32_t find_switch(const Fabric &f, const std::string &guid_or_name) {
   uint64_t guid = 0;
@@ -44,7 +25,7 @@ int32_t central_root(const Fabric &f) {
   int32_t best = -1;
   int64_t best_sum = 0;
   for (int32_t s = 0; s < S; ++s) {
-    bfs(f, s, dist, queue);
+    graph::switch_bfs(f, s, dist, queue);
     int64_t sum = 0;
     for (int32_t d : dist) sum += d < 0 ? S : d;
     if (best < 0 || sum < best_sum || (sum == best_sum && f.sw(s).guid < f.sw(best).guid)) {
@@ -64,7 +45,7 @@ bool build_updown(const Fabric &f, int32_t root, UpDown &out, std::string &err) 
   out.root = root;
   out.level.assign(S, -1);
   std::vector<int32_t> queue(S);
-  const int32_t reached = bfs(f, root, out.level, queue);
+  const int32_t reached = graph::switch_bfs(f, root, out.level, queue);
   if (reached != S) {
     int32_t lost = 0;
     while (out.level[lost] >= 0) ++lost;

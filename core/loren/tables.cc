@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "core/graph/switch_bfs.h"
 #include "core/log.h"
 
 namespace keiro {
@@ -51,25 +52,16 @@ struct Builder {
 
   // BFS over the reversed channels from v: dist[v][*]. False when some switch
   // cannot reach v.
-  bool distances(int32_t v, std::vector<int32_t> &queue, std::string &err) {
+  bool distances(int32_t v, std::vector<int32_t> &queue, std::vector<int32_t> &hops,
+                 std::string &err) {
     int16_t *d = dist.data() + at(v, 0);
-    std::fill(d, d + S, int16_t{-1});
-    d[v] = 0;
-    queue[0] = v;
-    int32_t head = 0, tail = 1;
-    while (head < tail) {
-      const int32_t x = queue[head++];
-      for (int32_t c : f.in_channels(x)) {
-        const int32_t y = f.channel(c).src;
-        if (d[y] < 0) {
-          if (d[x] >= std::numeric_limits<int16_t>::max() - 1) {
-            err = "a shortest path is longer than 32,000 hops";
-            return false;
-          }
-          d[y] = static_cast<int16_t>(d[x] + 1);
-          queue[tail++] = y;
-        }
+    const int32_t tail = graph::switch_bfs(f, v, hops, queue);
+    for (int32_t s = 0; s < S; ++s) {
+      if (hops[s] > std::numeric_limits<int16_t>::max() - 1) {
+        err = "a shortest path is longer than 32,000 hops";
+        return false;
       }
+      d[s] = static_cast<int16_t>(hops[s]);
     }
     if (tail != S) {
       int32_t lost = 0;
@@ -167,9 +159,9 @@ bool build_loren_tables(const Fabric &f, const Layout &layout, const DestTrees &
   b.choice.assign(S, -1);
   b.cost_max.assign(S, 0);
   b.cost_sum.assign(S, 0);
-  std::vector<int32_t> queue(S);
+  std::vector<int32_t> queue(S), hops(S);
   for (int32_t v = 0; v < S; ++v)
-    if (!b.distances(v, queue, err)) return false;
+    if (!b.distances(v, queue, hops, err)) return false;
   for (int32_t v = 0; v < S; ++v)
     for (int32_t u = 0; u < S; ++u)
       if (u != v && b.dist[b.at(v, u)] != b.dist[b.at(v, f.channel(shortest.hop(v, u)).dst)] + 1) {

@@ -5,6 +5,7 @@
 #include <numeric>
 #include <random>
 
+#include "core/graph/switch_bfs.h"
 #include "core/log.h"
 
 namespace keiro {
@@ -34,23 +35,7 @@ class Balancer {
         trees_(f.num_channels(), 0) {}
 
   // BFS from d; false if some switch cannot reach d.
-  bool distances(int32_t d) {
-    std::fill(dist_.begin(), dist_.end(), -1);
-    dist_[d] = 0;
-    bfs_[0] = d;
-    int32_t head = 0, tail = 1;
-    while (head < tail) {
-      const int32_t x = bfs_[head++];
-      for (int32_t c : f_.in_channels(x)) {
-        const int32_t y = f_.channel(c).src;
-        if (dist_[y] < 0) {
-          dist_[y] = dist_[x] + 1;
-          bfs_[tail++] = y;
-        }
-      }
-    }
-    return tail == S_;
-  }
+  bool distances(int32_t d) { return graph::switch_bfs(f_, d, dist_, bfs_) == S_; }
   int32_t unreached() const {
     int32_t s = 0;
     while (dist_[s] >= 0) ++s;

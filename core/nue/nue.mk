@@ -2,7 +2,7 @@
 # keiro-nue and the generic graph algorithms it uses.
 libkeirocore_la_SOURCES += \
 	core/graph/graph.h core/graph/graph.cc \
-	core/graph/bfs.h \
+	core/graph/bfs.h core/graph/switch_bfs.h \
 	core/graph/indexed_heap.h \
 	core/graph/convex_subgraph.h core/graph/convex_subgraph.cc \
 	core/graph/betweenness.h core/graph/betweenness.cc \
