@@ -2,7 +2,7 @@
 # Readers and writers of OpenSM's and ibsim's file formats.
 libkeirocore_la_SOURCES += \
 	core/io/topology_file.h core/io/topology_file.cc \
-	core/io/net_file.h core/io/net_file.cc \
+	core/io/net_file.h core/io/net_file.cc core/io/text_lines.h \
 	core/io/subnet_lst.h core/io/subnet_lst.cc \
 	core/io/opensm_lids.h core/io/opensm_lids.cc
 

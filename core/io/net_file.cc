@@ -8,6 +8,8 @@
 #include <sstream>
 #include <unordered_set>
 
+#include "core/io/text_lines.h"
+
 namespace keiro::io {
 
 namespace {
@@ -272,16 +274,12 @@ bool Parser::port_line(std::string_view line, int lineno, NetNode &node) {
 
 bool Parser::parse(std::string_view text, const std::string &name) {
   file_ = name;
-  int lineno = 0;
-  size_t pos = 0;
+  TextLines lines(text);
+  std::string_view line;
   NetNode *open = nullptr;  // record whose port lines are being read
   int ports_left = 0;
-  while (pos < text.size()) {
-    size_t nl = text.find('\n', pos);
-    if (nl == std::string_view::npos) nl = text.size();
-    std::string_view line = text.substr(pos, nl - pos);
-    pos = nl + 1;
-    ++lineno;
+  while (lines.next(line)) {
+    const int lineno = lines.number();
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.size() > kMaxLine)
       return fail(lineno,

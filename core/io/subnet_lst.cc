@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/io/opensm_lids.h"
+#include "core/io/text_lines.h"
 
 namespace keiro::io {
 
@@ -111,14 +112,10 @@ bool parse_subnet_lst(std::string_view text, const std::string &name, Fabric &ou
   std::vector<uint64_t> node_order;
   std::map<PortKey, std::pair<PortKey, int>> peer;  // port -> (peer port, line)
   std::vector<Link> links;
-  int lineno = 0;
-  size_t at = 0;
-  while (at < text.size()) {
-    size_t nl = text.find('\n', at);
-    if (nl == std::string_view::npos) nl = text.size();
-    std::string_view line = text.substr(at, nl - at);
-    at = nl + 1;
-    ++lineno;
+  TextLines lines(text);
+  std::string_view line;
+  while (lines.next(line)) {
+    const int lineno = lines.number();
     size_t p = 0;
     while (p < line.size() && (line[p] == ' ' || line[p] == '\t' || line[p] == '\r')) ++p;
     if (p == line.size() || line[p] == '#') continue;
@@ -146,7 +143,7 @@ bool parse_subnet_lst(std::string_view text, const std::string &name, Fabric &ou
     }
     links.push_back(std::move(l));
   }
-  if (links.empty()) return fail(lineno, "no links");
+  if (links.empty()) return fail(lines.number(), "no links");
 
   Fabric f;
   std::unordered_map<uint64_t, int32_t> sw_id;

@@ -11,6 +11,7 @@
 #include "core/io/net_file.h"
 #include "core/io/opensm_lids.h"
 #include "core/io/subnet_lst.h"
+#include "core/io/text_lines.h"
 
 namespace keiro {
 
@@ -157,13 +158,9 @@ bool net_to_fabric(const std::vector<NetNode> &nodes, const std::string &name, F
 bool parse_topology(std::string_view text, const std::string &name, Fabric &out, std::string &err,
                     const TopologyReadOptions &opt) {
   // The first line that is neither blank nor a comment decides the format.
-  size_t pos = 0;
   bool lst = false;
-  while (pos < text.size()) {
-    size_t nl = text.find('\n', pos);
-    if (nl == std::string_view::npos) nl = text.size();
-    const std::string_view line = text.substr(pos, nl - pos);
-    pos = nl + 1;
+  io::TextLines lines(text);
+  for (std::string_view line; lines.next(line);) {
     const size_t c = line.find_first_not_of(" \t\r");
     if (c == std::string_view::npos || line[c] == '#') continue;
     lst = line[c] == '{';

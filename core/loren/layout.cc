@@ -7,6 +7,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "core/io/text_lines.h"
 #include "core/log.h"
 #include "core/options.h"
 
@@ -138,19 +139,13 @@ bool parse_layout(std::string_view text, const std::string &name, const Fabric &
     return false;
   };
 
-  size_t begin = 0;
   std::string key, tx, ty;
-  for (int32_t ln = 1; begin <= text.size(); ++ln) {
-    size_t end = text.find('\n', begin);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = text.substr(begin, end - begin);
-    begin = end + 1;
+  io::TextLines lines(text);
+  for (std::string_view line; lines.next(line);) {
+    const int32_t ln = lines.number();
     size_t i = 0;
     while (i < line.size() && is_blank(line[i])) ++i;
-    if (i == line.size() || line[i] == '#') {
-      if (end == text.size()) break;
-      continue;
-    }
+    if (i == line.size() || line[i] == '#') continue;
     bool quoted = false, bad_quote = false, q2 = false;
     if (!next_token(line, i, key, quoted, bad_quote))
       return fail(ln, "unterminated '\"' in the switch name");
@@ -186,7 +181,6 @@ bool parse_layout(std::string_view text, const std::string &name, const Fabric &
     line_of[s] = ln;
     out.x[s] = px;
     out.y[s] = py;
-    if (end == text.size()) break;
   }
   int32_t missing = 0, first = -1;
   for (int32_t s = 0; s < S; ++s)
