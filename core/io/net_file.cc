@@ -164,29 +164,22 @@ bool Parser::header(std::string_view line, int lineno, NetNode::Type type, size_
     size_t s = hash + 1;
     while (s < rest.size() && std::isspace(static_cast<unsigned char>(rest[s]))) ++s;
     std::string_view d = rest.substr(s);
+    size_t e = std::string_view::npos;  // end of the description in d
     if (!d.empty() && d[0] == '"') {
       d.remove_prefix(1);
-      const size_t e = d.find('"');
-      if (e == std::string_view::npos) {
-        desc = std::string(d);
-        have_tail = false;
-      } else {
-        desc = std::string(d.substr(0, e));
-        tail = d.substr(e + 1);
-      }
+      e = d.find('"');
     } else {
-      size_t e = std::string_view::npos;
       for (std::string_view k : {" enhanced port ", " base port ", " lid ", " lmc "}) {
         e = d.find(k);
         if (e != std::string_view::npos) break;
       }
-      if (e == std::string_view::npos) {
-        desc = std::string(d);
-        have_tail = false;
-      } else {
-        desc = std::string(d.substr(0, e));
-        tail = d.substr(e + 1);
-      }
+    }
+    if (e == std::string_view::npos) {
+      desc = std::string(d);
+      have_tail = false;
+    } else {
+      desc = std::string(d.substr(0, e));
+      tail = d.substr(e + 1);
     }
   }
   n.desc = desc.empty() ? n.id : desc;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <list>
+#include <utility>
 #include <vector>
 
 namespace keiro::io {
@@ -90,6 +91,19 @@ void assign_lids_opensm(Fabric &f, uint8_t lmc, LidOwner sm) {
     }
     for (uint32_t l = lid; l < lid + n; ++l) used[l] = true;
   }
+}
+
+bool finish_fabric(Fabric &f, uint8_t lmc, LidOwner sm, const std::string &name, Fabric &out,
+                   std::string &err) {
+  try {
+    assign_lids_opensm(f, lmc, sm);
+    f.finalize();
+  } catch (const FabricError &e) {
+    err = name + ": " + e.what();
+    return false;
+  }
+  out = std::move(f);
+  return true;
 }
 
 }  // namespace keiro::io

@@ -19,6 +19,8 @@
 // LIDs). Memory: O(P + 0xC000 bits).
 #pragma once
 
+#include <string>
+
 #include "core/fabric.h"
 
 namespace keiro::io {
@@ -27,5 +29,11 @@ namespace keiro::io {
 // sm is the SM's port (kSwitch or kTerminal id), or kind kNone. Throws
 // FabricError when LIDs run out.
 void assign_lids_opensm(Fabric &f, uint8_t lmc, LidOwner sm);
+
+// The last step of the topology readers: assign_lids_opensm, finalize() and
+// move f into out. On a FabricError sets err to "name: <what>" and returns
+// false.
+bool finish_fabric(Fabric &f, uint8_t lmc, LidOwner sm, const std::string &name, Fabric &out,
+                   std::string &err);
 
 }  // namespace keiro::io

@@ -202,15 +202,7 @@ bool parse_subnet_lst(std::string_view text, const std::string &name, Fabric &ou
     if (sm.kind == LidOwner::kNone)
       return err = name + ": SM node '" + opt.sm_node + "' not found", false;
   }
-  try {
-    assign_lids_opensm(f, opt.lmc, sm);
-    f.finalize();
-  } catch (const FabricError &e) {
-    err = name + ": " + e.what();
-    return false;
-  }
-  out = std::move(f);
-  return true;
+  return finish_fabric(f, opt.lmc, sm, name, out, err);
 }
 
 }  // namespace keiro::io

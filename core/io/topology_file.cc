@@ -142,15 +142,7 @@ bool net_to_fabric(const std::vector<NetNode> &nodes, const std::string &name, F
       sm = {LidOwner::kTerminal, first_term[sm_node]};
     }
   }
-  try {
-    io::assign_lids_opensm(f, opt.lmc, sm);
-    f.finalize();
-  } catch (const FabricError &e) {
-    err = name + ": " + e.what();
-    return false;
-  }
-  out = std::move(f);
-  return true;
+  return io::finish_fabric(f, opt.lmc, sm, name, out, err);
 }
 
 }  // namespace
