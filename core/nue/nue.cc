@@ -215,7 +215,9 @@ bool route(const EngineInput &in, Routing &out, EngineReport &rep) {
   std::vector<size_t> layer_begin(layers + 1, 0);
   std::vector<int32_t> dest_count(num_sw), parent(num_sw), dest_switches;
   std::vector<double> centrality_weight(num_sw);
-  std::vector<int64_t> tree_cost(f.num_channels());
+  // Escape trees are built before anything is routed, so every channel still
+  // has the initial weight: minimum-depth trees with uniform costs.
+  const std::vector<int64_t> tree_cost(f.num_channels(), 2 * w0);
   for (int layer = 0, pos = 0; layer < layers; ++layer) {
     size_t end = static_cast<size_t>(pos);
     std::fill(dest_count.begin(), dest_count.end(), 0);
@@ -237,8 +239,6 @@ bool route(const EngineInput &in, Routing &out, EngineReport &rep) {
           graph::betweenness(g, h.node_in.data(), h.arc_in.data(), centrality_weight);
       root = graph::most_central(c, h.node_in.data());
     }
-    for (int32_t c = 0; c < f.num_channels(); ++c)
-      tree_cost[c] = weight[c] + weight[f.channel(c).reverse];
     graph::min_depth_spanning_tree(g, root, tree_cost, parent);
     routers.push_back(std::make_unique<nue::LayerRouter>(f));
     routers.back()->set_layer(layer, root, parent, dest_count);
@@ -286,10 +286,7 @@ bool route(const EngineInput &in, Routing &out, EngineReport &rep) {
     // Every layer routes its destinations in its own seeded random order
     // (switch LIDs last), but the layers interleave in proportion to their
     // sizes instead of one after the other: the channel weights then see the
-    // whole fabric's traffic grow evenly. Routing a METIS layer (a compact
-    // region) in one go balanced worse (128-switch random regular fabric,
-    // 8 layers: max edge forwarding index 1004-1044 over five seeds against
-    // 828-908 with layers spread over the fabric).
+    // whole fabric's traffic grow evenly (figures in the comment at the top).
     std::vector<std::vector<int32_t>> layer_order(layers);
     std::vector<size_t> next(layers, 0), cas(layers, 0);
     for (int layer = 0; layer < layers; ++layer) {
