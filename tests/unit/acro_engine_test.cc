@@ -84,13 +84,7 @@ TEST(AcroEngine, TooFewSlsFailsWithOneErrorLineSayingWhat16Would) {
 }
 
 TEST(AcroEngine, DisconnectedFabricFailsWithOneErrorLine) {
-  Fabric f;
-  for (int s = 0; s < 4; ++s)
-    f.add_switch({static_cast<uint64_t>(s + 1), "D" + std::to_string(s), 4});
-  f.add_link(0, 1, 1, 1);
-  f.add_link(2, 1, 3, 1);
-  assign_lids(f, 0);
-  f.finalize();
+  const Fabric f = test::two_separate_pairs();
   EngineRun run(f, 8);
   EXPECT_FALSE(run.ok);
   ASSERT_EQ(run.log.count(LogLevel::kError), 1);

@@ -78,15 +78,7 @@ int64_t check_acro(const Fabric &f, const DestTrees &t, const AcroResult &r) {
       EXPECT_GT(r.label(li, c), r.label(lp, pc)) << "dest " << k << " switch " << s;
       out[static_cast<size_t>(c) * L + li].push_back(pc * L + lp);
     }
-  std::vector<int32_t> indeg(out.size(), 0), queue;
-  for (const auto &o : out)
-    for (int32_t v : o) ++indeg[v];
-  for (size_t v = 0; v < out.size(); ++v)
-    if (!indeg[v]) queue.push_back(static_cast<int32_t>(v));
-  for (size_t i = 0; i < queue.size(); ++i)
-    for (int32_t w : out[queue[i]])
-      if (--indeg[w] == 0) queue.push_back(w);
-  EXPECT_EQ(queue.size(), out.size()) << "cycle in the (channel, layer) dependency graph";
+  EXPECT_TRUE(test::acyclic(out)) << "cycle in the (channel, layer) dependency graph";
   return hops;
 }
 

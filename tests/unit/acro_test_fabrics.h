@@ -3,6 +3,7 @@
 // (minimal_*, acro_*, vlmap_*).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -128,6 +129,31 @@ inline Routing minhop_like(const Fabric &f) {
   return r;
 }
 
+// Kahn's algorithm: true when the graph given as out-lists has no cycle.
+inline bool acyclic(const std::vector<std::vector<int32_t>> &out) {
+  std::vector<int32_t> indeg(out.size(), 0), queue;
+  for (const auto &o : out)
+    for (int32_t v : o) ++indeg[v];
+  for (size_t v = 0; v < out.size(); ++v)
+    if (!indeg[v]) queue.push_back(static_cast<int32_t>(v));
+  for (size_t i = 0; i < queue.size(); ++i)
+    for (int32_t w : out[queue[i]])
+      if (--indeg[w] == 0) queue.push_back(w);
+  return queue.size() == out.size();
+}
+
+// Four switches, two separate pairs (0-1 and 2-3), LIDs assigned.
+inline Fabric two_separate_pairs() {
+  Fabric f;
+  for (int s = 0; s < 4; ++s)
+    f.add_switch({static_cast<uint64_t>(s + 1), "D" + std::to_string(s), 4});
+  f.add_link(0, 1, 1, 1);
+  f.add_link(2, 1, 3, 1);
+  assign_lids(f, 0);
+  f.finalize();
+  return f;
+}
+
 // Independent credit-loop test of installed-style tables: builds the graph
 // over (channel, VL) from every (source switch, destination LID) path with
 // the path SL and the SL2VL entries (first hop: in port 0), and looks for a
@@ -154,18 +180,11 @@ inline std::string credit_loop_problem(const Fabric &f, const Routing &r) {
         s = f.channel(p.id).dst;
       }
     }
-  std::vector<int32_t> indeg(out.size(), 0), queue;
   for (auto &o : out) {
     std::sort(o.begin(), o.end());
     o.erase(std::unique(o.begin(), o.end()), o.end());
-    for (int32_t v : o) ++indeg[v];
   }
-  for (size_t v = 0; v < out.size(); ++v)
-    if (!indeg[v]) queue.push_back(static_cast<int32_t>(v));
-  for (size_t i = 0; i < queue.size(); ++i)
-    for (int32_t w : out[queue[i]])
-      if (--indeg[w] == 0) queue.push_back(w);
-  return queue.size() == out.size() ? "" : "credit loop";
+  return acyclic(out) ? "" : "credit loop";
 }
 
 }  // namespace keiro::test

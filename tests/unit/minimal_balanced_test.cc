@@ -127,13 +127,7 @@ TEST(MinimalBalanced, TreesFromLftsRejectsBlackHolesAndLoops) {
 }
 
 TEST(MinimalBalanced, DisconnectedFabricFails) {
-  Fabric f;
-  for (int s = 0; s < 4; ++s)
-    f.add_switch({static_cast<uint64_t>(s + 1), "D" + std::to_string(s), 4});
-  f.add_link(0, 1, 1, 1);
-  f.add_link(2, 1, 3, 1);
-  assign_lids(f, 0);
-  f.finalize();
+  const Fabric f = test::two_separate_pairs();
   DestTrees t;
   std::string err;
   EXPECT_FALSE(balanced_minimal_routing(f, {}, t, err));
