@@ -12,14 +12,9 @@
 #include "core/dl/engine.h"
 #include "core/loren/engine.h"
 #include "core/nue/nue.h"
+#include "core/timing.h"
 
 namespace keiro {
-
-namespace {
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-}  // namespace
 
 std::string EngineReport::get(const std::string &key) const {
   for (const auto &[k, v] : facts)
@@ -28,19 +23,25 @@ std::string EngineReport::get(const std::string &key) const {
 }
 
 const std::vector<EngineDesc> &all_engines() {
+  // The registry: one line per engine.
   static const std::vector<EngineDesc> engines = {
-      {"nue", "keiro-nue", route_nue,
-       "Nue: deadlock-free routing inside the complete channel dependency graph, 1..15 VLs"},
-      {"acro", "keiro-acro", route_acro,
-       "balanced minimal routing made deadlock free by ACRO layers, realized as SLs + SL2VL"},
-      {"loren", "keiro-loren", route_loren,
-       "LOREN: compact layout-oriented tables (loren_layout, loren_tmax) made deadlock free by "
-       "ACRO, realized as SLs + SL2VL"},
-      {"dl", "keiro-dl", route_dl,
-       "Descending Layers: up*/down*-style layers per VL, packets only descend; near-minimal "
-       "destination trees, realized as SLs + SL2VL"},
+      nue::kEngine,
+      acro::kEngine,
+      loren::kEngine,
+      dl::kEngine,
   };
   return engines;
+}
+
+const std::vector<OptionSpec> &option_specs() {
+  static const std::vector<OptionSpec> specs = [] {
+    const std::span<const OptionSpec> general = general_option_specs();
+    std::vector<OptionSpec> all(general.begin(), general.end());
+    for (const EngineDesc &e : all_engines())
+      all.insert(all.end(), e.options.begin(), e.options.end());
+    return all;
+  }();
+  return specs;
 }
 
 const EngineDesc *find_engine(std::string_view name) {

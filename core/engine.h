@@ -9,6 +9,7 @@
 #pragma once
 
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -43,11 +44,15 @@ struct EngineReport {
 
 using RouteFn = bool (*)(const EngineInput &, Routing &, EngineReport &);
 
+// One engine: what the registry (all_engines()) lists. Each engine defines
+// its own `kEngine` in core/<engine>/engine.cc, beside the option keys only
+// it reads.
 struct EngineDesc {
   const char *name;      // short name: "nue"
   const char *osm_name;  // name in OpenSM's routing_engine: "keiro-nue"
   RouteFn route;
   const char *summary;
+  std::span<const OptionSpec> options;  // the engine's own keys ("nue_seed", ...)
 };
 
 const std::vector<EngineDesc> &all_engines();

@@ -2,7 +2,11 @@
 #include "core/fabric.h"
 
 #include <algorithm>
+#include <cinttypes>
 #include <numeric>
+
+#include "core/log.h"
+#include "core/options.h"
 
 namespace keiro {
 
@@ -118,8 +122,7 @@ void Fabric::finalize() {
   for (int32_t s = 0; s < S; ++s)
     own(switches_[s].lid, switches_[s].lmc, LidOwner{LidOwner::kSwitch, s}, switches_[s].name);
   for (int32_t t = 0; t < num_terminals(); ++t)
-    own(terminals_[t].lid, terminals_[t].lmc, LidOwner{LidOwner::kTerminal, t},
-        terminals_[t].name);
+    own(terminals_[t].lid, terminals_[t].lmc, LidOwner{LidOwner::kTerminal, t}, terminals_[t].name);
   lids_.clear();
   for (uint32_t l = 1; l <= max_lid_; ++l)
     if (lid_owner_[l].kind != LidOwner::kNone) lids_.push_back(static_cast<uint16_t>(l));
@@ -155,10 +158,31 @@ int32_t Fabric::find_switch(uint64_t guid) const {
   return -1;
 }
 
-int32_t Fabric::find_switch_by_name(const std::string &name) const {
-  for (int32_t s = 0; s < num_switches(); ++s)
-    if (switches_[s].name == name) return s;
+int32_t Fabric::find_switch(std::string_view text, std::string &err) const {
+  uint64_t guid = 0;
+  if (parse_guid(text, guid)) {
+    const int32_t s = find_switch(guid);
+    if (s >= 0) return s;
+  }
+  int32_t found = -1, matches = 0;
+  for (int32_t s = 0; s < num_switches(); ++s) {
+    if (switches_[s].name != text) continue;
+    if (matches++ == 0) found = s;
+  }
+  if (matches == 1) return found;
+  const std::string quoted = "'" + std::string(text) + "'";
+  if (matches == 0)
+    err = quoted + " names no switch (neither a switch GUID nor a node description)";
+  else
+    err = strprintf(
+        "%s is the node description of %d switches (e.g. %s and another): name the "
+        "switch by its GUID",
+        quoted.c_str(), matches, describe(found).c_str());
   return -1;
+}
+
+std::string Fabric::describe(int32_t s) const {
+  return strprintf("'%s' (0x%016" PRIx64 ")", switches_[s].name.c_str(), switches_[s].guid);
 }
 
 void assign_lids(Fabric &f, uint8_t lmc, bool switches_use_lmc) {

@@ -15,6 +15,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace keiro {
@@ -30,32 +31,32 @@ class FabricError : public std::runtime_error {
 
 struct SwitchInfo {
   uint64_t guid = 0;
-  std::string name;        // node description
-  uint8_t num_ports = 0;   // external ports are numbered 1..num_ports
-  uint16_t lid = 0;        // base LID of port 0; 0 = not assigned
-  uint8_t lmc = 0;         // LMC of port 0 (only with enhanced port 0)
+  std::string name;       // node description
+  uint8_t num_ports = 0;  // external ports are numbered 1..num_ports
+  uint16_t lid = 0;       // base LID of port 0; 0 = not assigned
+  uint8_t lmc = 0;        // LMC of port 0 (only with enhanced port 0)
 };
 
 // An end port of a CA or router attached to a switch port.
 struct TerminalInfo {
   uint64_t node_guid = 0;
   uint64_t port_guid = 0;
-  std::string name;        // node description
-  uint8_t port_num = 1;    // port number on its own node
+  std::string name;      // node description
+  uint8_t port_num = 1;  // port number on its own node
   bool router = false;
-  uint16_t lid = 0;        // base LID; 0 = not assigned
+  uint16_t lid = 0;  // base LID; 0 = not assigned
   uint8_t lmc = 0;
-  int32_t sw = -1;         // switch it is attached to
-  uint8_t sw_port = 0;     // port of that switch
-  uint8_t vls = 8;         // data VLs of the CA link
+  int32_t sw = -1;      // switch it is attached to
+  uint8_t sw_port = 0;  // port of that switch
+  uint8_t vls = 8;      // data VLs of the CA link
 };
 
 // A directed switch-to-switch channel.
 struct Channel {
   int32_t src = -1, dst = -1;  // switch ids
   uint8_t src_port = 0, dst_port = 0;
-  uint8_t vls = 8;             // data VLs the link supports (VLCap of both ends, capped)
-  int32_t reverse = -1;        // the channel in the opposite direction
+  uint8_t vls = 8;       // data VLs the link supports (VLCap of both ends, capped)
+  int32_t reverse = -1;  // the channel in the opposite direction
 };
 
 // What is behind a switch port.
@@ -112,9 +113,7 @@ class Fabric {
 
   // Highest LID in use (0 if none).
   uint16_t max_lid() const { return max_lid_; }
-  LidOwner lid_owner(uint16_t lid) const {
-    return lid <= max_lid_ ? lid_owner_[lid] : LidOwner{};
-  }
+  LidOwner lid_owner(uint16_t lid) const { return lid <= max_lid_ ? lid_owner_[lid] : LidOwner{}; }
   // The switch a LID belongs to or is attached to; -1 for an unused LID.
   int32_t lid_switch(uint16_t lid) const;
   // All LIDs in use, ascending (LMC ranges expanded).
@@ -122,8 +121,15 @@ class Fabric {
 
   // Smallest VL count over the switch-to-switch channels (kMaxDataVls if none).
   uint8_t min_switch_vls() const;
+  // The switch with this GUID, or -1.
   int32_t find_switch(uint64_t guid) const;
-  int32_t find_switch_by_name(const std::string &name) const;
+  // The switch named by an option or a layout file: a GUID (0x... or plain
+  // hex) or a node description. Returns -1 and sets err to one sentence when
+  // the text names no switch, or names several (a description that several
+  // switches share: the caller must then use the GUID). O(S).
+  int32_t find_switch(std::string_view guid_or_description, std::string &err) const;
+  // "'name' (0x0002c90000000001)": how messages name switch s.
+  std::string describe(int32_t s) const;
 
  private:
   bool finalized_ = false;
@@ -131,7 +137,7 @@ class Fabric {
   std::vector<TerminalInfo> terminals_;
   std::vector<Channel> channels_;
   std::vector<int32_t> out_start_, in_start_, in_list_, term_start_, term_list_;
-  std::vector<int32_t> port_start_;     // port_start_[s] + port -> index in port_peer_
+  std::vector<int32_t> port_start_;  // port_start_[s] + port -> index in port_peer_
   std::vector<PortPeer> port_peer_;
   std::vector<LidOwner> lid_owner_;
   std::vector<uint16_t> lids_;

@@ -10,7 +10,9 @@ namespace keiro {
 
 namespace {
 
-const std::vector<OptionSpec> kOptionSpecs = {
+// The keys every engine and the plugin share. Each engine declares its own
+// keys beside its EngineDesc (core/<engine>/engine.cc).
+const OptionSpec kGeneralOptions[] = {
     {"config", OptionSpec::kPath, 0, 0, nullptr, "",
      "file with more options, one 'key value' per line"},
     {"max_vls", OptionSpec::kInt, 1, 15, nullptr, "8",
@@ -18,49 +20,17 @@ const std::vector<OptionSpec> kOptionSpecs = {
     {"max_sls", OptionSpec::kInt, 1, 16, nullptr, "16", "most SLs an engine may hand out"},
     {"sl_dump", OptionSpec::kPath, 0, 0, nullptr, "",
      "after each routing, write every path's SL to this file (keiro check reads it)"},
-    {"nue_root", OptionSpec::kGuidOrName, 0, 0, nullptr, "",
-     "root switch of Nue's escape paths (GUID or node description); default: most central"},
-    {"nue_partition", OptionSpec::kChoice, 0, 0, "metis|random|cluster", "metis",
-     "how Nue splits destinations into virtual layers"},
-    {"nue_seed", OptionSpec::kInt, 0, 2147483647, nullptr, "1",
-     "seed for Nue's random choices (partitioning, METIS)"},
-    {"acro_seed", OptionSpec::kInt, 0, 2147483647, nullptr, "0",
-     "keiro-acro: 0 = deterministic tie-breaking; other values shuffle destinations and ties"},
-    {"acro_max_moves", OptionSpec::kInt, 0, 2147483647, nullptr, "0",
-     "keiro-acro: most SL placements (with repair) before giving up; 0 = 40 per path"},
-    {"loren_layout", OptionSpec::kPath, 0, 0, nullptr, "",
-     "keiro-loren: layout file, one 'GUID-or-name X Y' line per switch (docs/loren.md)"},
-    {"loren_tmax", OptionSpec::kInt, 0, 65535, nullptr, "0",
-     "keiro-loren: most table entries per switch; 0 = the smallest number that works"},
-    {"dl_subnets", OptionSpec::kInt, 0, 15, nullptr, "0",
-     "keiro-dl: sub-networks (one VL each); 0 = every VL of the budget; more than the budget "
-     "is an error"},
-    {"dl_restriction", OptionSpec::kChoice, 0, 0, "ud|ud-du|ud-dudu", "ud",
-     "keiro-dl: rule inside the sub-networks: ud = (UD)*, ud-du = (UD-DU)*, ud-dudu = UD-(DU)*"},
-    {"dl_policy", OptionSpec::kChoice, 0, 0, "load|random|lowport", "load",
-     "keiro-dl: path selection among equally short legal next hops"},
-    {"dl_root", OptionSpec::kGuidOrName, 0, 0, nullptr, "",
-     "keiro-dl: root of the up/down spanning tree (GUID or node description); default: the "
-     "switch with the smallest total distance to all others"},
-    {"dl_seed", OptionSpec::kInt, 0, 2147483647, nullptr, "1",
-     "keiro-dl: seed of dl_policy=random and of the SL realization"},
-    {"dl_vl_choice", OptionSpec::kChoice, 0, 0, "free|exact", "free",
-     "keiro-dl: exact = every hop on the VL of its sub-network; free = any VLs that keep the "
-     "DL order (fewer SLs)"},
-    {"dl_choices", OptionSpec::kChoice, 0, 0, "slack|lowest", "slack",
-     "keiro-dl: next hops dl_policy chooses from: lowest = only those that keep the lowest "
-     "sub-network (the paper's rule); slack = every equally short one that keeps all paths legal"},
 };
 
 const OptionSpec *find_spec(const std::string &key) {
-  for (const OptionSpec &s : kOptionSpecs)
+  for (const OptionSpec &s : option_specs())
     if (key == s.key) return &s;
   return nullptr;
 }
 
 std::string known_keys() {
   std::string out;
-  for (const OptionSpec &s : kOptionSpecs) out += (out.empty() ? "" : ", ") + std::string(s.key);
+  for (const OptionSpec &s : option_specs()) out += (out.empty() ? "" : ", ") + std::string(s.key);
   return out;
 }
 
@@ -74,8 +44,7 @@ bool parse_long(const std::string &v, long &out) {
 
 bool parse_bool(const std::string &v, bool &out) {
   if (v == "1" || v == "true" || v == "TRUE" || v == "yes" || v == "on") return out = true, true;
-  if (v == "0" || v == "false" || v == "FALSE" || v == "no" || v == "off")
-    return out = false, true;
+  if (v == "0" || v == "false" || v == "FALSE" || v == "no" || v == "off") return out = false, true;
   return false;
 }
 
@@ -89,7 +58,9 @@ std::string trim(std::string_view s) {
 
 }  // namespace
 
-const std::vector<OptionSpec> &option_specs() { return kOptionSpecs; }
+std::span<const OptionSpec> general_option_specs() {
+  return kGeneralOptions;
+}
 
 bool parse_guid(std::string_view text, uint64_t &guid) {
   std::string t(text);

@@ -2,13 +2,15 @@
 // keiro's options: "key=value" words separated by blanks (OpenSM's
 // event_plugin_options line, or the tool's --opt arguments), and an optional
 // config file named by config=PATH holding one "key value" or "key=value" per
-// line ('#' starts a comment). Every key is declared in kOptionSpecs
-// (options.cc) with its type and range; anything else is an error, so a typo
+// line ('#' starts a comment). Every key is declared once with its type and
+// range: the general keys in options.cc, an engine's own keys beside its
+// EngineDesc (core/<engine>/engine.cc). Anything else is an error, so a typo
 // never silently changes routing.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +27,10 @@ struct OptionSpec {
   const char *help = "";
 };
 
+// config, max_vls, max_sls, sl_dump.
+std::span<const OptionSpec> general_option_specs();
+// Every key keiro accepts: the general ones, then each registered engine's
+// (core/engine.cc assembles them from all_engines()).
 const std::vector<OptionSpec> &option_specs();
 
 class Options {

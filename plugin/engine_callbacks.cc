@@ -8,6 +8,7 @@
 
 #include "core/engine.h"
 #include "core/routing.h"
+#include "core/timing.h"
 #include "plugin/install_tables.h"
 #include "plugin/osm_logger.h"
 #include "plugin/plugin_state.h"
@@ -20,10 +21,6 @@
 namespace keiro::plugin {
 
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 int build_lid_matrices(void *) {
   return 0;

@@ -22,10 +22,6 @@ libkeiro_la_LIBADD = libkeirocore.la
 EXTRA_libkeiro_la_DEPENDENCIES = $(top_srcdir)/plugin/keiro.map
 EXTRA_DIST += plugin/keiro.map
 
-# The OpenSM-free part of the plugin has unit tests.
-tests_unit_tests_SOURCES += plugin/routed_state.cc tests/unit/plugin_routed_state_test.cc \
-	tests/unit/plugin_vl_cap_test.cc
-
 # OpenSM finds the plugin through the dynamic linker: keep libkeiro.so, drop
 # the libtool archive, and refresh the linker cache on a real install.
 install-exec-hook: install-exec-keiro-plugin

@@ -51,3 +51,21 @@ bool route_acro(const EngineInput &in, Routing &out, EngineReport &rep) {
 }
 
 }  // namespace keiro
+
+namespace keiro::acro {
+
+namespace {
+constexpr OptionSpec kOptions[] = {
+    {"acro_seed", OptionSpec::kInt, 0, 2147483647, nullptr, "0",
+     "keiro-acro: 0 = deterministic tie-breaking; other values shuffle destinations and ties"},
+    {"acro_max_moves", OptionSpec::kInt, 0, 2147483647, nullptr, "0",
+     "keiro-acro: most SL placements (with repair) before giving up; 0 = 40 per path"},
+};
+}  // namespace
+
+constinit const EngineDesc kEngine = {
+    "acro", "keiro-acro", route_acro,
+    "balanced minimal routing made deadlock free by ACRO layers, realized as SLs + SL2VL",
+    kOptions};
+
+}  // namespace keiro::acro

@@ -20,3 +20,8 @@ namespace keiro {
 bool route_acro(const EngineInput &in, Routing &out, EngineReport &rep);
 
 }  // namespace keiro
+
+namespace keiro::acro {
+// The registry entry (core/engine.cc): names, route function, option keys.
+extern const EngineDesc kEngine;
+}  // namespace keiro::acro

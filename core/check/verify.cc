@@ -9,6 +9,7 @@
 
 #include "core/check/paths.h"
 #include "core/log.h"
+#include "core/timing.h"
 
 namespace keiro {
 
@@ -54,10 +55,6 @@ std::string lid_label(const Fabric &f, uint16_t lid) {
 namespace {
 
 constexpr int kVls = 16;  // VL values 0..15 in SL2VL tables (15 = drop)
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 // A port that injects traffic into a switch: the switch's own port 0 or the
 // switch port a CA/router is attached to.

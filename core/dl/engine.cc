@@ -45,11 +45,9 @@ bool route_dl(const EngineInput &in, Routing &out, EngineReport &rep) {
   opt.layers = subnets > 0 ? static_cast<int>(subnets) : std::max(1, in.max_vls);
   if (in.options.has("dl_root")) {
     const std::string value = in.options.get("dl_root");
-    opt.root = dl::find_switch(f, value);
+    opt.root = f.find_switch(value, err);
     if (opt.root < 0) {
-      in.log.logf(LogLevel::kError,
-                  "%s: dl_root '%s' names no switch (neither a switch GUID nor a node description)",
-                  kName, value.c_str());
+      in.log.logf(LogLevel::kError, "%s: dl_root %s", kName, err.c_str());
       return false;
     }
   }
@@ -111,3 +109,36 @@ bool route_dl(const EngineInput &in, Routing &out, EngineReport &rep) {
 }
 
 }  // namespace keiro
+
+namespace keiro::dl {
+
+namespace {
+constexpr OptionSpec kOptions[] = {
+    {"dl_subnets", OptionSpec::kInt, 0, 15, nullptr, "0",
+     "keiro-dl: sub-networks (one VL each); 0 = every VL of the budget; more than the budget "
+     "is an error"},
+    {"dl_restriction", OptionSpec::kChoice, 0, 0, "ud|ud-du|ud-dudu", "ud",
+     "keiro-dl: rule inside the sub-networks: ud = (UD)*, ud-du = (UD-DU)*, ud-dudu = UD-(DU)*"},
+    {"dl_policy", OptionSpec::kChoice, 0, 0, "load|random|lowport", "load",
+     "keiro-dl: path selection among equally short legal next hops"},
+    {"dl_root", OptionSpec::kGuidOrName, 0, 0, nullptr, "",
+     "keiro-dl: root of the up/down spanning tree (GUID or node description); default: the "
+     "switch with the smallest total distance to all others"},
+    {"dl_seed", OptionSpec::kInt, 0, 2147483647, nullptr, "1",
+     "keiro-dl: seed of dl_policy=random and of the SL realization"},
+    {"dl_vl_choice", OptionSpec::kChoice, 0, 0, "free|exact", "free",
+     "keiro-dl: exact = every hop on the VL of its sub-network; free = any VLs that keep the "
+     "DL order (fewer SLs)"},
+    {"dl_choices", OptionSpec::kChoice, 0, 0, "slack|lowest", "slack",
+     "keiro-dl: next hops dl_policy chooses from: lowest = only those that keep the lowest "
+     "sub-network (the paper's rule); slack = every equally short one that keeps all paths legal"},
+};
+}  // namespace
+
+constinit const EngineDesc kEngine = {
+    "dl", "keiro-dl", route_dl,
+    "Descending Layers: up*/down*-style layers per VL, packets only descend; near-minimal "
+    "destination trees, realized as SLs + SL2VL",
+    kOptions};
+
+}  // namespace keiro::dl

@@ -23,3 +23,8 @@ namespace keiro {
 bool route_dl(const EngineInput &in, Routing &out, EngineReport &rep);
 
 }  // namespace keiro
+
+namespace keiro::dl {
+// The registry entry (core/engine.cc): names, route function, option keys.
+extern const EngineDesc kEngine;
+}  // namespace keiro::dl

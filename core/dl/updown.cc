@@ -10,15 +10,6 @@
 
 namespace keiro::dl {
 
-namespace {}  // namespace
-
-int32_t find_switch(const Fabric &f, const std::string &guid_or_name) {
-  uint64_t guid = 0;
-  int32_t s = parse_guid(guid_or_name, guid) ? f.find_switch(guid) : -1;
-  if (s < 0) s = f.find_switch_by_name(guid_or_name);
-  return s;
-}
-
 int32_t central_root(const Fabric &f) {
   const int32_t S = f.num_switches();
   std::vector<int32_t> dist(S), queue(S);

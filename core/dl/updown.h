@@ -34,9 +34,6 @@ struct UpDown {
   std::vector<uint8_t> up;     // per channel: 1 when it leads to the up end of its link
 };
 
-// The switch named by a GUID or a node description, -1 when none matches.
-int32_t find_switch(const Fabric &f, const std::string &guid_or_name);
-
 // Smallest total hop distance to all switches, ties lowest GUID then id;
 // -1 for an empty fabric. Unreachable switches count as S hops.
 int32_t central_root(const Fabric &f);

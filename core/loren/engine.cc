@@ -95,3 +95,23 @@ bool route_loren(const EngineInput &in, Routing &out, EngineReport &rep) {
 }
 
 }  // namespace keiro
+
+namespace keiro::loren {
+
+namespace {
+// keiro-loren also reads acro_seed and acro_max_moves (keiro-acro's keys).
+constexpr OptionSpec kOptions[] = {
+    {"loren_layout", OptionSpec::kPath, 0, 0, nullptr, "",
+     "keiro-loren: layout file, one 'GUID-or-name X Y' line per switch (docs/loren.md)"},
+    {"loren_tmax", OptionSpec::kInt, 0, 65535, nullptr, "0",
+     "keiro-loren: most table entries per switch; 0 = the smallest number that works"},
+};
+}  // namespace
+
+constinit const EngineDesc kEngine = {
+    "loren", "keiro-loren", route_loren,
+    "LOREN: compact layout-oriented tables (loren_layout, loren_tmax) made deadlock free by "
+    "ACRO, realized as SLs + SL2VL",
+    kOptions};
+
+}  // namespace keiro::loren

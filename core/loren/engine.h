@@ -28,3 +28,8 @@ namespace keiro {
 bool route_loren(const EngineInput &in, Routing &out, EngineReport &rep);
 
 }  // namespace keiro
+
+namespace keiro::loren {
+// The registry entry (core/engine.cc): names, route function, option keys.
+extern const EngineDesc kEngine;
+}  // namespace keiro::loren

@@ -91,14 +91,6 @@ std::string describe(const Fabric &f, int32_t s) {
   return strprintf("'%s' (0x%016" PRIx64 ")", f.sw(s).name.c_str(), f.sw(s).guid);
 }
 
-// Option nue_root: a switch GUID or node description. false if it names none.
-bool resolve_root(const Fabric &f, const std::string &value, int32_t &root) {
-  uint64_t guid = 0;
-  root = parse_guid(value, guid) ? f.find_switch(guid) : -1;
-  if (root < 0) root = f.find_switch_by_name(value);
-  return root >= 0;
-}
-
 // Destination order of attempt `attempt` for the ports of one layer: CA and
 // router ports in a seeded random order, then the switch LIDs, also shuffled.
 void attempt_order(std::span<const nue::DestinationPort> ports, std::span<const int32_t> grouped,
@@ -144,11 +136,10 @@ bool route(const EngineInput &in, Routing &out, EngineReport &rep) {
   const int seed = static_cast<int>(in.options.get_int("nue_seed"));
   int32_t fixed_root = -1;
   if (in.options.has("nue_root")) {
-    const std::string value = in.options.get("nue_root");
-    if (!resolve_root(f, value, fixed_root)) {
-      log.logf(LogLevel::kError,
-               "%s: nue_root '%s' names no switch (neither a switch GUID nor a node description)",
-               kName, value.c_str());
+    std::string why;
+    fixed_root = f.find_switch(in.options.get("nue_root"), why);
+    if (fixed_root < 0) {
+      log.logf(LogLevel::kError, "%s: nue_root %s", kName, why.c_str());
       return false;
     }
   }
@@ -403,3 +394,22 @@ bool route_nue(const EngineInput &in, Routing &out, EngineReport &rep) {
 }
 
 }  // namespace keiro
+
+namespace keiro::nue {
+
+namespace {
+constexpr OptionSpec kOptions[] = {
+    {"nue_root", OptionSpec::kGuidOrName, 0, 0, nullptr, "",
+     "root switch of Nue's escape paths (GUID or node description); default: most central"},
+    {"nue_partition", OptionSpec::kChoice, 0, 0, "metis|random|cluster", "metis",
+     "how Nue splits destinations into virtual layers"},
+    {"nue_seed", OptionSpec::kInt, 0, 2147483647, nullptr, "1",
+     "seed for Nue's random choices (partitioning, METIS)"},
+};
+}  // namespace
+
+constinit const EngineDesc kEngine = {
+    "nue", "keiro-nue", route_nue,
+    "Nue: deadlock-free routing inside the complete channel dependency graph, 1..15 VLs", kOptions};
+
+}  // namespace keiro::nue

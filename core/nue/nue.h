@@ -12,3 +12,8 @@ namespace keiro {
 bool route_nue(const EngineInput &in, Routing &out, EngineReport &rep);
 
 }  // namespace keiro
+
+namespace keiro::nue {
+// The registry entry (core/engine.cc): names, route function, option keys.
+extern const EngineDesc kEngine;
+}  // namespace keiro::nue

@@ -128,9 +128,11 @@ TEST(DlUpDown, CentralRootAndLookup) {
   // A path of 4: switches 1 and 2 tie; the lower GUID (switch 1) wins.
   const Fabric path4 = dltest::make_fabric(4, {{0, 1}, {1, 2}, {2, 3}}, 0);
   EXPECT_EQ(dl::central_root(path4), 1);
-  EXPECT_EQ(dl::find_switch(path4, "S3"), 3);
-  EXPECT_EQ(dl::find_switch(path4, "0x1002"), 2);
-  EXPECT_EQ(dl::find_switch(path4, "nope"), -1);
+  std::string err;
+  EXPECT_EQ(path4.find_switch("S3", err), 3);
+  EXPECT_EQ(path4.find_switch("0x1002", err), 2);
+  EXPECT_EQ(path4.find_switch("nope", err), -1);
+  EXPECT_EQ(err, "'nope' names no switch (neither a switch GUID nor a node description)");
 }
 
 TEST(DlUpDown, DisconnectedFabricFails) {

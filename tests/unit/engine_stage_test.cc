@@ -51,7 +51,7 @@ TEST(EngineStage, StageSeesTheTablesAndSucceedsWithTheCheck) {
 
 TEST(EngineStage, FailedCheckFailsAfterStaging) {
   StageRun t(1);
-  const EngineDesc bad{"nothing", "keiro-nothing", route_nothing, "drops everything"};
+  const EngineDesc bad{"nothing", "keiro-nothing", route_nothing, "drops everything", {}};
   int stages = 0;
   EXPECT_FALSE(run_engine(
       bad, t.in, t.r, t.rep, nullptr, [&](const Routing &) { return ++stages > 0; }, &t.ran));

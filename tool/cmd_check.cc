@@ -21,8 +21,8 @@
 #include "core/io/topology_file.h"
 #include "core/log.h"
 #include "core/metrics/report.h"
-#include "core/tool/command.h"
-#include "core/tool/tool_io.h"
+#include "tool/command.h"
+#include "tool/tool_io.h"
 
 namespace keiro::tool {
 namespace {

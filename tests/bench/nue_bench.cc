@@ -3,7 +3,7 @@
 // route quality (escape fallbacks, hops, edge forwarding index), checked by
 // the independent walker of nue_fabrics.h.
 //
-//   tests/nue_bench [--reps N] [--net-dir DIR] [--opt key=value ...] [--lmc L]
+//   tests/bench/nue_bench [--reps N] [--net-dir DIR] [--opt key=value ...] [--lmc L]
 //                   [--fabric rrg128|torus666] [--k K]
 //
 // Fabrics: "rrg128": random 8-regular graph of 128 switches, 4 CAs each;

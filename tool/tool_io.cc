@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // Argument walking, input reading and dump writing of the keiro tool's
-// route/check/analyze commands (core/tool/tool_io.h).
-#include "core/tool/tool_io.h"
+// route/check/analyze commands (tool/tool_io.h).
+#include "tool/tool_io.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <exception>
 
-#include "core/tool/command.h"
+#include "tool/command.h"
 
 namespace keiro::tool {
 
@@ -20,7 +20,9 @@ Command::Command(const char *n, const char *s, CommandFn f) : name(n), summary(s
   registry().push_back(this);
 }
 
-const std::vector<const Command *> &commands() { return registry(); }
+const std::vector<const Command *> &commands() {
+  return registry();
+}
 
 }  // namespace keiro::tool
 

@@ -18,8 +18,8 @@
 #include "core/metrics/svg.h"
 #include "core/metrics/traffic.h"
 #include "core/options.h"
-#include "core/tool/command.h"
-#include "core/tool/tool_io.h"
+#include "tool/command.h"
+#include "tool/tool_io.h"
 
 namespace keiro::tool {
 namespace {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// Subcommands of the keiro tool. Each core/tool/cmd_*.cc defines one and
+// Subcommands of the keiro tool. Each tool/cmd_*.cc defines one and
 // registers it with a static Command object:
 //   static const keiro::tool::Command kRoute{"route", "route a topology offline", run_route};
 #pragma once

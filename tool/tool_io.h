@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// What keiro route, check and analyze (core/tool/cmd_*.cc) share: walking a
+// What keiro route, check and analyze (tool/cmd_*.cc) share: walking a
 // subcommand's arguments (ArgWalker), number parsing, the stderr logger,
 // reading the inputs and writing a dump directory. Every message goes to
 // stderr as "keiro COMMAND: ..."; 2 is the exit status for unusable input.

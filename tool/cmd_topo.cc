@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "core/io/topology_file.h"
-#include "core/tool/command.h"
 #include "core/topo/fail_links.h"
 #include "core/topo/families.h"
 #include "core/topo/gen_fabric.h"
 #include "core/topo/hdn.h"
+#include "tool/command.h"
 
 namespace keiro::tool {
 namespace {

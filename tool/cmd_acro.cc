@@ -21,8 +21,8 @@
 #include "core/minimal/balanced.h"
 #include "core/minimal/dest_trees.h"
 #include "core/minimal/forwarding_index.h"
-#include "core/tool/command.h"
 #include "core/vlmap/vlmap.h"
+#include "tool/command.h"
 
 namespace keiro::tool {
 namespace {

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "core/tool/command.h"
 #include "core/topo/graph_metrics.h"
 #include "core/topo/hdn.h"
 #include "core/topo/hdn_exchange.h"
+#include "tool/command.h"
 
 namespace keiro::tool {
 namespace {

@@ -1,0 +1,10 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Set-up, demo and benchmark scripts. The demo (scripts/demo.sh): the bundled
+# demo fabric through ibsim + OpenSM with every keiro engine, one summary
+# line each; `make demo` after `make`.
+demo: all
+	$(SHELL) $(top_srcdir)/scripts/demo.sh '$(abs_top_builddir)'
+.PHONY: demo
+dist_noinst_SCRIPTS += scripts/demo.sh scripts/build.sh scripts/install-deps.sh \
+	scripts/bench-nue.sh scripts/acro_compare.py scripts/acro_opensm.sh \
+	scripts/loren_repro.py scripts/loren_ibsim.sh run-demo.sh run-tests.sh .ci/run

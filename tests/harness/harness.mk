@@ -1,0 +1,9 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# The ibsim + OpenSM harness: lib.sh (prerequisites, ibsim, OpenSM, SA
+# queries), run-fabric.sh (one fabric through OpenSM), compare-engines.sh.
+# sa_path_sl asks the SA for path SLs (libibumad; under umad2sim against ibsim).
+noinst_PROGRAMS += tests/harness/sa_path_sl
+tests_harness_sa_path_sl_SOURCES = tests/harness/sa_path_sl.cc
+tests_harness_sa_path_sl_LDADD = libkeirocore.la -libumad
+dist_noinst_SCRIPTS += tests/harness/lib.sh tests/harness/run-fabric.sh \
+	tests/harness/compare-engines.sh
