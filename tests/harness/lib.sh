@@ -7,12 +7,27 @@
 # Environment:
 #   KEIRO_BUILDDIR   build tree with .libs/libkeiro.so and tests/harness/sa_path_sl
 #                    (default: the current directory)
-#   KEIRO_UMAD2SIM   libumad2sim.so (default: Debian's path)
+#   KEIRO_UMAD2SIM   libumad2sim.so (default: found through dpkg, then the
+#                    multiarch library directories)
 #   KEIRO_INSTALLED  1: load the installed libkeiro.so (ld.so.cache), not the
 #                    build tree's .libs/libkeiro.so
 #   KEIRO_VERBOSE    1: progress lines on stderr
 
-KH_UMAD2SIM=${KEIRO_UMAD2SIM:-/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so}
+# kh_find_umad2sim: the path of libumad2sim.so on this machine (any
+# architecture): what the libumad2sim0 package installed, else the first one
+# under a library directory; empty when there is none.
+kh_find_umad2sim() {
+  local f
+  f=$(dpkg-query -L libumad2sim0 2>/dev/null | grep '/libumad2sim\.so$' | head -n 1)
+  if [ -z "$f" ]; then
+    for f in /usr/lib/*/umad2sim/libumad2sim.so /usr/lib/umad2sim/libumad2sim.so \
+             /usr/local/lib/umad2sim/libumad2sim.so ""; do
+      [ -z "$f" ] || [ -r "$f" ] && break
+    done
+  fi
+  echo "$f"
+}
+KH_UMAD2SIM=${KEIRO_UMAD2SIM:-$(kh_find_umad2sim)}
 KH_BUILDDIR=${KEIRO_BUILDDIR:-$PWD}
 
 kh_say() { [ "${KEIRO_VERBOSE:-0}" = 1 ] && echo "harness: $*" >&2; return 0; }
@@ -24,7 +39,8 @@ kh_prereq() {
   for c in ibsim opensm; do
     command -v "$c" >/dev/null 2>&1 || { kh_fail "'$c' not found (apt-get install opensm ibsim-utils)"; return 1; }
   done
-  [ -r "$KH_UMAD2SIM" ] || { kh_fail "$KH_UMAD2SIM not found (apt-get install libumad2sim0)"; return 1; }
+  [ -n "$KH_UMAD2SIM" ] && [ -r "$KH_UMAD2SIM" ] ||
+    { kh_fail "libumad2sim.so not found (apt-get install libumad2sim0, or set KEIRO_UMAD2SIM)"; return 1; }
 }
 
 # kh_init DIR: a fresh run directory (absolute path in KH_DIR).

@@ -11,7 +11,7 @@
 # KEIRO_TOOL overrides the keiro binary (default: $KEIRO_BUILDDIR/keiro).
 . "$(dirname "$0")/common.sh"
 
-kh_prereq 2>/dev/null || { echo "SKIP: ibsim/opensm/umad2sim not installed"; exit 77; }
+it_require_sim
 keiro=${KEIRO_TOOL:-$IT_KEIRO}
 [ -x "$keiro" ] || { echo "FAIL: no keiro tool at $keiro (build first)"; exit 99; }
 
