@@ -21,11 +21,11 @@ AM_TESTS_ENVIRONMENT = \
 TEST_EXTENSIONS = .sh
 SH_LOG_COMPILER = bash
 INTEGRATION_TESTS = \
-	tests/integration/nue_random.sh \
-	tests/integration/nue_torus.sh \
-	tests/integration/nue_fattree.sh \
-	tests/integration/bad_option.sh \
-	tests/integration/qos_off.sh \
+	tests/integration/nue-random.sh \
+	tests/integration/nue-torus.sh \
+	tests/integration/nue-fattree.sh \
+	tests/integration/bad-option.sh \
+	tests/integration/qos-off.sh \
 	tests/integration/lmc.sh \
 	tests/integration/reroute.sh
 TESTS += $(INTEGRATION_TESTS)

@@ -26,12 +26,12 @@ tests_unit_tests_SOURCES += \
 	tests/unit/vlmap_test.cc \
 	tests/unit/acro_engine_test.cc
 
-# The reproduction of the paper's Figs. 5-7 (scripts/acro_compare.py runs it).
+# The reproduction of the paper's Figs. 5-7 (scripts/acro-compare.py runs it).
 check_PROGRAMS += tests/bench/acro_bench
 tests_bench_acro_bench_SOURCES = tests/bench/acro_bench.cc tests/bench/random_regular.h
 tests_bench_acro_bench_LDADD = libkeirocore.la
-dist_noinst_SCRIPTS += scripts/acro_compare.py scripts/acro_opensm.sh
+dist_noinst_SCRIPTS += scripts/acro-compare.py scripts/acro-opensm.sh
 
 # Through ibsim + the real OpenSM (tests/tests.mk sets up the .sh driver).
-TESTS += tests/integration/acro_random.sh
-dist_noinst_SCRIPTS += tests/integration/acro_random.sh
+TESTS += tests/integration/acro-random.sh
+dist_noinst_SCRIPTS += tests/integration/acro-random.sh

@@ -35,7 +35,7 @@ EXTRA_DIST += \
 
 # Integration tests of keiro check / analyze on OpenSM's engines (ibsim).
 CHECK_INTEGRATION_TESTS = \
-	tests/integration/check_torus.sh \
-	tests/integration/check_live.sh
+	tests/integration/check-torus.sh \
+	tests/integration/check-live.sh
 TESTS += $(CHECK_INTEGRATION_TESTS)
 dist_noinst_SCRIPTS += $(CHECK_INTEGRATION_TESTS)

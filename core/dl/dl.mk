@@ -17,6 +17,6 @@ tests_unit_tests_SOURCES += \
 	tests/unit/dl_fabrics_test.cc
 
 # Through ibsim + the real OpenSM (tests/tests.mk sets up the .sh driver).
-TESTS += tests/integration/dl_fabrics.sh
-dist_noinst_SCRIPTS += tests/integration/dl_fabrics.sh
+TESTS += tests/integration/dl-fabrics.sh
+dist_noinst_SCRIPTS += tests/integration/dl-fabrics.sh
 EXTRA_DIST += tests/integration/data/dl-irregular-64.net

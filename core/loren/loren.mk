@@ -17,14 +17,14 @@ tests_unit_tests_SOURCES += \
 	tests/unit/loren_engine_test.cc
 
 # The reproduction of the paper's Figs. 5, 6, 11 and 12 and the ibsim
-# fabrics (scripts/loren_repro.py runs it and writes docs/loren-evaluation.md).
+# fabrics (scripts/loren-repro.py runs it and writes docs/loren-evaluation.md).
 check_PROGRAMS += tests/bench/loren_bench
 tests_bench_loren_bench_SOURCES = tests/bench/loren_bench.cc tests/bench/loren_lrt.h
 tests_bench_loren_bench_LDADD = libkeirocore.la
-dist_noinst_SCRIPTS += scripts/loren_repro.py scripts/loren_ibsim.sh
+dist_noinst_SCRIPTS += scripts/loren-repro.py scripts/loren-ibsim.sh
 
 # ibsim + OpenSM: LRT(64,4,2) at t_max 18 checked, and the one-ERROR-line
 # fallbacks (bad layout, t_max too small). (TESTS directly: tests/tests.mk
 # defines INTEGRATION_TESTS after this fragment is included.)
-TESTS += tests/integration/loren_lrt.sh
-dist_noinst_SCRIPTS += tests/integration/loren_lrt.sh
+TESTS += tests/integration/loren-lrt.sh
+dist_noinst_SCRIPTS += tests/integration/loren-lrt.sh

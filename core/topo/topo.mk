@@ -19,8 +19,8 @@ tests_unit_tests_SOURCES += \
 
 # The bundled fabrics and the test that OpenSM brings each of them up on ibsim
 # with the GUIDs and LIDs keiro reads offline (tests/integration/common.sh).
-TESTS += tests/integration/topologies_up.sh
-dist_noinst_SCRIPTS += tests/integration/topologies_up.sh ibsim-topologies/generate.sh
+TESTS += tests/integration/topologies-up.sh
+dist_noinst_SCRIPTS += tests/integration/topologies-up.sh ibsim-topologies/generate.sh
 EXTRA_DIST += docs/topologies.md ibsim-topologies/README.md \
 	ibsim-topologies/random-16sw.net ibsim-topologies/rrg-128-d8-h4.net \
 	ibsim-topologies/torus-6x6x6-f1-h2.net ibsim-topologies/torus-4x4x4-f4-h1.net \
