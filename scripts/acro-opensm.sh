@@ -36,22 +36,18 @@ kh_prereq || exit 1
 fabrics=("$@")
 [ ${#fabrics[@]} -eq 0 ] && fabrics=(64:4 128:8 256:4)
 work=$(mktemp -d /tmp/acro-opensm.XXXXXX)
-trap 'kh_stop 2>/dev/null' EXIT
-trap 'exit 1' INT TERM
 K="$build/keiro"
 
-# run TAG NET ENGINES [plugin=no] [sa]: one OpenSM run in $work/TAG.
+# run TAG NET ENGINES yes|no(plugin) yes|no(SA): one OpenSM run in $work/TAG
+# through the harness (tests/harness/run-fabric.sh), which stops what it
+# starts. With SA: the SA's SL of every (source LID, destination LID) pair.
 run() {
-  local tag=$1 net=$2 engines=$3 plugin=$4 sa=$5
-  kh_init "$work/$tag" || return 1
-  kh_write_conf "$KH_DIR/opensm.conf" "engines=$engines" "plugin=$plugin"
-  kh_start_ibsim "$net" || return 1
-  kh_start_opensm "$KH_DIR/opensm.conf" || { kh_stop; return 1; }
-  kh_wait_up 300 || { kh_stop; return 1; }
-  if [ "$sa" = yes ]; then kh_sa_sls "$KH_DIR/sa-path-sl.dump" 100000000 || { kh_stop; return 1; }; fi
-  kh_stop
+  local tag=$1 net=$2 engines=$3 plugin=$4 sa=$5 args=()
+  [ "$plugin" = yes ] || args+=(-P)
+  [ "$sa" = yes ] && args+=(-s)
+  KEIRO_SA_MAX_FULL=100000000 "$src/tests/harness/run-fabric.sh" -t "$net" -o "$work/$tag" \
+    -e "$engines" -w 300 ${args[@]+"${args[@]}"} >"$work/$tag.harness.txt" 2>&1
 }
-field() { sed -nE "s/^ *$1 +//p" "$2" | head -n 1; }
 
 {
   echo "<!-- SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause -->"
@@ -76,18 +72,16 @@ for nd in "${fabrics[@]}"; do
   echo "$tag: keiro-acro" >&2
   if ! run "$tag-acro" "$net" keiro-acro yes yes; then echo "$tag: keiro-acro run failed" >&2; continue; fi
   a="$work/$tag-acro"
-  "$K" check "$a/dumps" --sls "$a/sa-path-sl.dump" >"$a/check.txt" 2>&1
-  "$K" analyze "$a/dumps" --sls "$a/sa-path-sl.dump" >"$a/analyze.txt" 2>&1
-  line=$(grep -E 'keiro-acro: layers=' "$a/opensm.log" | tail -n 1)
-  layers=$(sed -nE 's/.*layers=([0-9]+).*/\1/p' <<<"$line")
-  vls=$(sed -nE 's/.*vls_used=([0-9]+).*/\1/p' <<<"$line")
-  sls=$(sed -nE 's/.*sls_used=([0-9]+).*/\1/p' <<<"$line")
-  rt=$(grep -E 'keiro-acro: routed' "$a/opensm.log" | tail -n 1 | sed -nE 's/.*route ([0-9.]+) s.*/\1/p')
-  installed=$(grep -c 'keiro-acro tables configured on all switches' "$a/opensm.log")
-  chk="$(field result "$a/check.txt") ($(field 'pairs checked' "$a/check.txt"))"
-  [ "$installed" -ge 1 ] || chk="not installed"
-  stretch=$(sed -nE 's/^ *stretch .*max ([0-9.]+).*/\1/p' "$a/analyze.txt")
-  efi=$(sed -nE 's/^ *EFI \(sw-sw\) .*max ([0-9]+).*/\1/p' "$a/analyze.txt")
+  "$K" check "$a/dumps" --sls "$a/sa-path-sl.dump" --json >"$a/check.json" 2>"$a/check.err"
+  "$K" analyze "$a/dumps" --sls "$a/sa-path-sl.dump" --no-traffic --json >"$a/analyze.json" 2>"$a/analyze.err"
+  layers=$(kh_engine_fact "$a/opensm.log" keiro-acro layers)
+  vls=$(kh_engine_fact "$a/opensm.log" keiro-acro vls_used)
+  sls=$(kh_engine_fact "$a/opensm.log" keiro-acro sls_used)
+  rt=$(kh_summary_field "$a/opensm.log" route keiro-acro)
+  { read -r ok; read -r pairs; } < <(kh_json "$a/check.json" check.ok check.pairs_checked)
+  chk="$([ "$ok" = true ] && echo OK || echo FAILED) ($pairs)"
+  [ "$(kh_installed_engine "$a/opensm.log")" = keiro-acro ] || chk="not installed"
+  { read -r stretch; read -r efi; } < <(kh_json "$a/analyze.json" paths.max_stretch:%.3f efi.max:%.0f)
 
   echo "$tag: lash, dfsssp, minhop" >&2
   lash=? dfsssp=? efi_mh=?
@@ -103,8 +97,8 @@ for nd in "${fabrics[@]}"; do
   fi
   if run "$tag-minhop" "$net" minhop no no; then
     m="$work/$tag-minhop"
-    "$K" analyze "$m/dumps" >"$m/analyze.txt" 2>&1
-    efi_mh=$(sed -nE 's/^ *EFI \(sw-sw\) .*max ([0-9]+).*/\1/p' "$m/analyze.txt")
+    "$K" analyze "$m/dumps" --no-traffic --json >"$m/analyze.json" 2>"$m/analyze.err"
+    efi_mh=$(kh_json "$m/analyze.json" efi.max:%.0f)
   fi
   echo "| $n switches, degree $d, $((2 * n)) HCAs | $layers / $vls / $sls | $rt | $chk | $stretch | $efi / $efi_mh | ${lash:-?} | ${dfsssp:-?} |" >>"$work/table.md"
 done

@@ -35,6 +35,7 @@ mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 2
 cases=("$@")
 [ ${#cases[@]} -eq 0 ] && cases=(8:4:2:2:18:1 8:4:2:2:32:1 16:4:4:1:42:1 16:4:4:1:128:1)
 keiro=$build/keiro
+. "$src/tests/harness/lib.sh"
 for f in "$keiro" "$build/.libs/libkeiro.so" "$build/tests/harness/sa_path_sl"; do
   [ -e "$f" ] || { echo "loren-ibsim: $f missing: build first (make)" >&2; exit 2; }
 done
@@ -55,7 +56,7 @@ for c in "${cases[@]}"; do
     -e keiro-loren,updn -m "$maxop" -w 600 \
     -p "loren_layout=$dir/fabric.layout loren_tmax=$t" >"$dir/harness.out" 2>&1 || up=no
   log=$dir/run/opensm.log
-  info=$(grep -E 'keiro-loren: routed' "$log" 2>/dev/null | tail -n 1 | sed 's/.*keiro-loren: //')
+  info=$(kh_summary_line "$log" keiro-loren | sed 's/.*keiro-loren: //')
   loren=$(grep -E 'keiro-loren: t_max' "$log" 2>/dev/null | tail -n 1 | sed 's/.*keiro-loren: //')
   errs=$(grep -c 'ERR KE' "$log" 2>/dev/null)
   check=skipped

@@ -37,4 +37,6 @@ demo: all
 	$(SHELL) $(top_srcdir)/scripts/demo.sh '$(abs_top_builddir)'
 .PHONY: demo
 dist_noinst_SCRIPTS += scripts/demo.sh scripts/build.sh scripts/install-deps.sh \
-	run-demo.sh run-tests.sh .ci/run
+	scripts/bench-nue.sh run-demo.sh run-tests.sh .ci/run
+# Imported by scripts/acro-compare.py and scripts/loren-repro.py.
+EXTRA_DIST += scripts/keiro_bench.py
