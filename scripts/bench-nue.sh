@@ -32,24 +32,14 @@ repeat=${BENCH_REPEAT:-3}
 with_sw=${BENCH_SWITCHES:-1}
 run=$src/tests/harness/run-fabric.sh
 export KEIRO_BUILDDIR=$build
-
-# seconds between the engine's "building routing" line and its "tables
-# configured" line in an OpenSM log (timestamps: "Mon DD HH:MM:SS usec").
-route_time() {
-  awk -v eng="$2" '
-    function t(l,  a, h) { split(l, a, " "); split(a[3], h, ":");
-                           return h[1]*3600 + h[2]*60 + h[3] + a[4] / 1e6 }
-    index($0, "building routing with \047" eng "\047") { s = t($0) }
-    s && index($0, ": " eng " tables configured on all switches") { printf "%.3f", t($0) - s; exit }
-  ' "$1"
-}
+. "$src/tests/harness/lib.sh"
 
 median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "-" }'; }
 
-analyze() {  # DIR -> "avg_hops max_efi"
-  "$build/keiro" analyze "$1/dumps" --no-traffic --pairs ca 2>/dev/null |
-    awk '/path length/ { h = $4; sub(",", "", h) } /EFI \(sw-sw\)/ { m = $(NF-2); sub(",", "", m) }
-         END { print h, m }'
+analyze() {  # DIR -> "avg_hops max_efi" ("-" when unknown)
+  "$build/keiro" analyze "$1/dumps" --no-traffic --pairs ca --json >"$1/analyze.json" 2>/dev/null
+  kh_json "$1/analyze.json" paths.avg_hops:%.3f efi.max:%.0f 2>/dev/null |
+    awk '{ v[NR] = $0 == "" ? "-" : $0 } END { print (NR >= 1 ? v[1] : "-"), (NR >= 2 ? v[2] : "-") }'
 }
 
 # runs ENGINE-LABEL DIR-PREFIX ENGINE-NAME run-fabric-args...: REPEAT runs,
@@ -62,7 +52,7 @@ runs() {
     dir=$prefix-r$i
     "$run" -o "$dir" "$@" -c "log_flags 0x47" -w 600 >/dev/null 2>&1 ||
       echo "bench: $label failed (see $dir/opensm.log)" >&2
-    times="$times $(route_time "$dir/opensm.log" "$eng")"
+    times="$times $(kh_route_time "$dir/opensm.log" "$eng")"
   done
   echo "$times" | median
 }
@@ -85,7 +75,7 @@ for fab in $fabrics; do
     tn=$(runs "built-in nue on $fab k=$k" "$b" nue -t "$net" -P -e nue -c "nue_max_num_vls $k")
     tk=$(runs "keiro-nue on $fab k=$k" "$kd" keiro-nue -t "$net" -e keiro-nue -p "max_vls=$k")
     fbn=$(grep -c "fallback to escape paths" "$b-r1/opensm.log")
-    fbk=$(grep -o "escape fallbacks [0-9]*" "$kd-r1/opensm.log" | tail -n 1 | awk '{print $3}')
+    fbk=$(kh_summary_field "$kd-r1/opensm.log" "escape fallbacks" keiro-nue)
     read -r hn en < <(analyze "$b-r1")
     read -r hk ek < <(analyze "$kd-r1")
     {
@@ -101,7 +91,7 @@ for fab in $fabrics; do
       printf '\n'
     } >>"$table"
     for i in $(seq 1 "$repeat"); do
-      echo "$fab k=$k run $i: $(grep -o 'read [0-9.]* s, route .*' "$kd-r$i/opensm.log" | tail -n 1)"
+      echo "$fab k=$k run $i: $(kh_summary_line "$kd-r$i/opensm.log" keiro-nue | grep -o 'read [0-9.]* s, route .*')"
     done >>"$phases"
   done
 done

@@ -40,10 +40,6 @@ run() {
     >"$out/$tag.harness.txt" 2>&1
 }
 
-field() {  # field LOG NAME: a number from keiro's per-routing summary line
-  grep -E 'keiro: [a-z-]+: routed [0-9]+ switches' "$1" | tail -n 1 | sed -nE "s/.*$2 ([0-9.]+).*/\\1/p"
-}
-
 made_with=$(sed -nE '1s/^# (keiro topo .*)/, made with `\1`/p' "$fabric")
 echo "keiro demo: $(basename "$fabric"): $(grep -c '^Switch' "$fabric") switches, $(grep -cE '^(Hca|Ca)[[:space:]]' "$fabric") HCAs$made_with"
 echo "OpenSM $(opensm --version 2>/dev/null | sed -n 's/^OpenSM //p' | head -n 1) on ibsim, plugin libkeiro.so, qos TRUE, event_plugin_options \"$popts\""
@@ -73,22 +69,23 @@ for e in $engines minhop; do
     fail=1
     continue
   fi
-  used=$(sed -nE 's/.* ([A-Za-z0-9-]+) tables configured on all switches.*/\1/p' "$log" | tail -n 1)
+  used=$(kh_installed_engine "$log")
   [ "$e" = minhop ] && used="$used (built-in)"
   if [ "$e" != minhop ] && [ "${used%% *}" != "$e" ]; then
     why=$(grep -oE 'ERR KE[0-9]+: .*' "$log" | head -n 1)
     used="fell back to $used"
     [ -n "$why" ] && used="$used: $why"
   fi
-  vls_used=$(field "$log" "VLs used")
-  budget=$(grep -E "keiro: $e: routed" "$log" | tail -n 1 | sed -nE 's/.*VLs used [0-9]+ of ([0-9]+).*/\1/p')
-  sls_used=$(field "$log" "SLs used")
-  fb=$(field "$log" "escape fallbacks")
-  rt=$(field "$log" "route")
+  vls_used=$(kh_summary_field "$log" "VLs used")
+  budget=$(kh_summary_field "$log" "VLs used [0-9]+ of" "$e")
+  sls_used=$(kh_summary_field "$log" "SLs used")
+  fb=$(kh_summary_field "$log" "escape fallbacks")
+  rt=$(kh_summary_field "$log" "route")
   "$keiro" check "$dir/dumps" --sls "$dir/sa-path-sl.dump" >"$dir/check.txt" 2>&1
   rc=$?
-  "$keiro" analyze "$dir/dumps" --sls "$dir/sa-path-sl.dump" --no-traffic >"$dir/analyze.txt" 2>&1
-  hops=$(sed -nE 's/.*path length +avg ([0-9.]+), max ([0-9]+).*/\1\/\2/p' "$dir/analyze.txt" | head -n 1)
+  "$keiro" analyze "$dir/dumps" --sls "$dir/sa-path-sl.dump" --no-traffic --json >"$dir/analyze.json" 2>"$dir/analyze.err"
+  hops=$(kh_json "$dir/analyze.json" paths.avg_hops:%.3f paths.max_hops 2>/dev/null | paste -sd/)
+  [ "$hops" = / ] && hops=
   if [ $rc -eq 0 ]; then
     verdict="deadlock free: $(sed -nE 's/^ +pairs checked +//p' "$dir/check.txt") pairs reachable, no loop, no credit loop"
   elif grep -qE 'credit loops +FOUND' "$dir/check.txt"; then

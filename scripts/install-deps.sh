@@ -12,8 +12,9 @@ apt-get update
 # build: compiler, autotools, OpenSM headers, METIS (keiro-nue), GoogleTest
 # run/test: OpenSM 3.3.23, ibsim + umad2sim (simulated fabrics), libibumad
 #           (the harness's SA client), infiniband-diags (saquery, ibroute, ...)
+# scripts: python3 (JSON fields in tests/harness/lib.sh, the benchmark scripts)
 apt-get install -y --no-install-recommends \
   ca-certificates g++ make autoconf automake libtool pkg-config \
   libopensm-dev libibumad-dev libmetis-dev libgtest-dev \
   opensm ibsim-utils libumad2sim0 infiniband-diags \
-  clang-format
+  clang-format python3

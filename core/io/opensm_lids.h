@@ -13,7 +13,7 @@
 //    fits; the block starts at the range start rounded up to 2^lmc (OpenSM's
 //    "(lid + n) & mask"), and the LIDs skipped for alignment are lost.
 // With LIDs given for no port this equals what OpenSM assigns on ibsim
-// (checked against opensm-subnet.lst in tests/integration/topologies_up.sh).
+// (checked against opensm-subnet.lst in tests/integration/topologies-up.sh).
 //
 // Time: O(P log P + P * R) for P ports and R free ranges (R = 1 without given
 // LIDs). Memory: O(P + 0xC000 bits).

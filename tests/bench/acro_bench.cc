@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // acro_bench: measurements for keiro-acro on random regular switch graphs
-// (scripts/acro_compare.py drives it and writes docs/acro-evaluation.md).
+// (scripts/acro-compare.py drives it and writes docs/acro-evaluation.md).
 //
 //   acro_bench layers  N D SEED...   ACRO layers vs LASH-style first fit on the
 //                                    same balanced minimal routes (paper Figs. 5, 6)

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # Benchmark programs (built by make check): nue_bench times keiro-nue on the
 # docs/nue.md fabrics; acro_bench and loren_bench reproduce the papers'
-# figures (scripts/acro_compare.py, scripts/loren_repro.py run them).
+# figures (scripts/acro-compare.py, scripts/loren-repro.py run them).
 check_PROGRAMS += tests/bench/nue_bench tests/bench/acro_bench tests/bench/loren_bench
 tests_bench_nue_bench_SOURCES = tests/bench/nue_bench.cc tests/unit/nue_fabrics.h tests/unit/nue_fabrics.cc
 tests_bench_acro_bench_SOURCES = tests/bench/acro_bench.cc tests/bench/random_regular.h

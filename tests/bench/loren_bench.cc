@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // loren_bench: measurements for keiro-loren on layout-conscious random
-// topologies LRT(n*n, d, r) (tests/bench/loren_lrt.h); scripts/loren_repro.py
+// topologies LRT(n*n, d, r) (tests/bench/loren_lrt.h); scripts/loren-repro.py
 // drives it and writes docs/loren-evaluation.md with SVG plots.
 //
 //   loren_bench hops     n d r SEED0 SEED1 [STEP]  average path length against

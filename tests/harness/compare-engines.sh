@@ -34,9 +34,6 @@ keiro="$KH_BUILDDIR/keiro"
 [ -x "$keiro" ] || { echo "no $keiro (set KEIRO_BUILDDIR)" >&2; exit 2; }
 mkdir -p "$out"
 
-# seconds between two "Mon DD HH:MM:SS usec" log timestamps (same day).
-tsec() { awk '{ split($3, t, ":"); printf "%.6f\n", t[1] * 3600 + t[2] * 60 + t[3] + $4 / 1e6 }'; }
-
 printf '%-11s %-12s %9s %9s %9s %8s  %s\n' engine installed "route s" fallbacks "avg hops" "max EFI" "installed tables"
 for e in "$@"; do
   dir=$out/$e
@@ -50,20 +47,17 @@ for e in "$@"; do
     continue
   fi
   log=$dir/opensm.log
-  used=$(sed -nE 's/.* ([A-Za-z0-9-]+) tables configured on all switches.*/\1/p' "$log" | head -n 1)
-  t0=$(grep -m1 "building routing with '$used'" "$log" | tsec)
-  t1=$(grep -m1 "$used tables configured on all switches" "$log" | tsec)
-  rt=$(awk -v a="${t0:-0}" -v b="${t1:-0}" 'BEGIN { printf "%.3f", b - a }')
+  used=$(kh_installed_engine "$log")
+  rt=$(kh_route_time "$log" "$used")
   case $e in
-    keiro-*) fb=$(grep -oE 'escape_fallbacks=[0-9]+' "$log" | head -n 1 | cut -d= -f2) ;;
-    nue) fb=$(grep -m1 -c . /dev/null; grep -c 'fallback to escape paths' "$log") ;;
+    keiro-*) fb=$(kh_engine_fact "$log" "$e" escape_fallbacks) ;;
+    nue) fb=$(grep -c 'fallback to escape paths' "$log") ;;
     *) fb=- ;;
   esac
-  fb=$(echo "$fb" | tail -n 1)
-  "$keiro" analyze "$dir/dumps" --sls "$dir/sa-path-sl.dump" --no-traffic >"$dir/analyze.txt" 2>&1
+  "$keiro" analyze "$dir/dumps" --sls "$dir/sa-path-sl.dump" --no-traffic --json >"$dir/analyze.json" 2>"$dir/analyze.err"
   rc=$?
-  hops=$(sed -nE 's/.*path length +avg ([0-9.]+),.*/\1/p' "$dir/analyze.txt" | head -n 1)
-  efi=$(sed -nE 's/.*EFI \(sw-sw\) +min [0-9]+, avg [0-9.]+, max ([0-9]+).*/\1/p' "$dir/analyze.txt" | head -n 1)
-  verdict=$([ $rc -eq 0 ] && echo "deadlock free" || echo "FAILED: $(grep -m1 -E 'credit loop|unreachable pairs' "$dir/analyze.txt" | sed 's/^ *//')")
-  printf '%-11s %-12s %9s %9s %9s %8s  %s\n' "$e" "${used:-?}" "$rt" "${fb:--}" "${hops:-?}" "${efi:-?}" "$verdict"
+  { read -r hops; read -r efi; read -r problem; } < <(kh_json "$dir/analyze.json" \
+    paths.avg_hops:%.3f efi.max:%.0f check.first_problem)
+  verdict=$([ $rc -eq 0 ] && echo "deadlock free" || echo "FAILED: ${problem:-see $dir/analyze.err}")
+  printf '%-11s %-12s %9s %9s %9s %8s  %s\n' "$e" "${used:-?}" "${rt:--}" "${fb:--}" "${hops:-?}" "${efi:-?}" "$verdict"
 done

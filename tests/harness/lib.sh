@@ -272,3 +272,87 @@ kh_sa_sls() {
   [ $rc -eq 0 ] || { kh_fail "SA queries failed (rc $rc):"; tail -3 "$KH_DIR/sa_path_sl.err" >&2; }
   return $rc
 }
+
+# ---- reading results (no process is started here) ----
+
+# kh_json FILE FIELD[:FORMAT]...: fields of a JSON document (e.g. the output
+# of `keiro analyze --json`; FILE - reads stdin), one line per FIELD. FIELD is
+# a dotted path: paths.avg_hops, check.pairs_checked, 0.efi.max (an index
+# into an array, as with several inputs to keiro analyze). FORMAT is a Python
+# %-format for numbers (paths.avg_hops:%.3f). A missing field or null prints
+# an empty line; true/false print as such. Exit 1 when FILE is no JSON.
+# Needs python3 (scripts/install-deps.sh).
+kh_json() {
+  python3 -c '
+import json, sys
+src = sys.argv[1]
+try:
+    doc = json.load(sys.stdin if src == "-" else open(src))
+except (OSError, ValueError) as e:
+    sys.exit("kh_json: %s: %s" % (src, e))
+for spec in sys.argv[2:]:
+    path, _, fmt = spec.partition(":")
+    v = doc
+    for k in path.split("."):
+        if isinstance(v, list) and k.isdigit() and int(k) < len(v):
+            v = v[int(k)]
+        elif isinstance(v, dict) and k in v:
+            v = v[k]
+        else:
+            v = None
+            break
+    if v is None:
+        print("")
+    elif isinstance(v, bool):
+        print("true" if v else "false")
+    elif fmt and isinstance(v, (int, float)):
+        print(fmt % v)
+    elif isinstance(v, (dict, list)):
+        print(json.dumps(v))
+    else:
+        print(v)
+' "$@"
+}
+
+# kh_installed_engine LOG: the engine whose tables OpenSM installed last
+# ("<engine> tables configured on all switches"); empty when none.
+kh_installed_engine() {
+  sed -nE 's/.* ([A-Za-z0-9-]+) tables configured on all switches.*/\1/p' "$1" 2>/dev/null | tail -n 1
+}
+
+# kh_route_time LOG ENGINE: seconds (%.3f) from OpenSM's "building routing
+# with 'ENGINE'" line to the next "ENGINE tables configured on all switches"
+# line of the log (timestamps "Mon DD HH:MM:SS usec", same day). Both ends
+# are OpenSM's own lines, so keiro's engines and OpenSM's built-in ones are
+# timed the same way. Empty when the log lacks either line.
+kh_route_time() {
+  awk -v eng="$2" '
+    function t(l,  a, h) { split(l, a, " "); split(a[3], h, ":");
+                           return h[1] * 3600 + h[2] * 60 + h[3] + a[4] / 1e6 }
+    index($0, "building routing with \047" eng "\047") { s = t($0) }
+    s && index($0, ": " eng " tables configured on all switches") { printf "%.3f\n", t($0) - s; exit }
+  ' "$1" 2>/dev/null
+}
+
+# kh_summary_line LOG [ENGINE]: the last summary line keiro's plugin logs
+# after routing ("keiro: ENGINE: routed N switches, M end ports, L LIDs: VLs
+# used U of K, SLs used S, [escape fallbacks F, ]read R s, route T s, ...");
+# any keiro engine when ENGINE is not given.
+kh_summary_line() {
+  grep -E "keiro: ${2:-[a-z-]+}: routed [0-9]+ switches" "$1" 2>/dev/null | tail -n 1
+}
+
+# kh_summary_field LOG NAME [ENGINE]: the number after NAME (an ERE) in that
+# line: "VLs used" -> 3, "VLs used [0-9]+ of" -> the VL budget, "SLs used",
+# "escape fallbacks", "read", "route", "check" (seconds). Empty when absent.
+kh_summary_field() {
+  kh_summary_line "$1" "${3:-}" | sed -nE "s/.*$2 ([0-9.]+).*/\\1/p"
+}
+
+# kh_engine_fact LOG ENGINE KEY: KEY's value in the engine's last "facts"
+# line of the log ("keiro: ENGINE: k1=v1, k2=v2, ...", e.g. keiro-acro's
+# layers=3, escape_fallbacks=0). Empty when absent.
+kh_engine_fact() {
+  grep -E "keiro: $2: (.*, )?$3=" "$1" 2>/dev/null | tail -n 1 |
+    sed -nE "s/.*[:,] $3=([^,]*).*/\\1/p"
+}

@@ -144,11 +144,20 @@ it_check_installed() {
   return 0
 }
 
-# it_summary_field NAME: a number from the last "keiro-nue: routed ..." INFO
-# line, e.g. it_summary_field "VLs used" -> 3.
-it_summary_field() {
-  grep -E "keiro: [a-z-]+: routed .* switches" "$IT_OUT/opensm.log" | tail -n 1 |
-    sed -nE "s/.*$1 ([0-9.]+).*/\1/p"
+# it_summary_field NAME: a number from the last "keiro: ENGINE: routed ..."
+# INFO line of the last run, e.g. it_summary_field "VLs used" -> 3.
+it_summary_field() { kh_summary_field "$IT_OUT/opensm.log" "$1"; }
+
+# it_analyze_json DUMPS [keiro analyze options] -- FIELD[:FORMAT]...: runs
+# `keiro analyze --json` on DUMPS (the JSON stays in $IT_OUT/analyze.json)
+# and prints the FIELDs, one per line (kh_json).
+it_analyze_json() {
+  local dumps=$1 analyze_args=()
+  shift
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do analyze_args+=("$1"); shift; done
+  [ $# -gt 0 ] && shift
+  "$IT_KEIRO" analyze "$dumps" --json ${analyze_args[@]+"${analyze_args[@]}"} >"$IT_OUT/analyze.json" 2>"$IT_OUT/analyze.err"
+  kh_json "$IT_OUT/analyze.json" "$@"
 }
 
 # it_route_nue NETFILE [K...]: routes the fabric with keiro-nue through
@@ -172,7 +181,7 @@ it_route_nue() {
       it_fail "k=$k: keiro-nue reports '${vls:-nothing}' VLs used"
     fi
     it_check_installed --lmc 0 || continue
-    it_log "k=$k: ok ($(grep -E 'keiro-nue: routed' "$IT_OUT/opensm.log" | tail -n 1 | sed 's/.*keiro-nue: //'))"
+    it_log "k=$k: ok ($(kh_summary_line "$IT_OUT/opensm.log" keiro-nue | sed 's/.*keiro-nue: //'))"
   done
 }
 

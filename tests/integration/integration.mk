@@ -7,13 +7,13 @@ AM_TESTS_ENVIRONMENT = \
 	export KEIRO_BUILDDIR KEIRO_SRCDIR;
 TEST_EXTENSIONS = .sh
 SH_LOG_COMPILER = bash
-INTEGRATION_TESTS = tests/integration/topologies_up.sh \
-	tests/integration/nue_random.sh tests/integration/nue_torus.sh \
-	tests/integration/nue_fattree.sh tests/integration/bad_option.sh \
-	tests/integration/qos_off.sh tests/integration/lmc.sh tests/integration/reroute.sh \
-	tests/integration/check_torus.sh tests/integration/check_live.sh \
-	tests/integration/acro_random.sh tests/integration/loren_lrt.sh \
-	tests/integration/dl_fabrics.sh
+INTEGRATION_TESTS = tests/integration/topologies-up.sh \
+	tests/integration/nue-random.sh tests/integration/nue-torus.sh \
+	tests/integration/nue-fattree.sh tests/integration/bad-option.sh \
+	tests/integration/qos-off.sh tests/integration/lmc.sh tests/integration/reroute.sh \
+	tests/integration/check-torus.sh tests/integration/check-live.sh \
+	tests/integration/acro-random.sh tests/integration/loren-lrt.sh \
+	tests/integration/dl-fabrics.sh
 TESTS += $(INTEGRATION_TESTS)
 dist_noinst_SCRIPTS += $(INTEGRATION_TESTS) tests/integration/common.sh
 EXTRA_DIST += tests/integration/data/dl-irregular-64.net

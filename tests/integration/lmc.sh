@@ -14,8 +14,7 @@ if it_run lmc2 "$net" -s -l 2 -e keiro-nue,updn -p "max_vls=2 sl_dump=$sl_file";
   switches=$(grep -c '^Unicast lids' "$IT_OUT/dumps/opensm-lfts.dump")
   cas=$(grep -c '^{ CA' "$IT_OUT/dumps/opensm-subnet.lst")
   want=$((switches + cas * 4))
-  got=$(grep -E 'keiro-nue: routed [0-9]+ switches' "$IT_OUT/opensm.log" | tail -n 1 |
-        sed -nE 's/.* ([0-9]+) LIDs:.*/\1/p')
+  got=$(kh_summary_line "$IT_OUT/opensm.log" keiro-nue | sed -nE 's/.* ([0-9]+) LIDs:.*/\1/p')
   [ "$got" = "$want" ] || it_fail "keiro-nue routed ${got:-?} LIDs, expected $want ($switches switches + 4 x $cas CA ports)"
   # Every LID appears on every switch's LFT.
   awk -v want="$want" '/^Unicast lids/ { if (n && n != want) bad++; n = 0; next }

@@ -87,7 +87,12 @@ if [ -d "$IT_DIR/minhop/dumps" ] && [ -d "$IT_DIR/lash/dumps" ]; then
   done
   "$IT_KEIRO" analyze "$IT_DIR/lash/dumps" --json --patterns 5 >"$IT_DIR/analyze.json" 2>&1 ||
     it_fail "keiro analyze --json on lash failed"
-  grep -q '"gamma_uniform"' "$IT_DIR/analyze.json" || it_fail "analyze JSON lacks gamma_uniform"
+  { read -r gamma; read -r patterns; read -r lash_ok; } < <(kh_json "$IT_DIR/analyze.json" \
+    traffic.gamma_uniform traffic.patterns check.ok)
+  awk -v g="${gamma:-x}" 'BEGIN { exit !(g ~ /^[0-9.e+-]+$/ && g > 0 && g <= 1) }' ||
+    it_fail "analyze JSON: gamma_uniform '${gamma:-}' is not in (0, 1]"
+  [ "$patterns" = 5 ] || it_fail "analyze JSON: traffic.patterns '${patterns:-}', expected 5"
+  [ "$lash_ok" = true ] || it_fail "analyze JSON: lash's check.ok is '${lash_ok:-}', expected true"
   it_log "analyze: $(grep -E '^(path length|EFI)' "$IT_DIR/analyze.txt" | sed 's/  */ /g' | tr '\n' ';')"
 fi
 it_done

@@ -6,9 +6,9 @@ t_max over many LRTs), Figs. 11-12 (effective bandwidth and average efficiency
 under hotspot/local traffic), each next to balanced minimal routing, plus
 keiro-loren end to end (ACRO layers, VLs, SLs) at the paper's t_max values.
 
-usage: scripts/loren_repro.py [--bench PATH] [--out DIR] [--quick]
+usage: scripts/loren-repro.py [--bench PATH] [--out DIR] [--quick]
   --bench  the loren_bench program (default: $KEIRO_BUILDDIR/tests/bench/
-           loren_bench, else build-loren/tests/bench/loren_bench)
+           loren_bench, else build-loren/, else the newest build*/)
   --out    where the note, SVGs and data go (default: docs/)
   --quick  fewer fabrics and patterns (a smoke run, a few seconds)
 Writes OUT/loren-evaluation.md, OUT/loren-fig*.svg and OUT/loren-data/*.tsv.
@@ -17,122 +17,15 @@ import argparse
 import math
 import os
 import statistics
-import subprocess
 import sys
-import time
 from collections import defaultdict
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from keiro_bench import COLORS, ROOT, Svg, find_program, run_table
 
 
 def run(bench, *args):
-    cmd = [bench] + [str(a) for a in args]
-    t0 = time.time()
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
-    rows = []
-    header = None
-    for line in out.splitlines():
-        if line.startswith('#'):
-            header = line[1:].split('\t')
-        elif line.strip():
-            rows.append(dict(zip(header, line.split('\t'))))
-    print('  %s: %d rows, %.1f s' % (' '.join(cmd[1:3]) + ' ...', len(rows), time.time() - t0),
-          file=sys.stderr)
-    return out, rows
-
-
-# ---------------------------------------------------------------- SVG ----
-COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b']
-
-
-def esc(s):
-    return str(s).replace('&', '&amp;').replace('<', '&lt;').replace('>', '&gt;')
-
-
-class Svg:
-    def __init__(self, w=640, h=400, title='', legend_w=150):
-        self.w, self.h = w, h
-        self.parts = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
-                      'viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">' % (w, h, w, h),
-                      '<rect width="100%" height="100%" fill="white"/>']
-        if title:
-            self.text(w / 2, 20, title, anchor='middle', size=14)
-        self.l, self.r, self.t, self.b = 64, w - legend_w, 36, h - 50
-
-    def text(self, x, y, s, anchor='start', size=12, rotate=None):
-        tr = ' transform="rotate(%d %.1f %.1f)"' % (rotate, x, y) if rotate else ''
-        self.parts.append('<text x="%.1f" y="%.1f" text-anchor="%s" font-size="%d"%s>%s</text>'
-                          % (x, y, anchor, size, tr, esc(s)))
-
-    def line(self, x1, y1, x2, y2, color='black', width=1, dash=None):
-        d = ' stroke-dasharray="%s"' % dash if dash else ''
-        self.parts.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" '
-                          'stroke-width="%g"%s/>' % (x1, y1, x2, y2, color, width, d))
-
-    def axes(self, xlo, xhi, ylo, yhi, xlabel, ylabel, xticks=None, yticks=None):
-        self.xlo, self.xhi, self.ylo, self.yhi = xlo, xhi, ylo, yhi
-        self.line(self.l, self.b, self.r, self.b)
-        self.line(self.l, self.b, self.l, self.t)
-        for v in nice_ticks(xlo, xhi) if xticks is None else xticks:
-            x = self.X(v)
-            self.line(x, self.b, x, self.b + 4)
-            self.text(x, self.b + 17, fmt(v), anchor='middle', size=11)
-        for v in nice_ticks(ylo, yhi) if yticks is None else yticks:
-            y = self.Y(v)
-            self.line(self.l - 4, y, self.l, y)
-            self.line(self.l, y, self.r, y, color='#e0e0e0')
-            self.text(self.l - 7, y + 4, fmt(v), anchor='end', size=11)
-        self.text((self.l + self.r) / 2, self.h - 12, xlabel, anchor='middle')
-        self.text(16, (self.t + self.b) / 2, ylabel, anchor='middle', rotate=-90)
-
-    def X(self, v):
-        return self.l + (v - self.xlo) / ((self.xhi - self.xlo) or 1) * (self.r - self.l)
-
-    def Y(self, v):
-        return self.b - (v - self.ylo) / ((self.yhi - self.ylo) or 1) * (self.b - self.t)
-
-    def polyline(self, pts, color, dash=None, width=1.6):
-        d = ' stroke-dasharray="%s"' % dash if dash else ''
-        self.parts.append('<polyline fill="none" stroke="%s" stroke-width="%g"%s points="%s"/>'
-                          % (color, width, d,
-                             ' '.join('%.1f,%.1f' % (self.X(x), self.Y(y)) for x, y in pts)))
-
-    def errbar(self, x, lo, hi, color):
-        self.line(self.X(x), self.Y(lo), self.X(x), self.Y(hi), color=color, width=0.8)
-
-    def rect(self, x, y, w, h, color):
-        self.parts.append('<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"/>'
-                          % (x, y, w, h, color))
-
-    def legend(self, items):
-        y = self.t + 6
-        for label, color, dash in items:
-            self.line(self.r + 12, y, self.r + 36, y, color=color, width=3, dash=dash)
-            self.text(self.r + 42, y + 4, label, size=11)
-            y += 18
-
-    def save(self, path):
-        with open(path, 'w') as f:
-            f.write('\n'.join(self.parts + ['</svg>']) + '\n')
-
-
-def fmt(v):
-    return ('%d' % v) if abs(v - round(v)) < 1e-9 else ('%.2f' % v).rstrip('0')
-
-
-def nice_ticks(lo, hi, n=6):
-    span = hi - lo
-    if span <= 0:
-        return [lo]
-    raw = span / n
-    mag = 10 ** math.floor(math.log10(raw))
-    step = min((m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw), default=raw)
-    first = math.ceil(lo / step) * step
-    out, v = [], first
-    while v <= hi + 1e-9:
-        out.append(round(v, 10))
-        v += step
-    return out
+    t = run_table(bench, *args, verbose=True)
+    return t.stdout, t.records
 
 
 # ------------------------------------------------------------ figures ----
@@ -230,15 +123,9 @@ def main():
     ap.add_argument('--out', default=os.path.join(ROOT, 'docs'))
     ap.add_argument('--quick', action='store_true')
     a = ap.parse_args()
-    bench = a.bench
+    bench = a.bench or find_program('tests/bench/loren_bench', builddirs=('build-loren',))
     if not bench:
-        for d in (os.environ.get('KEIRO_BUILDDIR', ''), os.path.join(ROOT, 'build-loren')):
-            p = os.path.join(d, 'tests/bench/loren_bench') if d else ''
-            if p and os.access(p, os.X_OK):
-                bench = p
-                break
-    if not bench:
-        sys.exit('loren_repro: loren_bench not found (make check builds it; or give --bench)')
+        sys.exit('loren-repro: loren_bench not found (make check builds it; or give --bench)')
     data = os.path.join(a.out, 'loren-data')
     os.makedirs(data, exist_ok=True)
     topo = 3 if a.quick else 10
@@ -254,7 +141,7 @@ def main():
     md = []
     w = md.append
     w('# keiro-loren: the LOREN paper\'s evaluation, reproduced\n')
-    w('Generated by `scripts/loren_repro.py%s` (loren_bench, tests/bench/); data in '
+    w('Generated by `scripts/loren-repro.py%s` (loren_bench, tests/bench/); data in '
       '`loren-data/`. LRTs are made as `keiro topo lrt N d r --seed s` makes them '
       '(core/topo, LOREN paper II-B: n x n grid, degree d, every link at Manhattan distance '
       '<= r) and read back from the net and layout files. '

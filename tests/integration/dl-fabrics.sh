@@ -14,10 +14,7 @@ it_require_sim
 export KEIRO_SA_MAX_FULL=1000000
 
 # dl_avg_hops DUMPS: average CA-to-CA path length (links) of keiro analyze.
-dl_avg_hops() {
-  "$IT_KEIRO" analyze "$1" --no-traffic --pairs ca 2>/dev/null |
-    sed -nE 's/^ *path length +avg ([0-9.]+),.*/\1/p'
-}
+dl_avg_hops() { it_analyze_json "$1" --no-traffic --pairs ca -- paths.avg_hops:%.3f; }
 
 dl_fabric() {
   local fab=$1 net=$2 v root= hops dl_hops=() updn_hops r

@@ -8,7 +8,7 @@
 # credit loop over (link, VL) with the SA's SLs). Prints one summary line
 # per case and writes OUT/summary.tsv.
 #
-# usage: scripts/loren_ibsim.sh [-b BUILDDIR] [-o OUTDIR] [-m MAX_OP_VLS] [CASE...]
+# usage: scripts/loren-ibsim.sh [-b BUILDDIR] [-o OUTDIR] [-m MAX_OP_VLS] [CASE...]
 #   CASE  n:d:r:hcas:tmax:seed for LRT(n*n, d, r) with hcas HCAs per switch;
 #         default: 8:4:2:2:18:1 8:4:2:2:32:1 16:4:4:1:42:1 16:4:4:1:128:1
 #   -b    build tree with libkeiro.so, keiro and tests/harness/sa_path_sl
@@ -35,8 +35,9 @@ mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 2
 cases=("$@")
 [ ${#cases[@]} -eq 0 ] && cases=(8:4:2:2:18:1 8:4:2:2:32:1 16:4:4:1:42:1 16:4:4:1:128:1)
 keiro=$build/keiro
+. "$src/tests/harness/lib.sh"
 for f in "$keiro" "$build/.libs/libkeiro.so" "$build/tests/harness/sa_path_sl"; do
-  [ -e "$f" ] || { echo "loren_ibsim: $f missing: build first (make)" >&2; exit 2; }
+  [ -e "$f" ] || { echo "loren-ibsim: $f missing: build first (make)" >&2; exit 2; }
 done
 
 fails=0
@@ -55,7 +56,7 @@ for c in "${cases[@]}"; do
     -e keiro-loren,updn -m "$maxop" -w 600 \
     -p "loren_layout=$dir/fabric.layout loren_tmax=$t" >"$dir/harness.out" 2>&1 || up=no
   log=$dir/run/opensm.log
-  info=$(grep -E 'keiro-loren: routed' "$log" 2>/dev/null | tail -n 1 | sed 's/.*keiro-loren: //')
+  info=$(kh_summary_line "$log" keiro-loren | sed 's/.*keiro-loren: //')
   loren=$(grep -E 'keiro-loren: t_max' "$log" 2>/dev/null | tail -n 1 | sed 's/.*keiro-loren: //')
   errs=$(grep -c 'ERR KE' "$log" 2>/dev/null)
   check=skipped
@@ -78,5 +79,5 @@ for c in "${cases[@]}"; do
   printf '%s\t%d\t%d\t%d\t%s\t%s\t%s\n' "$tag" $((n * n)) "$h" "$t" "$up" "$info; $loren" \
     "$check" >>"$out/summary.tsv"
 done
-[ "$fails" -eq 0 ] || { echo "loren_ibsim: $fails case(s) failed; runs kept in $out" >&2; exit 1; }
+[ "$fails" -eq 0 ] || { echo "loren-ibsim: $fails case(s) failed; runs kept in $out" >&2; exit 1; }
 exit 0

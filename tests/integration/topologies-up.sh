@@ -7,7 +7,7 @@
 # net file: the same switches, links and end ports with the same GUIDs, port
 # numbers, descriptions and LIDs (keiro gives LIDs in OpenSM's order).
 #
-# usage (from a build tree): KEIRO_SRCDIR=.. ../tests/integration/topologies_up.sh [FILE.net...]
+# usage (from a build tree): KEIRO_SRCDIR=.. ../tests/integration/topologies-up.sh [FILE.net...]
 # KEIRO_TOOL overrides the keiro binary (default: $KEIRO_BUILDDIR/keiro).
 . "$(dirname "$0")/common.sh"
 

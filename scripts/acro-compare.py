@@ -13,33 +13,24 @@ with keiro's implementation, and measures keiro-acro's realization on IB.
 
 Writes docs/acro-evaluation.md (tables) and docs/acro-layers.svg (plot).
 Needs the acro_bench program: `make tests/bench/acro_bench` in a build
-directory (found automatically under build*/, or give --bench).
+directory (found in $KEIRO_BUILDDIR, else the newest build*/, or give --bench).
 
-usage: scripts/acro_compare.py [--bench PATH] [--seeds N] [--jobs J] [--quick]
+usage: scripts/acro-compare.py [--bench PATH] [--seeds N] [--jobs J] [--quick]
 """
 import argparse
 import concurrent.futures
-import glob
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def find_bench():
-    cands = sorted(glob.glob(os.path.join(ROOT, "build*", "tests", "bench", "acro_bench")),
-                   key=os.path.getmtime, reverse=True)
-    return cands[0] if cands else None
+from keiro_bench import ROOT, SPDX, Svg, find_program, run_table
 
 
 def run(bench, *args):
-    out = subprocess.run([bench, *map(str, args)], check=False, capture_output=True, text=True)
-    rows = [line.split("\t") for line in out.stdout.splitlines() if line and line[0] != "#"]
-    return rows, out.stderr.strip()
+    t = run_table(bench, *args, check=False)
+    return t.rows, t.stderr
 
 
 def layers_point(bench, n, d, seeds):
@@ -55,12 +46,8 @@ def svg_plot(results, sizes, degrees):
     pw = (W - ML - MR - GAP) / 2
     ph = H - MT - MB
     ymax = max(max(l for _, l, _, _ in results[(n, d)]) for n in sizes for d in degrees) + 1
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
-           f'font-family="sans-serif" font-size="12">',
-           '<!-- SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause -->',
-           f'<rect width="{W}" height="{H}" fill="white"/>',
-           f'<text x="{W/2}" y="20" text-anchor="middle" font-size="15">Layers (VLs) needed on '
-           f'the same minimal routes: ACRO vs LASH-style first fit</text>']
+    s = Svg(W, H, title="Layers (VLs) needed on the same minimal routes: ACRO vs LASH-style "
+            "first fit", title_size=15)
     colors = {"ACRO": "#1f77b4", "LASH": "#d62728"}
     for i, n in enumerate(sizes):
         x0 = ML + i * (pw + GAP)
@@ -68,36 +55,33 @@ def svg_plot(results, sizes, degrees):
             return x0 + (d - degrees[0]) / (degrees[-1] - degrees[0]) * pw
         def Y(v):
             return MT + ph - v / ymax * ph
-        out.append(f'<rect x="{x0}" y="{MT}" width="{pw}" height="{ph}" fill="none" stroke="#888"/>')
-        out.append(f'<text x="{x0 + pw/2}" y="{MT - 8}" text-anchor="middle">{n} switches</text>')
+        s.rect(x0, MT, pw, ph, "none", stroke="#888")
+        s.text(x0 + pw / 2, MT - 8, f"{n} switches", anchor="middle")
         for v in range(0, ymax + 1):
-            out.append(f'<line x1="{x0}" x2="{x0+pw}" y1="{Y(v):.1f}" y2="{Y(v):.1f}" stroke="#eee"/>')
-            out.append(f'<text x="{x0-6}" y="{Y(v)+4:.1f}" text-anchor="end">{v}</text>')
+            s.line(x0, Y(v), x0 + pw, Y(v), color="#eee")
+            s.text(x0 - 6, Y(v) + 4, v, anchor="end")
         for d in degrees:
-            out.append(f'<text x="{X(d):.1f}" y="{MT+ph+16}" text-anchor="middle">{d}</text>')
-        out.append(f'<text x="{x0+pw/2}" y="{MT+ph+36}" text-anchor="middle">degree</text>')
+            s.text(X(d), MT + ph + 16, d, anchor="middle")
+        s.text(x0 + pw / 2, MT + ph + 36, "degree", anchor="middle")
         for name, idx in (("ACRO", 0), ("LASH", 1)):
             c = colors[name]
             pts = []
             for d in degrees:
                 vals = [r[idx] for r in results[(n, d)]]
                 avg = statistics.mean(vals)
-                pts.append(f"{X(d):.1f},{Y(avg):.1f}")
-                out.append(f'<line x1="{X(d):.1f}" x2="{X(d):.1f}" y1="{Y(min(vals)):.1f}" '
-                           f'y2="{Y(max(vals)):.1f}" stroke="{c}" stroke-width="1.5"/>')
-                out.append(f'<circle cx="{X(d):.1f}" cy="{Y(avg):.1f}" r="3" fill="{c}"/>')
-            out.append(f'<polyline points="{" ".join(pts)}" fill="none" stroke="{c}" stroke-width="2"/>')
+                pts.append((X(d), Y(avg)))
+                s.line(X(d), Y(min(vals)), X(d), Y(max(vals)), color=c, width=1.5)
+                s.circle(X(d), Y(avg), 3, c)
+            s.polyline_px(pts, c, width=2)
         if i == 0:
-            out.append(f'<text x="{ML-45}" y="{MT+ph/2}" transform="rotate(-90 {ML-45} {MT+ph/2})" '
-                       f'text-anchor="middle">layers (avg, bars: min-max)</text>')
+            s.text(ML - 45, MT + ph / 2, "layers (avg, bars: min-max)", anchor="middle",
+                   rotate=-90)
     lx = W - MR - 220
     for j, name in enumerate(("ACRO", "LASH")):
         label = "ACRO (keiro)" if name == "ACRO" else "LASH-style first fit"
-        out.append(f'<line x1="{lx}" x2="{lx+24}" y1="{MT+16+j*16}" y2="{MT+16+j*16}" '
-                   f'stroke="{colors[name]}" stroke-width="2"/>')
-        out.append(f'<text x="{lx+30}" y="{MT+20+j*16}">{label}</text>')
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+        s.line(lx, MT + 16 + j * 16, lx + 24, MT + 16 + j * 16, color=colors[name], width=2)
+        s.text(lx + 30, MT + 20 + j * 16, label)
+    return s.svg()
 
 
 def main():
@@ -108,7 +92,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="3 seeds, degrees 4/8/12, no 1,024")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs"), help="output directory")
     a = ap.parse_args()
-    bench = a.bench or find_bench()
+    bench = a.bench or find_program(os.path.join("tests", "bench", "acro_bench"))
     if not bench or not os.access(bench, os.X_OK):
         sys.exit("acro_bench not found: run `make tests/bench/acro_bench` in a build directory "
                  "or pass --bench")
@@ -143,9 +127,9 @@ def main():
         print(f"realize {n}/{d} {sls} SLs {vls} VLs: done", file=sys.stderr)
 
     # ---- report ----
-    md = ["<!-- SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause -->"]
+    md = [f"<!-- {SPDX} -->"]
     md.append("# keiro-acro: evaluation (generated)\n")
-    md.append("Generated by `scripts/acro_compare.py` "
+    md.append("Generated by `scripts/acro-compare.py` "
               f"({len(seeds)} seeds per point, {time.strftime('%Y-%m-%d')}, "
               f"{platform.machine()}, {os.cpu_count()} CPUs, took {time.time()-t0:.0f} s). "
               "Re-run it to reproduce; see docs/acro.md for what is measured and how.\n")
