@@ -60,8 +60,8 @@ struct Spec {
 Fabric from_links(int32_t n, const Links &links, const Spec &spec = {});
 
 // A ring of n switches: switch i's port hcas+1 goes to port hcas+2 of switch
-// i+1 (mod n), its CAs on ports 1..hcas. The channel ids are 2i (i -> i+1)
-// and 2i+1 (i+1 -> i).
+// i+1 (mod n), its CAs on ports 1..hcas. Channels are sorted by (switch,
+// port), so for n >= 3 the channel ids are 2i (i -> i+1) and 2i+1 (i -> i-1).
 Fabric ring(int32_t n, const Spec &spec = {});
 
 // The ring the check, dump and metrics tests describe by hand: ring() with
@@ -111,10 +111,11 @@ uint8_t home_port(const Fabric &f, uint16_t lid);
 enum class MinHop { kLowestPort, kBalanced };
 Routing min_hop(const Fabric &f, MinHop mode = MinHop::kLowestPort);
 
-// The port switch `at` of a ring() of n (one CA each) uses towards switch
-// `to`: neighbours directly, the opposite switch of an even ring clockwise
-// from even switches and counter-clockwise from odd ones (deadlock free with
-// one VL on a 4-ring); clockwise_only sends everything clockwise.
+// The port switch `at` of a ca_ring() of n (port 2 clockwise, 3 counter-
+// clockwise) uses towards switch `to`: neighbours directly, the opposite
+// switch of an even ring clockwise from even switch ids and counter-clockwise
+// from odd ones (deadlock free with one VL on a 4-ring); clockwise_only sends
+// everything clockwise.
 uint8_t ring_port(int n, int at, int to, bool clockwise_only);
 // Fills the LFTs of such a ring; SLs 0, SL2VL all VL 0.
 void route_ring(const Fabric &f, Routing &r, bool clockwise_only,
