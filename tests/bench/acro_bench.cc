@@ -24,7 +24,7 @@
 #include "core/minimal/balanced.h"
 #include "core/minimal/forwarding_index.h"
 #include "core/vlmap/vlmap.h"
-#include "tests/bench/random_regular.h"
+#include "tests/unit/fabrics.h"
 
 namespace {
 
@@ -58,7 +58,7 @@ int layers(int n, int d, int argc, char **argv) {
   std::printf("#n\td\tseed\tacro_layers\tlash_layers\tacro_s\tlash_s\n");
   for (int i = 0; i < argc; ++i) {
     const uint64_t seed = std::strtoull(argv[i], nullptr, 10);
-    const Fabric f = bench::random_regular_fabric(n, d, 0, seed);
+    const Fabric f = fixtures::random_regular(n, d, seed);
     const DestTrees t = routes(f);
     const AcroResult a = acro(f, t);
     const LashLayers l = lash_first_fit(f, t);
@@ -73,7 +73,7 @@ int timing(int n, int d, int argc, char **argv) {
   std::printf("#n\td\tseed\tacro_layers\tacro_s\trouting_s\tacro_cpu_s\n");
   for (int i = 0; i < argc; ++i) {
     const uint64_t seed = std::strtoull(argv[i], nullptr, 10);
-    const Fabric f = bench::random_regular_fabric(n, d, 0, seed);
+    const Fabric f = fixtures::random_regular(n, d, seed);
     const auto t0 = std::chrono::steady_clock::now();
     const DestTrees t = routes(f);
     const double rs = since(t0);
@@ -89,7 +89,8 @@ int timing(int n, int d, int argc, char **argv) {
 
 int realize(int n, int d, int hcas, uint64_t seed, int sls, int vls, const char *method, int tenure,
             long long max_moves) {
-  const Fabric f = bench::random_regular_fabric(n, d, hcas, seed, static_cast<uint8_t>(vls));
+  const Fabric f =
+      fixtures::random_regular(n, d, seed, {.hcas = hcas, .vls = static_cast<uint8_t>(vls)});
   const DestTrees t = routes(f);
   AcroResult a = acro(f, t);
   VlDemand demand;

@@ -3,8 +3,9 @@
 # docs/nue.md fabrics; acro_bench and loren_bench reproduce the papers'
 # figures (scripts/acro-compare.py, scripts/loren-repro.py run them).
 check_PROGRAMS += tests/bench/nue_bench tests/bench/acro_bench tests/bench/loren_bench
-tests_bench_nue_bench_SOURCES = tests/bench/nue_bench.cc tests/unit/nue_fabrics.h tests/unit/nue_fabrics.cc
-tests_bench_acro_bench_SOURCES = tests/bench/acro_bench.cc tests/bench/random_regular.h
+tests_bench_nue_bench_SOURCES = tests/bench/nue_bench.cc tests/unit/fabrics.h tests/unit/fabrics.cc \
+	tests/unit/oracles.h tests/unit/oracles.cc
+tests_bench_acro_bench_SOURCES = tests/bench/acro_bench.cc tests/unit/fabrics.h tests/unit/fabrics.cc
 tests_bench_loren_bench_SOURCES = tests/bench/loren_bench.cc tests/bench/loren_lrt.h
 tests_bench_nue_bench_LDADD = libkeirocore.la
 tests_bench_acro_bench_LDADD = libkeirocore.la

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // nue_bench: times route_nue on the benchmark fabrics and prints the
 // route quality (escape fallbacks, hops, edge forwarding index), checked by
-// the independent walker of nue_fabrics.h.
+// the independent walker of tests/unit/oracles.h.
 //
 //   tests/bench/nue_bench [--reps N] [--net-dir DIR] [--opt key=value ...] [--lmc L]
 //                   [--fabric rrg128|torus666] [--k K]
@@ -20,11 +20,10 @@
 
 #include "core/engine.h"
 #include "core/nue/nue.h"
-#include "tests/unit/nue_fabrics.h"
+#include "tests/unit/fabrics.h"
+#include "tests/unit/oracles.h"
 
 namespace {
-
-using keiro::nuetest::make_fabric;
 
 struct Bench {
   const char *name;
@@ -65,14 +64,15 @@ int main(int argc, char **argv) {
   }
 
   std::vector<Bench> benches;
-  benches.push_back({"rrg128", make_fabric(128, keiro::nuetest::random_regular_links(128, 8, 1), 4,
-                                           static_cast<uint8_t>(lmc))});
-  benches.push_back({"torus666", make_fabric(216, keiro::nuetest::torus_links(6, 6, 6, 0.01, 1), 2,
-                                             static_cast<uint8_t>(lmc))});
+  namespace fx = keiro::fixtures;
+  const auto l = static_cast<uint8_t>(lmc);
+  benches.push_back({"rrg128", fx::random_regular(128, 8, 1, {.hcas = 4, .lmc = l})});
+  benches.push_back(
+      {"torus666", fx::from_links(216, fx::torus_links(6, 6, 6, 0.01, 1), {.hcas = 2, .lmc = l})});
   if (!net_dir.empty()) {
     for (const Bench &b : benches) {
       const std::string path = net_dir + "/" + b.name + ".net";
-      if (!keiro::nuetest::write_ibsim_net(b.fabric, path)) {
+      if (!keiro::fixtures::write_ibsim_net(b.fabric, path)) {
         std::fprintf(stderr, "nue_bench: cannot write %s\n", path.c_str());
         return 1;
       }
@@ -110,7 +110,7 @@ int main(int argc, char **argv) {
         std::printf("%-9s %2d route_nue failed\n", b.name, k);
         return 1;
       }
-      const keiro::nuetest::RouteCheck c = keiro::nuetest::check_routes(b.fabric, r);
+      const keiro::fixtures::RouteCheck c = keiro::fixtures::check_routes(b.fabric, r);
       if (!c.ok) {
         std::printf("%-9s %2d check failed: %s\n", b.name, k, c.problem.c_str());
         return 1;

@@ -3,35 +3,28 @@
 #include <gtest/gtest.h>
 
 #include "core/engine.h"
-#include "tests/unit/acro_test_fabrics.h"
+#include "tests/unit/fabrics.h"
+#include "tests/unit/oracles.h"
 
 namespace keiro {
 namespace {
 
-struct EngineRun {
-  CaptureLogger log;
-  Options opt;
-  Routing out;
-  EngineReport rep;
-  bool ok = false;
-  EngineRun(const Fabric &f, int max_vls, int max_sls = 16, bool qos = true) {
-    const EngineDesc *e = find_engine("keiro-acro");
-    EXPECT_NE(e, nullptr);
-    EXPECT_EQ(find_engine("acro"), e);
-    EngineInput in{f, opt, log, max_vls, max_sls, qos};
-    ok = run_engine(*e, in, out, rep);
-  }
-};
+fixtures::EngineRun acro(const Fabric &f, int max_vls, int max_sls = 16, bool qos = true) {
+  EXPECT_NE(find_engine("keiro-acro"), nullptr);
+  EXPECT_EQ(find_engine("acro"), find_engine("keiro-acro"));
+  return fixtures::run_captured(f, "keiro-acro",
+                                {.max_vls = max_vls, .max_sls = max_sls, .qos = qos});
+}
 
 TEST(AcroEngine, RoutesEveryLidMinimallyWithoutCreditLoops) {
   // 32 switches, degree 4, 2 HCAs each, LMC 1: every LID, switch LIDs too.
-  const Fabric f = bench::random_regular_fabric(32, 4, 2, 3, 8, 1);
-  EngineRun run(f, 8);
+  const Fabric f = fixtures::random_regular(32, 4, 3, {.hcas = 2, .lmc = 1, .vls = 8});
+  fixtures::EngineRun run = acro(f, 8);
   ASSERT_TRUE(run.ok) << (run.log.lines.empty() ? "" : run.log.lines.back().text);
   EXPECT_EQ(run.log.count(LogLevel::kError), 0);
   EXPECT_EQ(run.out.engine, "keiro-acro");
   EXPECT_EQ(run.out.sl_scope(), Routing::SlScope::kPerSourceSwitch);
-  const std::vector<int32_t> dist = test::all_distances(f);
+  const std::vector<int32_t> dist = fixtures::distances(f);
   const int32_t S = f.num_switches();
   for (uint16_t lid : f.lids()) {
     const int32_t d = f.lid_switch(lid);
@@ -49,7 +42,7 @@ TEST(AcroEngine, RoutesEveryLidMinimallyWithoutCreditLoops) {
                 o.kind == LidOwner::kTerminal ? f.terminal(o.id).sw_port : 0);
     }
   }
-  EXPECT_EQ(test::credit_loop_problem(f, run.out), "");
+  EXPECT_EQ(fixtures::credit_loop_problem(f, run.out), "");
   EXPECT_FALSE(run.rep.get("layers").empty());
   EXPECT_GE(std::stoi(run.rep.get("vls_used")), std::stoi(run.rep.get("layers")));
   EXPECT_LE(run.out.vls_used, 8);
@@ -58,25 +51,25 @@ TEST(AcroEngine, RoutesEveryLidMinimallyWithoutCreditLoops) {
 }
 
 TEST(AcroEngine, TooFewVlsFailsWithOneErrorLine) {
-  const Fabric f = test::ring(6, 1);  // minimal routing on a 6-ring needs 2 layers
-  EngineRun run(f, 1);
+  const Fabric f = fixtures::ring(6, {.hcas = 1});  // minimal routing on a 6-ring needs 2 layers
+  fixtures::EngineRun run = acro(f, 1);
   EXPECT_FALSE(run.ok);
   ASSERT_EQ(run.log.count(LogLevel::kError), 1);
   EXPECT_TRUE(run.log.contains("ACRO needs 2 VLs")) << run.log.lines.back().text;
   EXPECT_TRUE(run.log.contains("only 1 allowed"));
-  EngineRun noqos(f, 1, 16, false);
+  const fixtures::EngineRun noqos = acro(f, 1, 16, false);
   EXPECT_FALSE(noqos.ok);
   ASSERT_EQ(noqos.log.count(LogLevel::kError), 1);
   EXPECT_TRUE(noqos.log.contains("QoS is off"));
-  EngineRun two(f, 2);
+  const fixtures::EngineRun two = acro(f, 2);
   EXPECT_TRUE(two.ok);
 }
 
 TEST(AcroEngine, TooFewSlsFailsWithOneErrorLineSayingWhat16Would) {
   // 64/4 with 1 HCA: 3 layers. One SL cannot hold the layer transitions
   // within 3 VLs; the line says how many paths stayed unplaced and that 16 SLs fit.
-  const Fabric f = bench::random_regular_fabric(64, 4, 1, 1);
-  EngineRun run(f, 3, 1);
+  const Fabric f = fixtures::random_regular(64, 4, 1, {.hcas = 1});
+  fixtures::EngineRun run = acro(f, 3, 1);
   EXPECT_FALSE(run.ok);
   ASSERT_EQ(run.log.count(LogLevel::kError), 1);
   EXPECT_TRUE(run.log.contains("got no SL with 1 SLs and 3 VLs"));
@@ -84,8 +77,8 @@ TEST(AcroEngine, TooFewSlsFailsWithOneErrorLineSayingWhat16Would) {
 }
 
 TEST(AcroEngine, DisconnectedFabricFailsWithOneErrorLine) {
-  const Fabric f = test::two_separate_pairs();
-  EngineRun run(f, 8);
+  const Fabric f = fixtures::from_links(4, {{0, 1}, {2, 3}});
+  fixtures::EngineRun run = acro(f, 8);
   EXPECT_FALSE(run.ok);
   ASSERT_EQ(run.log.count(LogLevel::kError), 1);
   EXPECT_TRUE(run.log.contains("not connected"));

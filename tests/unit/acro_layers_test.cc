@@ -10,7 +10,8 @@
 #include "core/acro/acro.h"
 #include "core/acro/lash_layers.h"
 #include "core/minimal/balanced.h"
-#include "tests/unit/acro_test_fabrics.h"
+#include "tests/unit/fabrics.h"
+#include "tests/unit/oracles.h"
 
 namespace keiro {
 namespace {
@@ -78,7 +79,7 @@ int64_t check_acro(const Fabric &f, const DestTrees &t, const AcroResult &r) {
       EXPECT_GT(r.label(li, c), r.label(lp, pc)) << "dest " << k << " switch " << s;
       out[static_cast<size_t>(c) * L + li].push_back(pc * L + lp);
     }
-  EXPECT_TRUE(test::acyclic(out)) << "cycle in the (channel, layer) dependency graph";
+  EXPECT_TRUE(fixtures::acyclic(out)) << "cycle in the (channel, layer) dependency graph";
   return hops;
 }
 
@@ -88,7 +89,7 @@ TEST(AcroLayers, LabelsDescendOnRandomCases) {
   for (int32_t n : {12, 24, 48}) {
     for (int32_t d : {3, 4, 6}) {
       for (uint64_t seed = 1; seed <= 4; ++seed) {
-        const Fabric f = bench::random_regular_fabric(n, d, 0, seed * 7 + n + d);
+        const Fabric f = fixtures::random_regular(n, d, seed * 7 + n + d, {.hcas = 0});
         std::string err;
         for (int kind = 0; kind < 3; ++kind) {
           DestTrees t;
@@ -117,7 +118,7 @@ TEST(AcroLayers, LabelsDescendOnRandomCases) {
 TEST(AcroLayers, FewerLayersThanLashOnRandomRegularGraphs) {
   int64_t acro_total = 0, lash_total = 0;
   for (uint64_t seed = 1; seed <= 5; ++seed) {
-    const Fabric f = bench::random_regular_fabric(64, 4, 0, seed);
+    const Fabric f = fixtures::random_regular(64, 4, seed, {.hcas = 0});
     DestTrees t;
     std::string err;
     ASSERT_TRUE(balanced_minimal_routing(f, {}, t, err)) << err;
@@ -137,8 +138,8 @@ TEST(AcroLayers, FewerLayersThanLashOnRandomRegularGraphs) {
 TEST(AcroLayers, LashBaselineByHand) {
   // The ring of acro_weights_test: the four clockwise two-hop paths close a
   // cycle, so one of them needs a second layer.
-  const Fabric f = test::ring(4);
-  const DestTrees t = test::trees_from_next_switch(
+  const Fabric f = fixtures::ring(4);
+  const DestTrees t = fixtures::trees_from_next_switch(
       f, {0, 1, 2, 3}, {{-1, 0, 3, 0}, {1, -1, 1, 0}, {1, 2, -1, 2}, {3, 2, 3, -1}});
   const LashLayers l = lash_first_fit(f, t);
   EXPECT_EQ(l.num_layers, 2);
@@ -150,10 +151,10 @@ TEST(AcroLayers, LashBaselineByHand) {
 TEST(AcroLayers, TreeRoutingNeedsOneLayer) {
   // All destinations routed over one spanning tree (a star around switch 0
   // of a complete graph): the CDG is acyclic.
-  std::vector<std::pair<int32_t, int32_t>> links;
+  fixtures::Links links;
   for (int a = 0; a < 6; ++a)
     for (int b = a + 1; b < 6; ++b) links.emplace_back(a, b);
-  const Fabric f = test::graph_fabric(6, links);
+  const Fabric f = fixtures::from_links(6, links);
   std::vector<int32_t> roots;
   std::vector<std::vector<int32_t>> next;
   for (int d = 0; d < 6; ++d) {
@@ -162,7 +163,7 @@ TEST(AcroLayers, TreeRoutingNeedsOneLayer) {
     for (int s = 0; s < 6; ++s) n[s] = s == d ? -1 : (s == 0 || d == 0 ? d : 0);
     next.push_back(n);
   }
-  const DestTrees t = test::trees_from_next_switch(f, roots, next);
+  const DestTrees t = fixtures::trees_from_next_switch(f, roots, next);
   AcroResult r;
   std::string err;
   ASSERT_TRUE(acro_assign(f, t, {}, r, err)) << err;

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "core/acro/acro.h"
-#include "tests/unit/acro_test_fabrics.h"
+#include "tests/unit/fabrics.h"
 
 namespace keiro {
 namespace {
@@ -15,9 +15,10 @@ namespace {
 //   T_3: 0->1 -> 1->2 -> 2->3 (root), 5->1 -> 1->2, 4->2 -> 2->3
 //   T_0: 3->2 -> 2->1 -> 1->0 (root), 4->2 -> 2->1, 5->1 -> 1->0
 struct TwoTrees {
-  Fabric f = test::graph_fabric(6, {{0, 1}, {1, 2}, {2, 3}, {4, 2}, {5, 1}});
-  DestTrees t = test::trees_from_next_switch(f, {3, 0}, {{1, 2, 3, -1, 2, 1}, {-1, 0, 1, 2, 2, 1}});
-  int32_t c(int32_t a, int32_t b) const { return test::channel_between(f, a, b); }
+  Fabric f = fixtures::from_links(6, {{0, 1}, {1, 2}, {2, 3}, {4, 2}, {5, 1}});
+  DestTrees t =
+      fixtures::trees_from_next_switch(f, {3, 0}, {{1, 2, 3, -1, 2, 1}, {-1, 0, 1, 2, 2, 1}});
+  int32_t c(int32_t a, int32_t b) const { return fixtures::channel_between(f, a, b); }
 };
 
 TEST(AcroWeights, HeightsWidthsHashesFitnessByHand) {
@@ -68,8 +69,8 @@ TEST(AcroWeights, HeightsWidthsHashesFitnessByHand) {
 // goes clockwise: a_{d+2} -> a_{d+3}. The clockwise channels a_i = 2i form
 // a dependency cycle; the anticlockwise b_i = 2i+1 are only roots.
 struct Ring4 {
-  Fabric f = test::ring(4);
-  DestTrees t = test::trees_from_next_switch(
+  Fabric f = fixtures::ring(4);
+  DestTrees t = fixtures::trees_from_next_switch(
       f, {0, 1, 2, 3}, {{-1, 0, 3, 0}, {1, -1, 1, 0}, {1, 2, -1, 2}, {3, 2, 3, -1}});
   static int32_t a(int i) { return 2 * (i % 4); }
   static int32_t b(int i) { return 2 * (i % 4) + 1; }

@@ -2,16 +2,15 @@
 #include <gtest/gtest.h>
 
 #include "core/check/paths.h"
-#include "tests/unit/check_test_fabrics.h"
+#include "tests/unit/fabrics.h"
 
 namespace keiro {
 namespace {
 
-using testing::ring;
-using testing::route_ring;
+using fixtures::route_ring;
 
 TEST(Paths, WalkResolvesEverySwitch) {
-  const Fabric f = ring(4);
+  const Fabric f = fixtures::ca_ring(4);
   Routing r;
   route_ring(f, r, false);
   DestinationWalk w(f, r);
@@ -31,7 +30,7 @@ TEST(Paths, WalkResolvesEverySwitch) {
 }
 
 TEST(Paths, LoopAndCulprit) {
-  const Fabric f = ring(4);
+  const Fabric f = fixtures::ca_ring(4);
   Routing r;
   route_ring(f, r, false);
   r.set_out_port(1, 7, 3);  // S2 sends H3 back to S1, which sends it to S2
@@ -48,7 +47,7 @@ TEST(Paths, LoopAndCulprit) {
 }
 
 TEST(Paths, HopCounts) {
-  const Fabric f = ring(4);
+  const Fabric f = fixtures::ca_ring(4);
   Routing r;
   route_ring(f, r, false);
   const std::vector<uint8_t> h = hop_counts(f, r);

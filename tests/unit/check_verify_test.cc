@@ -8,16 +8,16 @@
 #include <tuple>
 
 #include "core/check/verify.h"
-#include "tests/unit/check_test_fabrics.h"
+#include "tests/unit/fabrics.h"
+#include "tests/unit/oracles.h"
 
 namespace keiro {
 namespace {
 
-using testing::ring;
-using testing::route_ring;
+using fixtures::route_ring;
 
 TEST(Verify, RingWithOppositeSplitIsDeadlockFree) {
-  const Fabric f = ring(4);
+  const Fabric f = fixtures::ca_ring(4);
   Routing r;
   route_ring(f, r, false);
   const CheckResult c = verify_routing(f, r);
@@ -35,7 +35,7 @@ TEST(Verify, RingWithOppositeSplitIsDeadlockFree) {
 }
 
 TEST(Verify, ClockwiseRingHasTheExactCreditLoop) {
-  const Fabric f = ring(4);
+  const Fabric f = fixtures::ca_ring(4);
   Routing r;
   route_ring(f, r, true);
   const CheckResult c = verify_routing(f, r);
@@ -66,7 +66,7 @@ TEST(Verify, ClockwiseRingHasTheExactCreditLoop) {
 // Clockwise ring, each source switch's paths on its own SL: acyclic with 4
 // VLs, or with 2 when SLs {0,1} and {2,3} share a VL, cyclic when all share one.
 TEST(Verify, SlToVlMappingDecides) {
-  const Fabric f = ring(4);
+  const Fabric f = fixtures::ca_ring(4);
   Routing r;
   route_ring(f, r, true, Routing::SlScope::kPerSourceSwitch);
   for (int s = 0; s < 4; ++s)
@@ -98,7 +98,7 @@ TEST(Verify, SlToVlMappingDecides) {
 // from S1 crossed S4 -> S1, so S2 maps it back to VL 0 and the loop remains,
 // now through (S1 port 2, VL 1).
 TEST(Verify, InPortSelectsTheVl) {
-  const Fabric f = ring(4);
+  const Fabric f = fixtures::ca_ring(4);
   Routing r;
   route_ring(f, r, true);
   r.set_vl(0, 3, 2, 0, 1);
@@ -116,7 +116,7 @@ TEST(Verify, InPortSelectsTheVl) {
 }
 
 TEST(Verify, ForwardingLoop) {
-  const Fabric f = ring(4);
+  const Fabric f = fixtures::ca_ring(4);
   Routing r;
   route_ring(f, r, false);
   // H3 is LID 7. S1 sends it to S2 (port 2); make S2 send it back (port 3).
@@ -129,7 +129,7 @@ TEST(Verify, ForwardingLoop) {
 }
 
 TEST(Verify, BlackHoles) {
-  const Fabric f = ring(4);
+  const Fabric f = fixtures::ca_ring(4);
   Routing r;
   route_ring(f, r, false);
   struct Case {
@@ -159,7 +159,7 @@ TEST(Verify, BlackHoles) {
 }
 
 TEST(Verify, OwnSwitchLidMustBePortZero) {
-  const Fabric f = ring(4);
+  const Fabric f = fixtures::ca_ring(4);
   Routing r;
   route_ring(f, r, false);
   r.set_out_port(2, 3, 1);  // S3 sends its own LID to H3
@@ -171,7 +171,7 @@ TEST(Verify, OwnSwitchLidMustBePortZero) {
 }
 
 TEST(Verify, LmcPairsAndSwitchLids) {
-  const Fabric f = ring(4, 1);
+  const Fabric f = fixtures::ca_ring(4, 1);
   Routing r;
   route_ring(f, r, false);
   const CheckResult c = verify_routing(f, r);
@@ -181,7 +181,7 @@ TEST(Verify, LmcPairsAndSwitchLids) {
 }
 
 TEST(Verify, Vl15AndVlsBeyondTheLink) {
-  const Fabric f = ring(4, 0, 4);
+  const Fabric f = fixtures::ca_ring(4, 0, 4);
   Routing r;
   route_ring(f, r, false);
   r.set_vl(0, 1, 2, 0, 15);  // S1: from H1 out to S2 on VL 15
@@ -203,7 +203,7 @@ TEST(Verify, Vl15AndVlsBeyondTheLink) {
 }
 
 TEST(Verify, SourceLidSlsOverrideTheRouting) {
-  const Fabric f = ring(4);
+  const Fabric f = fixtures::ca_ring(4);
   Routing r;
   route_ring(f, r, true);
   r.set_uniform_sl2vl(1, 1);
@@ -236,7 +236,7 @@ TEST(Verify, SourceLidSlsOverrideTheRouting) {
 // with OpenSM's dfsssp, which leaves switch-sourced paths out of its
 // dependency graph. Checking CA-sourced traffic only passes.
 TEST(Verify, SwitchSourcedTrafficCanBeLeftOut) {
-  const Fabric f = ring(4);
+  const Fabric f = fixtures::ca_ring(4);
   Routing r;
   route_ring(f, r, true);
   r.set_uniform_sl2vl(1, 1);
@@ -265,8 +265,8 @@ TEST(Verify, SwitchSourcedTrafficCanBeLeftOut) {
 }
 
 TEST(Verify, TablesOfAnotherFabricAreRejected) {
-  const Fabric f = ring(4);
-  const Fabric g = ring(5);
+  const Fabric f = fixtures::ca_ring(4);
+  const Fabric g = fixtures::ca_ring(5);
   Routing r;
   route_ring(f, r, false);
   const CheckResult c = verify_routing(g, r);
@@ -281,12 +281,12 @@ TEST(Verify, TablesOfAnotherFabricAreRejected) {
 TEST(Verify, AgreesWithPlainCheck) {
   int cyclic_runs = 0, acyclic_runs = 0;
   for (uint32_t seed = 1; seed <= 40; ++seed) {
-    const Fabric f = testing::random_fabric(12, 3, 2, seed);
+    const Fabric f = fixtures::random_regular(12, 3, seed, {.hcas = 2});
     Routing r;
     if (seed % 2)
-      testing::route_min_hop(f, r);
+      r = fixtures::min_hop(f);
     else
-      testing::route_tree(f, r);  // acyclic whatever the SL2VL tables
+      r = fixtures::route_tree(f);  // acyclic whatever the SL2VL tables
     Routing t;
     t.reset(f, Routing::SlScope::kPerSourceSwitch);
     for (int32_t s = 0; s < f.num_switches(); ++s)
@@ -373,9 +373,9 @@ TEST(Verify, AgreesWithPlainCheck) {
 // 1,000 switches, 4,000 CAs (5,000 LIDs): min-hop tables have credit loops on
 // a random fabric; the check must find one and name its paths quickly.
 TEST(Verify, ScalesToThousandSwitches) {
-  const Fabric f = testing::random_fabric(1000, 8, 4, 7);
+  const Fabric f = fixtures::random_regular(1000, 8, 7, {.hcas = 4});
   Routing r;
-  testing::route_min_hop(f, r);
+  r = fixtures::min_hop(f);
   const CheckResult c = verify_routing(f, r);
   EXPECT_EQ(c.pairs_checked, 5000LL * 4999);
   EXPECT_EQ(c.unreachable, 0);

@@ -12,28 +12,20 @@
 #include "core/dl/dl.h"
 #include "core/dl/engine.h"
 #include "core/engine.h"
-#include "tests/unit/dl_test_fabrics.h"
+#include "tests/unit/fabrics.h"
+#include "tests/unit/oracles.h"
 
 namespace keiro {
 namespace {
 
-struct DlRun {
-  bool ok = false;
-  Routing r;
-  EngineReport rep;
-  CaptureLogger log;
-};
+using DlRun = fixtures::EngineRun;
 
 void route(const Fabric &f, const std::string &opts, int vls, DlRun &run, int sls = 16) {
-  Options o;
-  std::string err;
-  ASSERT_TRUE(Options::parse(opts, o, err)) << err;
-  EngineInput in{f, o, run.log, vls, sls, true};
-  run.ok = run_engine(*find_engine("keiro-dl"), in, run.r, run.rep);
+  run = fixtures::run_captured(f, "keiro-dl", {.opts = opts, .max_vls = vls, .max_sls = sls});
 }
 
 std::string last_line(const DlRun &run) {
-  return run.log.lines.empty() ? "" : run.log.lines.back().text;
+  return run.last_line();
 }
 
 TEST(DlEngine, Registered) {
@@ -44,7 +36,8 @@ TEST(DlEngine, Registered) {
 }
 
 TEST(DlEngine, EveryRestrictionAndPolicyIsDeadlockFree) {
-  const Fabric f = dltest::make_fabric(32, dltest::random_irregular(32, 4, 11), 2);
+  const Fabric f =
+      fixtures::from_links(32, fixtures::random_irregular_links(32, 4, 11), {.hcas = 2});
   for (const char *rs : {"ud", "ud-du", "ud-dudu"})
     for (const char *pol : {"load", "random", "lowport"})
       for (int vls : {2, 3}) {
@@ -52,11 +45,11 @@ TEST(DlEngine, EveryRestrictionAndPolicyIsDeadlockFree) {
         route(f, std::string("dl_restriction=") + rs + " dl_policy=" + pol, vls, run);
         ASSERT_TRUE(run.ok) << rs << " " << pol << ": " << last_line(run);
         EXPECT_EQ(run.log.count(LogLevel::kError), 0);
-        const CheckResult c = verify_routing(f, run.r);
+        const CheckResult c = verify_routing(f, run.out);
         EXPECT_TRUE(c.ok) << c.first_problem;
         EXPECT_LE(c.vls_used, vls);
         const int32_t root = dl::central_root(f);
-        EXPECT_EQ(dltest::check_dl_rules(f, run.r, root, rs, vls), "") << rs << " " << pol;
+        EXPECT_EQ(fixtures::check_dl_rules(f, run.out, root, rs, vls), "") << rs << " " << pol;
         EXPECT_EQ(run.rep.get("policy"), pol);
         EXPECT_EQ(run.rep.get("subnets"), std::to_string(vls));
         EXPECT_EQ(std::stoi(run.rep.get("vls_used")), c.vls_used);
@@ -70,14 +63,15 @@ TEST(DlEngine, EveryRestrictionAndPolicyIsDeadlockFree) {
 // Exact (each hop on its layer's VL) and free realizations: both pass the
 // check and the DL rules; free never needs more SLs here.
 TEST(DlEngine, ExactAndFreeVlChoice) {
-  const Fabric f = dltest::make_fabric(64, dltest::random_irregular(64, 4, 5), 4);
+  const Fabric f =
+      fixtures::from_links(64, fixtures::random_irregular_links(64, 4, 5), {.hcas = 4});
   int sls[2] = {0, 0};
   for (int i = 0; i < 2; ++i) {
     DlRun run;
     route(f, i ? "dl_vl_choice=free" : "dl_vl_choice=exact", 3, run);
     ASSERT_TRUE(run.ok) << last_line(run);
     EXPECT_EQ(run.rep.get("vl_choice"), i ? "free" : "exact");
-    EXPECT_EQ(dltest::check_dl_rules(f, run.r, dl::central_root(f), "ud", 3), "");
+    EXPECT_EQ(fixtures::check_dl_rules(f, run.out, dl::central_root(f), "ud", 3), "");
     sls[i] = std::stoi(run.rep.get("sls_used"));
   }
   std::printf("64 switches, 3 VLs: SLs exact %d, free %d\n", sls[0], sls[1]);
@@ -85,7 +79,8 @@ TEST(DlEngine, ExactAndFreeVlChoice) {
 }
 
 TEST(DlEngine, RootByNameOrGuid) {
-  const Fabric f = dltest::make_fabric(16, dltest::random_irregular(16, 4, 2), 1);
+  const Fabric f =
+      fixtures::from_links(16, fixtures::random_irregular_links(16, 4, 2), {.hcas = 1});
   DlRun byname, byguid;
   route(f, "dl_root=S5", 2, byname);
   ASSERT_TRUE(byname.ok) << last_line(byname);
@@ -93,29 +88,30 @@ TEST(DlEngine, RootByNameOrGuid) {
   route(f, "dl_root=0x1005", 2, byguid);
   ASSERT_TRUE(byguid.ok) << last_line(byguid);
   EXPECT_EQ(byname.rep.get("root"), byguid.rep.get("root"));
-  EXPECT_EQ(dltest::check_dl_rules(f, byname.r, 5, "ud", 2), "");
+  EXPECT_EQ(fixtures::check_dl_rules(f, byname.out, 5, "ud", 2), "");
 }
 
 // With one VL, DL is destination-based up*/down*: VL 0 and SL 0 only.
 TEST(DlEngine, OneVlIsUpDown) {
-  const Fabric f = dltest::make_fabric(32, dltest::random_irregular(32, 4, 4), 2);
+  const Fabric f =
+      fixtures::from_links(32, fixtures::random_irregular_links(32, 4, 4), {.hcas = 2});
   DlRun run;
   route(f, "", 1, run);
   ASSERT_TRUE(run.ok) << last_line(run);
   EXPECT_EQ(run.rep.get("layers_needed"), "1");
-  EXPECT_EQ(run.r.vls_used, 1);
-  EXPECT_EQ(run.r.sls_used, 1);
-  EXPECT_EQ(dltest::check_dl_rules(f, run.r, dl::central_root(f), "ud", 1), "");
+  EXPECT_EQ(run.out.vls_used, 1);
+  EXPECT_EQ(run.out.sls_used, 1);
+  EXPECT_EQ(fixtures::check_dl_rules(f, run.out, dl::central_root(f), "ud", 1), "");
 }
 
 // Every LID is routed: LMC 2 on the CAs, switch LIDs too (the self-check
 // covers every LID in use).
 TEST(DlEngine, LmcAndSwitchLids) {
-  const Fabric f = dltest::make_fabric(16, dltest::torus2d(4, 4), 2, {}, 2);
+  const Fabric f = fixtures::from_links(16, fixtures::torus_links(4, 4), {.hcas = 2, .lmc = 2});
   DlRun run;
   route(f, "dl_subnets=2", 4, run);
   ASSERT_TRUE(run.ok) << last_line(run);
-  const CheckResult c = verify_routing(f, run.r);
+  const CheckResult c = verify_routing(f, run.out);
   EXPECT_TRUE(c.ok) << c.first_problem;
   EXPECT_EQ(c.pairs_checked, static_cast<int64_t>(f.lids().size()) * (f.lids().size() - 1) -
                                  // pairs of LIDs of the same CA port are not checked
@@ -124,7 +120,7 @@ TEST(DlEngine, LmcAndSwitchLids) {
 }
 
 TEST(DlEngine, MoreSubnetworksThanVlsFails) {
-  const Fabric f = dltest::make_fabric(8, dltest::random_irregular(8, 3, 1), 1);
+  const Fabric f = fixtures::from_links(8, fixtures::random_irregular_links(8, 3, 1), {.hcas = 1});
   DlRun run;
   route(f, "dl_subnets=3", 2, run);
   EXPECT_FALSE(run.ok);
@@ -139,7 +135,7 @@ TEST(DlEngine, MoreSubnetworksThanVlsFails) {
 }
 
 TEST(DlEngine, UnknownRootFails) {
-  const Fabric f = dltest::make_fabric(8, dltest::random_irregular(8, 3, 1), 1);
+  const Fabric f = fixtures::from_links(8, fixtures::random_irregular_links(8, 3, 1), {.hcas = 1});
   DlRun run;
   route(f, "dl_root=nowhere", 2, run);
   EXPECT_FALSE(run.ok);
@@ -148,7 +144,7 @@ TEST(DlEngine, UnknownRootFails) {
 }
 
 TEST(DlEngine, DisconnectedFabricFails) {
-  const Fabric f = dltest::make_fabric(6, {{0, 1}, {1, 2}, {3, 4}, {4, 5}}, 1);
+  const Fabric f = fixtures::from_links(6, {{0, 1}, {1, 2}, {3, 4}, {4, 5}}, {.hcas = 1});
   DlRun run;
   route(f, "", 2, run);
   EXPECT_FALSE(run.ok);
@@ -160,7 +156,8 @@ TEST(DlEngine, DisconnectedFabricFails) {
 // SL2VL entries of different destinations clash, so the realization fails
 // cleanly.
 TEST(DlEngine, TooFewSlsFails) {
-  const Fabric f = dltest::make_fabric(64, dltest::random_irregular(64, 4, 1), 4);
+  const Fabric f =
+      fixtures::from_links(64, fixtures::random_irregular_links(64, 4, 1), {.hcas = 4});
   DlRun run;
   route(f, "dl_vl_choice=exact", 3, run, 1);
   EXPECT_FALSE(run.ok);

@@ -17,7 +17,8 @@
 #include "core/engine.h"
 #include "core/minimal/balanced.h"
 #include "core/minimal/forwarding_index.h"
-#include "tests/unit/dl_test_fabrics.h"
+#include "tests/unit/fabrics.h"
+#include "tests/unit/oracles.h"
 
 namespace keiro {
 namespace {
@@ -30,15 +31,10 @@ struct Figures {
 
 Figures run(const Fabric &f, int vls, const std::string &restriction = "ud") {
   Figures fig;
-  Options o;
-  std::string err;
-  EXPECT_TRUE(Options::parse("dl_restriction=" + restriction, o, err)) << err;
-  CaptureLogger log;
-  EngineInput in{f, o, log, vls, 16, true};
-  Routing r;
-  EngineReport rep;
-  const EngineDesc *e = find_engine("dl");
-  EXPECT_TRUE(run_engine(*e, in, r, rep)) << (log.lines.empty() ? "" : log.lines.back().text);
+  const fixtures::EngineRun run =
+      fixtures::run_captured(f, "dl", {.opts = "dl_restriction=" + restriction, .max_vls = vls});
+  EXPECT_TRUE(run.ok) << run.last_line();
+  const Routing &r = run.out;
   const CheckResult c = verify_routing(f, r);
   EXPECT_TRUE(c.ok) << c.first_problem;
   EXPECT_FALSE(c.credit_loop);
@@ -47,13 +43,16 @@ Figures run(const Fabric &f, int vls, const std::string &restriction = "ud") {
   fig.sls = c.sls_used;
 
   const int32_t root = dl::central_root(f);
-  EXPECT_EQ(dltest::check_dl_rules(f, r, root, restriction, vls), "");
+  EXPECT_EQ(fixtures::check_dl_rules(f, r, root, restriction, vls), "");
+  const EngineReport &rep = run.rep;
   fig.dl_hops = std::stod(rep.get("avg_hops"));  // 6 decimals
   fig.dl_efi = std::stoll(rep.get("max_efi"));
-  fig.updn_hops = dltest::average_pair_hops(f, dltest::pair_distances(f, root, "ud", 1));
-  fig.pair_bound = dltest::average_pair_hops(f, dltest::pair_distances(f, root, restriction, vls));
+  fig.updn_hops = fixtures::average_pair_hops(f, fixtures::pair_distances(f, root, "ud", 1));
+  fig.pair_bound =
+      fixtures::average_pair_hops(f, fixtures::pair_distances(f, root, restriction, vls));
 
   // Destination-based up*/down*, same root, same load-aware selection.
+  std::string err;
   dl::DlOptions uo;
   uo.layers = 1;
   uo.root = root;
@@ -63,7 +62,7 @@ Figures run(const Fabric &f, int vls, const std::string &restriction = "ud") {
   fig.updn_tree_hops = dl::average_hops(f, u.trees);
   EXPECT_GE(fig.updn_tree_hops + 1e-9, fig.updn_hops);
   // For reference: shortest paths, and balanced minimal routing (keiro-acro's).
-  fig.minimal = dltest::average_pair_hops(f, dltest::minimal_distances(f));
+  fig.minimal = fixtures::average_pair_hops(f, fixtures::distances(f));
   DestTrees mt;
   EXPECT_TRUE(balanced_minimal_routing(f, {}, mt, err)) << err;
   fig.minimal_efi = forwarding_index(f, mt).max;
@@ -89,7 +88,8 @@ TEST_P(DlIrregular, TenRandom64SwitchFabrics) {
   const int vls = GetParam();
   double dl = 0, updn = 0;
   for (uint64_t seed = 1; seed <= 10; ++seed) {
-    const Fabric f = dltest::make_fabric(64, dltest::random_irregular(64, 4, seed), 4);
+    const Fabric f =
+        fixtures::from_links(64, fixtures::random_irregular_links(64, 4, seed), {.hcas = 4});
     const Figures g = run(f, vls);
     print(("irr" + std::to_string(seed) + "/" + std::to_string(vls) + "VL").c_str(), g);
     dl += g.dl_hops;
@@ -103,7 +103,7 @@ TEST_P(DlIrregular, TenRandom64SwitchFabrics) {
 
 TEST_P(DlIrregular, Torus8x8) {
   const int vls = GetParam();
-  const Fabric f = dltest::make_fabric(64, dltest::torus2d(8, 8), 4);
+  const Fabric f = fixtures::from_links(64, fixtures::torus_links(8, 8), {.hcas = 4});
   const Figures g = run(f, vls);
   print(("torus/" + std::to_string(vls) + "VL").c_str(), g);
   EXPECT_LT(g.dl_hops, g.updn_hops);

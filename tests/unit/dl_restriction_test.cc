@@ -11,7 +11,8 @@
 #include "core/dl/dl.h"
 #include "core/dl/restriction.h"
 #include "core/dl/updown.h"
-#include "tests/unit/dl_test_fabrics.h"
+#include "tests/unit/fabrics.h"
+#include "tests/unit/oracles.h"
 
 namespace keiro {
 namespace {
@@ -40,7 +41,7 @@ int lowest_start_layer(const std::string &restriction, int layers, const std::ve
       if (layer[j] > layer[j - 1])
         ok = false;
       else if (layer[j] == layer[j - 1])
-        ok = dltest::turn_ok(dltest::layer_ud(restriction, layer[j]), up[j - 1], up[j]);
+        ok = fixtures::turn_ok(fixtures::layer_ud(restriction, layer[j]), up[j - 1], up[j]);
     }
     if (ok && (best < 0 || layer[0] < best)) best = layer[0];
     size_t j = 0;
@@ -106,7 +107,7 @@ TEST(DlRanks, OptionNames) {
 
 TEST(DlUpDown, LevelsAndGuidTieBreak) {
   // 0 - 1, 0 - 2, 1 - 2 (same level), 2 - 3
-  const Fabric f = dltest::make_fabric(4, {{0, 1}, {0, 2}, {1, 2}, {2, 3}}, 1);
+  const Fabric f = fixtures::from_links(4, {{0, 1}, {0, 2}, {1, 2}, {2, 3}}, {.hcas = 1});
   dl::UpDown ud;
   std::string err;
   ASSERT_TRUE(dl::build_updown(f, 0, ud, err)) << err;
@@ -118,15 +119,15 @@ TEST(DlUpDown, LevelsAndGuidTieBreak) {
                         (ch.src == 2 && ch.dst == 1) || (ch.src == 3 && ch.dst == 2);
     EXPECT_EQ(ud.up[c] != 0, expect) << ch.src << "->" << ch.dst;
   }
-  EXPECT_EQ(dltest::reference_up(f, 0), ud.up);
+  EXPECT_EQ(fixtures::reference_up(f, 0), ud.up);
 }
 
 TEST(DlUpDown, CentralRootAndLookup) {
   // A path 0-1-2-3-4: the middle switch is the most central.
-  const Fabric path5 = dltest::make_fabric(5, {{0, 1}, {1, 2}, {2, 3}, {3, 4}}, 0);
+  const Fabric path5 = fixtures::from_links(5, {{0, 1}, {1, 2}, {2, 3}, {3, 4}});
   EXPECT_EQ(dl::central_root(path5), 2);
   // A path of 4: switches 1 and 2 tie; the lower GUID (switch 1) wins.
-  const Fabric path4 = dltest::make_fabric(4, {{0, 1}, {1, 2}, {2, 3}}, 0);
+  const Fabric path4 = fixtures::from_links(4, {{0, 1}, {1, 2}, {2, 3}});
   EXPECT_EQ(dl::central_root(path4), 1);
   std::string err;
   EXPECT_EQ(path4.find_switch("S3", err), 3);
@@ -136,7 +137,7 @@ TEST(DlUpDown, CentralRootAndLookup) {
 }
 
 TEST(DlUpDown, DisconnectedFabricFails) {
-  const Fabric f = dltest::make_fabric(4, {{0, 1}, {2, 3}}, 1);
+  const Fabric f = fixtures::from_links(4, {{0, 1}, {2, 3}}, {.hcas = 1});
   dl::UpDown ud;
   std::string err;
   EXPECT_FALSE(dl::build_updown(f, 0, ud, err));
@@ -147,7 +148,8 @@ TEST(DlUpDown, DisconnectedFabricFails) {
 // layer allows and rises across the one it forbids, so labels (layer, order)
 // descend along every legal path.
 TEST(DlVlDemand, ChannelOrderFollowsEveryLayerRule) {
-  const Fabric f = dltest::make_fabric(24, dltest::random_irregular(24, 4, 7), 1);
+  const Fabric f =
+      fixtures::from_links(24, fixtures::random_irregular_links(24, 4, 7), {.hcas = 1});
   for (const char *rs : kRestrictions) {
     dl::DlOptions o;
     o.restriction = parse(rs);
@@ -164,7 +166,7 @@ TEST(DlVlDemand, ChannelOrderFollowsEveryLayerRule) {
       for (int32_t c1 = 0; c1 < C; ++c1)
         for (int32_t c2 = f.out_begin(f.channel(c1).dst); c2 < f.out_end(f.channel(c1).dst); ++c2) {
           const bool ok =
-              dltest::turn_ok(dltest::layer_ud(rs, v), r.updown.up[c1], r.updown.up[c2]);
+              fixtures::turn_ok(fixtures::layer_ud(rs, v), r.updown.up[c1], r.updown.up[c2]);
           const int32_t a = d.rank[v * C + c1], b = d.rank[v * C + c2];
           EXPECT_EQ(a > b, ok) << rs << " layer " << v << " " << c1 << "->" << c2;
         }

@@ -11,7 +11,8 @@
 
 #include "core/dl/dl.h"
 #include "core/minimal/forwarding_index.h"
-#include "tests/unit/dl_test_fabrics.h"
+#include "tests/unit/fabrics.h"
+#include "tests/unit/oracles.h"
 
 namespace keiro {
 namespace {
@@ -71,34 +72,34 @@ const std::vector<std::string> kFig3Names = {"R", "A1", "A2", "S", "B1", "B2",
                                              "T", "Y1", "Y2", "y", "x",  "z"};
 enum { R, A1, A2, S_, B1, B2, T_, Y1, Y2, Y, X, Z };
 Fabric fig3() {
-  return dltest::make_fabric(12,
-                             {{R, A1},
-                              {A1, A2},
-                              {A2, S_},
-                              {R, B1},
-                              {B1, B2},
-                              {B2, T_},
-                              {R, Y1},
-                              {Y1, Y2},
-                              {Y2, Y},
-                              {S_, X},
-                              {X, Y},
-                              {Y, Z},
-                              {Z, T_},
-                              {Y2, B2}},
-                             1, kFig3Names);
+  return fixtures::from_links(12,
+                              {{R, A1},
+                               {A1, A2},
+                               {A2, S_},
+                               {R, B1},
+                               {B1, B2},
+                               {B2, T_},
+                               {R, Y1},
+                               {Y1, Y2},
+                               {Y2, Y},
+                               {S_, X},
+                               {X, Y},
+                               {Y, Z},
+                               {Z, T_},
+                               {Y2, B2}},
+                              {.hcas = 1, .names = kFig3Names});
 }
 
 TEST(DlFig3, ReferencePairDistances) {
   const Fabric f = fig3();
   const int32_t n = f.num_switches();
-  const auto updn = dltest::pair_distances(f, R, "ud", 1);
+  const auto updn = fixtures::pair_distances(f, R, "ud", 1);
   EXPECT_EQ(updn[S_ * n + T_], 6);
   EXPECT_EQ(updn[X * n + T_], 4);
-  const auto dl2 = dltest::pair_distances(f, R, "ud", 2);
+  const auto dl2 = fixtures::pair_distances(f, R, "ud", 2);
   EXPECT_EQ(dl2[S_ * n + T_], 5);
   EXPECT_EQ(dl2[X * n + T_], 3);
-  const auto dl3 = dltest::pair_distances(f, R, "ud", 3);
+  const auto dl3 = fixtures::pair_distances(f, R, "ud", 3);
   EXPECT_EQ(dl3[S_ * n + T_], 4);
 }
 
@@ -154,8 +155,8 @@ TEST(DlFig3, ThreeSubnetworks) {
 // x gets x-p-R-e-d.
 TEST(DlSearch, RepairWhenAGreedyLabelBlocksALeaf) {
   const std::vector<std::string> names = {"R", "e", "p", "d", "q", "x"};
-  const Fabric f =
-      dltest::make_fabric(6, {{0, 1}, {0, 2}, {1, 3}, {2, 4}, {4, 3}, {2, 5}}, 1, names);
+  const Fabric f = fixtures::from_links(6, {{0, 1}, {0, 2}, {1, 3}, {2, 4}, {4, 3}, {2, 5}},
+                                        {.hcas = 1, .names = names});
   dl::DlOptions o;
   o.root = 0;
   o.layers = 2;
@@ -182,7 +183,8 @@ TEST(DlSearch, TreesAreLegalAndNearTheBoundOnRandomFabrics) {
   for (const char *rs : {"ud", "ud-du", "ud-dudu"})
     for (int layers = 1; layers <= 3; ++layers)
       for (uint64_t seed = 1; seed <= 4; ++seed) {
-        const Fabric f = dltest::make_fabric(32, dltest::random_irregular(32, 4, seed), 2);
+        const Fabric f =
+            fixtures::from_links(32, fixtures::random_irregular_links(32, 4, seed), {.hcas = 2});
         dl::DlOptions o;
         o.slack = seed % 2 == 0;
         dl::parse_restriction(rs, o.restriction);
@@ -193,7 +195,7 @@ TEST(DlSearch, TreesAreLegalAndNearTheBoundOnRandomFabrics) {
         ASSERT_TRUE(validate_trees(f, r.trees, err)) << err;
         const dl::Ranks ranks(o.restriction, layers);
         const int32_t S = f.num_switches();
-        const auto bound = dltest::pair_distances(f, r.updown.root, rs, layers);
+        const auto bound = fixtures::pair_distances(f, r.updown.root, rs, layers);
         std::vector<int32_t> depth(S);
         for (int32_t k = 0; k < r.trees.num_dests(); ++k) {
           tree_depths(f, r.trees, k, depth);
@@ -210,7 +212,7 @@ TEST(DlSearch, TreesAreLegalAndNearTheBoundOnRandomFabrics) {
           }
         }
         const double tree = dl::average_hops(f, r.trees);
-        const double pair = dltest::average_pair_hops(f, bound);
+        const double pair = fixtures::average_pair_hops(f, bound);
         EXPECT_GE(tree + 1e-9, pair);
         EXPECT_LE(tree, pair * 1.02) << rs << " layers " << layers << " seed " << seed;
         // (UD)* never needs the repair: every non-root switch has an up
@@ -249,8 +251,9 @@ PolicyRun run_policy(const Fabric &f, Policy p, bool slack, uint64_t seed = 1) {
 TEST(DlPolicy, LowPortRandomAndLoad) {
   for (const bool torus : {true, false}) {
     const char *name = torus ? "torus 8x8" : "irregular 64";
-    const Fabric f = dltest::make_fabric(
-        64, torus ? dltest::torus2d(8, 8) : dltest::random_irregular(64, 4, 3), 4);
+    const Fabric f = fixtures::from_links(
+        64, torus ? fixtures::torus_links(8, 8) : fixtures::random_irregular_links(64, 4, 3),
+        {.hcas = 4});
     const int32_t S = f.num_switches();
     int64_t load_efi[2] = {0, 0};
     for (const bool slack : {false, true}) {

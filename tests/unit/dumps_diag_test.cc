@@ -5,12 +5,10 @@
 
 #include "core/io/diag_output.h"
 #include "core/io/dump_dir.h"
-#include "tests/unit/check_test_fabrics.h"
+#include "tests/unit/fabrics.h"
 
 namespace keiro {
 namespace {
-
-using testing::ring;
 
 TEST(DiagOutput, SaqueryPathRecords) {
   const std::string text =
@@ -44,7 +42,7 @@ TEST(DiagOutput, SaqueryPathRecords) {
 }
 
 TEST(DiagOutput, SmpquerySl2vl) {
-  const Fabric f = ring(4);  // S2 is LID 2, H1 LID 5
+  const Fabric f = fixtures::ca_ring(4);  // S2 is LID 2, H1 LID 5
   Routing r;
   r.reset(f);
   const std::string sw =

@@ -9,13 +9,12 @@
 
 #include "core/check/verify.h"
 #include "core/io/path_sl_file.h"
-#include "tests/unit/check_test_fabrics.h"
+#include "tests/unit/fabrics.h"
 
 namespace keiro {
 namespace {
 
-using testing::ring;
-using testing::route_ring;
+using fixtures::route_ring;
 
 std::string data_path(const std::string &name) {
   const char *srcdir = std::getenv("srcdir");
@@ -145,7 +144,7 @@ TEST(Dumps, SubnetLstMatchesOpenSm) {
 }
 
 TEST(Dumps, LftReaderSkipsUnknownAndReportsMissing) {
-  const Fabric f = ring(4);
+  const Fabric f = fixtures::ca_ring(4);
   Routing r;
   route_ring(f, r, false);
   std::ostringstream out;
@@ -169,7 +168,7 @@ TEST(Dumps, LftReaderSkipsUnknownAndReportsMissing) {
 }
 
 TEST(Dumps, LftReaderAcceptsIbrouteOutput) {
-  const Fabric f = ring(4);
+  const Fabric f = fixtures::ca_ring(4);
   Routing r;
   r.reset(f);
   std::istringstream in(
@@ -191,7 +190,7 @@ TEST(Dumps, LftReaderAcceptsIbrouteOutput) {
 }
 
 TEST(Dumps, MalformedInputNamesTheLine) {
-  const Fabric f = ring(4);
+  const Fabric f = fixtures::ca_ring(4);
   Routing r;
   r.reset(f);
   DumpReadReport rep;
@@ -208,7 +207,7 @@ TEST(Dumps, MalformedInputNamesTheLine) {
 }
 
 TEST(PathSlFile, DestinationScopeRoundTrip) {
-  const Fabric f = ring(4);
+  const Fabric f = fixtures::ca_ring(4);
   Routing r;
   route_ring(f, r, false);
   r.engine = "keiro-test";
@@ -229,7 +228,7 @@ TEST(PathSlFile, DestinationScopeRoundTrip) {
 }
 
 TEST(PathSlFile, SourceSwitchScopeRoundTrip) {
-  const Fabric f = ring(4, 1);
+  const Fabric f = fixtures::ca_ring(4, 1);
   Routing r;
   route_ring(f, r, false, Routing::SlScope::kPerSourceSwitch);
   for (int s = 0; s < 4; ++s)
@@ -252,7 +251,7 @@ TEST(PathSlFile, SourceSwitchScopeRoundTrip) {
 }
 
 TEST(PathSlFile, SourceLidScopeRoundTrip) {
-  const Fabric f = ring(4);
+  const Fabric f = fixtures::ca_ring(4);
   SourceLidSls sls;
   sls.reset(f.max_lid());
   sls.set(5, 7, 3);
@@ -273,7 +272,7 @@ TEST(PathSlFile, SourceLidScopeRoundTrip) {
 }
 
 TEST(PathSlFile, Errors) {
-  const Fabric f = ring(4);
+  const Fabric f = fixtures::ca_ring(4);
   PathSlFile p;
   std::string err;
   std::istringstream a("hello\n");

@@ -7,7 +7,7 @@
 
 #include "core/check/verify.h"
 #include "core/engine.h"
-#include "tests/unit/small_fabrics.h"
+#include "tests/unit/fabrics.h"
 
 namespace keiro {
 namespace {
@@ -15,7 +15,7 @@ namespace {
 // One run's inputs and outputs on the two-switch fabric with k VLs.
 struct StageRun {
   explicit StageRun(int k) : in{f, o, log, k, 16, true} {}
-  Fabric f = testfab::two_switches_finalized();
+  Fabric f = fixtures::two_switches_finalized();
   Options o;
   CaptureLogger log;
   EngineInput in;

@@ -3,12 +3,12 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/unit/small_fabrics.h"
+#include "tests/unit/fabrics.h"
 
 namespace keiro {
 namespace {
 
-using testfab::two_switches;
+using fixtures::two_switches;
 
 TEST(Fabric, CsrAndPeers) {
   Fabric f = two_switches();

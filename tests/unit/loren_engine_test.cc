@@ -9,7 +9,7 @@
 #include "core/engine.h"
 #include "core/loren/engine.h"
 #include "tests/bench/loren_lrt.h"
-#include "tests/unit/loren_test_fabrics.h"
+#include "tests/unit/fabrics.h"
 
 namespace keiro {
 namespace {
@@ -20,22 +20,11 @@ std::string write_file(const std::string &name, const std::string &text) {
   return path;
 }
 
-struct EngineRun {
-  bool ok = false;
-  Routing out;
-  EngineReport rep;
-  CaptureLogger log;
-};
+using EngineRun = fixtures::EngineRun;
 
 void run(const Fabric &f, const std::string &opts, EngineRun &r, int max_vls = 8) {
-  Options o;
-  std::string err;
-  ASSERT_TRUE(Options::parse(opts, o, err)) << err;
-  const EngineDesc *e = find_engine("loren");
-  ASSERT_NE(e, nullptr);
-  EngineInput in{f, o, r.log};
-  in.max_vls = max_vls;
-  r.ok = run_engine(*e, in, r.out, r.rep);
+  ASSERT_NE(find_engine("loren"), nullptr);
+  r = fixtures::run_captured(f, "loren", {.opts = opts, .max_vls = max_vls});
 }
 
 TEST(LorenEngine, Registered) {
@@ -128,7 +117,8 @@ TEST(LorenEngine, TmaxTooSmallLivelockAndVlBudgetFailCleanly) {
   // One VL cannot hold LOREN's routes on this fabric.
   expect_one_error(f, "loren_layout=" + lay, "VLs for LOREN's routes", 1);
   // The ring with holes of loren_forward_test livelocks.
-  const Fabric ring = loren_test::graph(5, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 0}}, 1);
+  const Fabric ring = fixtures::from_links(5, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 0}},
+                                           {.hcas = 1, .prefix = "L", .guid = 0x300});
   const std::string holes = write_file("holes.layout", "L0 9 2\nL1 0 5\nL2 10 0\nL3 0 0\nL4 8 0\n");
   expect_one_error(ring, "loren_layout=" + holes, "livelock");
 }

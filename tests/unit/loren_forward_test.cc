@@ -10,10 +10,13 @@
 #include "core/loren/loren.h"
 #include "core/topo/rng.h"
 #include "tests/bench/loren_lrt.h"
-#include "tests/unit/loren_test_fabrics.h"
+#include "tests/unit/fabrics.h"
 
 namespace keiro {
 namespace {
+
+// LOREN test switches are "L<i>", GUID 0x300 + i (the layouts name them).
+const fixtures::Spec kL{.prefix = "L", .guid = 0x300};
 
 // The 4 x 4 grid of the paper's Figs. 1, 3 and 4: node i at (i mod 4, i div 4).
 Layout grid4x4() {
@@ -161,7 +164,7 @@ TEST(LorenForward, LivelockFreeOnShuffledFullGrids) {
     rng.shuffle(perm);
     std::vector<std::pair<int32_t, int32_t>> pos;
     for (int32_t s = 0; s < 36; ++s) pos.emplace_back(perm[s] % 6, perm[s] / 6);
-    const Layout l = loren_test::layout(f, pos);
+    const Layout l = fixtures::layout(f, pos);
     for (int32_t tmax : {0, 12, 35}) {
       LorenOptions o;
       o.tmax = tmax;
@@ -181,8 +184,8 @@ TEST(LorenForward, LivelockFreeOnShuffledFullGrids) {
 // at md 3, the table order picks L2: the packet bounces. (Towards L2, L0
 // and L4 bounce the same way.)
 TEST(LorenForward, LayoutWithHolesCanLivelock) {
-  const Fabric f = loren_test::graph(5, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 0}});
-  const Layout l = loren_test::layout(f, {{9, 2}, {0, 5}, {10, 0}, {0, 0}, {8, 0}});
+  const Fabric f = fixtures::from_links(5, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 0}}, kL);
+  const Layout l = fixtures::layout(f, {{9, 2}, {0, 5}, {10, 0}, {0, 0}, {8, 0}});
   LorenOptions o;
   LorenRouting r;
   std::string err;

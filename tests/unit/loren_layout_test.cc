@@ -4,13 +4,13 @@
 #include <gtest/gtest.h>
 
 #include "core/loren/layout.h"
-#include "tests/unit/loren_test_fabrics.h"
+#include "tests/unit/fabrics.h"
 
 namespace keiro {
 namespace {
 
 Fabric four() {
-  return loren_test::graph(4, {{0, 1}, {1, 2}, {2, 3}, {3, 0}});
+  return fixtures::from_links(4, {{0, 1}, {1, 2}, {2, 3}, {3, 0}}, {.prefix = "L", .guid = 0x300});
 }
 
 std::string parse_err(const std::string &text, const Fabric &f) {

@@ -4,22 +4,26 @@
 #include <gtest/gtest.h>
 
 #include "core/loren/tables.h"
-#include "tests/unit/loren_test_fabrics.h"
+#include "tests/unit/fabrics.h"
 
 namespace keiro {
 namespace {
 
-using loren_test::dump;
+// LOREN test switches are "L<i>", GUID 0x300 + i (the layouts name them).
+const fixtures::Spec kL{.prefix = "L", .guid = 0x300};
+
+using fixtures::dump_table;
 
 // 3 x 2 grid, ids i = x + 3y:   0 1 2
 //                               3 4 5
 // Links (port order): 0-1 0-2 0-4 1-3 1-5 2-4 3-5 4-5. Grid neighbours
 // without a link: {1,2} {3,4} {0,3} {1,4} {2,5}.
 Fabric grid3x2() {
-  return loren_test::graph(6, {{0, 1}, {0, 2}, {0, 4}, {1, 3}, {1, 5}, {2, 4}, {3, 5}, {4, 5}});
+  return fixtures::from_links(6, {{0, 1}, {0, 2}, {0, 4}, {1, 3}, {1, 5}, {2, 4}, {3, 5}, {4, 5}},
+                              kL);
 }
 Layout grid3x2_layout(const Fabric &f) {
-  return loren_test::layout(f, {{0, 0}, {1, 0}, {2, 0}, {0, 1}, {1, 1}, {2, 1}});
+  return fixtures::layout(f, {{0, 0}, {1, 0}, {2, 0}, {0, 1}, {1, 1}, {2, 1}});
 }
 
 TEST(LorenTables, MandatoryEntriesOfAHandDrawnGrid) {
@@ -29,14 +33,14 @@ TEST(LorenTables, MandatoryEntriesOfAHandDrawnGrid) {
   o.mandatory_only = true;
   LorenTables t;
   std::string err;
-  ASSERT_TRUE(build_loren_tables(f, l, loren_test::first_trees(f), o, t, err)) << err;
+  ASSERT_TRUE(build_loren_tables(f, l, fixtures::min_hop_trees(f), o, t, err)) << err;
   // (1) the links, then (2) the grid-neighbour paths, sorted by hops.
-  EXPECT_EQ(dump(f, t, 0), "1>1@1 2>2@1 4>4@1 3>1@2");
-  EXPECT_EQ(dump(f, t, 1), "0>0@1 3>3@1 5>5@1 2>0@2 4>0@2");
-  EXPECT_EQ(dump(f, t, 2), "0>0@1 4>4@1 1>0@2 5>4@2");
-  EXPECT_EQ(dump(f, t, 3), "1>1@1 5>5@1 0>1@2 4>5@2");
-  EXPECT_EQ(dump(f, t, 4), "0>0@1 2>2@1 5>5@1 1>0@2 3>5@2");
-  EXPECT_EQ(dump(f, t, 5), "1>1@1 3>3@1 4>4@1 2>4@2");
+  EXPECT_EQ(dump_table(f, t, 0), "1>1@1 2>2@1 4>4@1 3>1@2");
+  EXPECT_EQ(dump_table(f, t, 1), "0>0@1 3>3@1 5>5@1 2>0@2 4>0@2");
+  EXPECT_EQ(dump_table(f, t, 2), "0>0@1 4>4@1 1>0@2 5>4@2");
+  EXPECT_EQ(dump_table(f, t, 3), "1>1@1 5>5@1 0>1@2 4>5@2");
+  EXPECT_EQ(dump_table(f, t, 4), "0>0@1 2>2@1 5>5@1 1>0@2 3>5@2");
+  EXPECT_EQ(dump_table(f, t, 5), "1>1@1 3>3@1 4>4@1 2>4@2");
   EXPECT_EQ(t.required, 5);
   EXPECT_EQ(t.required_switch, 1);
   EXPECT_EQ(t.adjacent, 16);
@@ -51,13 +55,13 @@ TEST(LorenTables, DistantEntriesFillTheTablesBreadthFirst) {
   o.tmax = 5;
   LorenTables t;
   std::string err;
-  ASSERT_TRUE(build_loren_tables(f, l, loren_test::first_trees(f), o, t, err)) << err;
-  EXPECT_EQ(dump(f, t, 0), "1>1@1 2>2@1 4>4@1 3>1@2 5>1@2");
-  EXPECT_EQ(dump(f, t, 1), "0>0@1 3>3@1 5>5@1 2>0@2 4>0@2");
-  EXPECT_EQ(dump(f, t, 2), "0>0@1 4>4@1 1>0@2 5>4@2 3>0@3");
-  EXPECT_EQ(dump(f, t, 3), "1>1@1 5>5@1 0>1@2 4>5@2 2>1@3");
-  EXPECT_EQ(dump(f, t, 4), "0>0@1 2>2@1 5>5@1 1>0@2 3>5@2");
-  EXPECT_EQ(dump(f, t, 5), "1>1@1 3>3@1 4>4@1 2>4@2 0>1@2");
+  ASSERT_TRUE(build_loren_tables(f, l, fixtures::min_hop_trees(f), o, t, err)) << err;
+  EXPECT_EQ(dump_table(f, t, 0), "1>1@1 2>2@1 4>4@1 3>1@2 5>1@2");
+  EXPECT_EQ(dump_table(f, t, 1), "0>0@1 3>3@1 5>5@1 2>0@2 4>0@2");
+  EXPECT_EQ(dump_table(f, t, 2), "0>0@1 4>4@1 1>0@2 5>4@2 3>0@3");
+  EXPECT_EQ(dump_table(f, t, 3), "1>1@1 5>5@1 0>1@2 4>5@2 2>1@3");
+  EXPECT_EQ(dump_table(f, t, 4), "0>0@1 2>2@1 5>5@1 1>0@2 3>5@2");
+  EXPECT_EQ(dump_table(f, t, 5), "1>1@1 3>3@1 4>4@1 2>4@2 0>1@2");
   EXPECT_EQ(t.distant, 4);
   EXPECT_EQ(t.tmax, 5);
 }
@@ -69,7 +73,7 @@ TEST(LorenTables, TmaxBelowTheMandatoryEntriesFails) {
   o.tmax = 4;
   LorenTables t;
   std::string err;
-  EXPECT_FALSE(build_loren_tables(f, l, loren_test::first_trees(f), o, t, err));
+  EXPECT_FALSE(build_loren_tables(f, l, fixtures::min_hop_trees(f), o, t, err));
   EXPECT_NE(err.find("t_max 4 is below the 5 entries that switch 'L1' needs"), std::string::npos)
       << err;
   EXPECT_EQ(t.required, 5);
@@ -78,23 +82,23 @@ TEST(LorenTables, TmaxBelowTheMandatoryEntriesFails) {
 // A 4 x 1 row linked as a path: no grid-neighbour paths are needed, and
 // t_max = 2 leaves room for one distant entry on the two end switches only.
 TEST(LorenTables, TheLimitStopsTheSearch) {
-  const Fabric f = loren_test::graph(4, {{0, 1}, {1, 2}, {2, 3}});
-  const Layout l = loren_test::layout(f, {{0, 0}, {1, 0}, {2, 0}, {3, 0}});
+  const Fabric f = fixtures::from_links(4, {{0, 1}, {1, 2}, {2, 3}}, kL);
+  const Layout l = fixtures::layout(f, {{0, 0}, {1, 0}, {2, 0}, {3, 0}});
   LorenTableOptions o;
   o.tmax = 2;
   LorenTables t;
   std::string err;
-  ASSERT_TRUE(build_loren_tables(f, l, loren_test::first_trees(f), o, t, err)) << err;
+  ASSERT_TRUE(build_loren_tables(f, l, fixtures::min_hop_trees(f), o, t, err)) << err;
   EXPECT_EQ(t.required, 2);
-  EXPECT_EQ(dump(f, t, 0), "1>1@1 2>1@2");
-  EXPECT_EQ(dump(f, t, 1), "0>0@1 2>2@1");
-  EXPECT_EQ(dump(f, t, 2), "1>1@1 3>3@1");
-  EXPECT_EQ(dump(f, t, 3), "2>2@1 1>2@2");
+  EXPECT_EQ(dump_table(f, t, 0), "1>1@1 2>1@2");
+  EXPECT_EQ(dump_table(f, t, 1), "0>0@1 2>2@1");
+  EXPECT_EQ(dump_table(f, t, 2), "1>1@1 3>3@1");
+  EXPECT_EQ(dump_table(f, t, 3), "2>2@1 1>2@2");
   // Without a limit every switch ends with an entry for every other one.
   o.tmax = 100;
-  ASSERT_TRUE(build_loren_tables(f, l, loren_test::first_trees(f), o, t, err)) << err;
-  EXPECT_EQ(dump(f, t, 0), "1>1@1 2>1@2 3>1@3");
-  EXPECT_EQ(dump(f, t, 3), "2>2@1 1>2@2 0>2@3");
+  ASSERT_TRUE(build_loren_tables(f, l, fixtures::min_hop_trees(f), o, t, err)) << err;
+  EXPECT_EQ(dump_table(f, t, 0), "1>1@1 2>1@2 3>1@3");
+  EXPECT_EQ(dump_table(f, t, 3), "2>2@1 1>2@2 0>2@3");
   EXPECT_EQ(t.max_size(), 3);
 }
 
@@ -103,29 +107,29 @@ TEST(LorenTables, TheLimitStopsTheSearch) {
 // has four links (and the tree prefers it), switch 3 two.
 TEST(LorenTables, GridPathKeepsTheLargestTableSmall) {
   const Fabric f =
-      loren_test::graph(8, {{0, 2}, {0, 3}, {2, 4}, {3, 5}, {4, 1}, {5, 1}, {2, 6}, {2, 7}});
+      fixtures::from_links(8, {{0, 2}, {0, 3}, {2, 4}, {3, 5}, {4, 1}, {5, 1}, {2, 6}, {2, 7}}, kL);
   const Layout l =
-      loren_test::layout(f, {{0, 0}, {1, 0}, {0, 1}, {5, 5}, {7, 7}, {9, 9}, {11, 11}, {13, 13}});
+      fixtures::layout(f, {{0, 0}, {1, 0}, {0, 1}, {5, 5}, {7, 7}, {9, 9}, {11, 11}, {13, 13}});
   LorenTableOptions o;
   o.mandatory_only = true;
   LorenTables t;
   std::string err;
-  ASSERT_TRUE(build_loren_tables(f, l, loren_test::first_trees(f), o, t, err)) << err;
+  ASSERT_TRUE(build_loren_tables(f, l, fixtures::min_hop_trees(f), o, t, err)) << err;
   // Destination 0 first: 1 -> 4 -> 2 -> 0 and 1 -> 5 -> 3 -> 0 cost the
   // same, the tree's choice (4) wins.
-  EXPECT_EQ(dump(f, t, 1), "4>4@1 5>5@1 0>4@3");
-  EXPECT_EQ(dump(f, t, 4), "2>2@1 1>1@1 0>2@2");
+  EXPECT_EQ(dump_table(f, t, 1), "4>4@1 5>5@1 0>4@3");
+  EXPECT_EQ(dump_table(f, t, 4), "2>2@1 1>1@1 0>2@2");
   // Destination 1: via 2 would make its table 5 long, via 3 only 3.
-  EXPECT_EQ(dump(f, t, 0), "2>2@1 3>3@1 1>3@3");
-  EXPECT_EQ(dump(f, t, 3), "0>0@1 5>5@1 1>5@2");
-  EXPECT_EQ(dump(f, t, 2), "0>0@1 4>4@1 6>6@1 7>7@1");
+  EXPECT_EQ(dump_table(f, t, 0), "2>2@1 3>3@1 1>3@3");
+  EXPECT_EQ(dump_table(f, t, 3), "0>0@1 5>5@1 1>5@2");
+  EXPECT_EQ(dump_table(f, t, 2), "0>0@1 4>4@1 6>6@1 7>7@1");
   EXPECT_EQ(t.required, 4);
 }
 
 TEST(LorenTables, RejectsTreesThatAreNotShortest) {
-  const Fabric f = loren_test::graph(4, {{0, 1}, {1, 2}, {2, 3}, {3, 0}});
-  const Layout l = loren_test::layout(f, {{0, 0}, {1, 0}, {1, 1}, {0, 1}});
-  DestTrees t = loren_test::first_trees(f);
+  const Fabric f = fixtures::from_links(4, {{0, 1}, {1, 2}, {2, 3}, {3, 0}}, kL);
+  const Layout l = fixtures::layout(f, {{0, 0}, {1, 0}, {1, 1}, {0, 1}});
+  DestTrees t = fixtures::min_hop_trees(f);
   // Switch 0 towards 3 through 1 and 2: 3 hops instead of 1.
   for (int32_t c = f.out_begin(0); c < f.out_end(0); ++c)
     if (f.channel(c).dst == 1) t.next[3 * 4 + 0] = c;
@@ -136,8 +140,8 @@ TEST(LorenTables, RejectsTreesThatAreNotShortest) {
 }
 
 TEST(LorenTables, DisconnectedFabricFails) {
-  const Fabric f = loren_test::graph(4, {{0, 1}, {2, 3}});
-  const Layout l = loren_test::layout(f, {{0, 0}, {1, 0}, {2, 0}, {3, 0}});
+  const Fabric f = fixtures::from_links(4, {{0, 1}, {2, 3}}, kL);
+  const Layout l = fixtures::layout(f, {{0, 0}, {1, 0}, {2, 0}, {3, 0}});
   DestTrees t;
   t.reset(4, 4);
   for (int32_t k = 0; k < 4; ++k) t.root[k] = k;

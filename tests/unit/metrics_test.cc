@@ -4,16 +4,15 @@
 #include "core/metrics/distances.h"
 #include "core/metrics/path_stats.h"
 #include "core/metrics/traffic.h"
-#include "tests/unit/check_test_fabrics.h"
+#include "tests/unit/fabrics.h"
 
 namespace keiro {
 namespace {
 
-using testing::ring;
-using testing::route_ring;
+using fixtures::route_ring;
 
 TEST(Metrics, Distances) {
-  const Fabric f = ring(5);
+  const Fabric f = fixtures::ca_ring(5);
   const SwitchDistances d(f);
   EXPECT_EQ(d(0, 0), 0);
   EXPECT_EQ(d(0, 1), 1);
@@ -25,7 +24,7 @@ TEST(Metrics, Distances) {
 // Ring of 4, one CA per switch, opposite switches reached over 2 hops: all
 // 12 routes minimal, every channel carries 2 routes.
 TEST(Metrics, RingMinimal) {
-  const Fabric f = ring(4);
+  const Fabric f = fixtures::ca_ring(4);
   Routing r;
   route_ring(f, r, false);
   const PathStats st = path_stats(f, r);
@@ -47,7 +46,7 @@ TEST(Metrics, RingMinimal) {
 
 // Everything clockwise: routes of 1, 2 and 3 switch hops from every CA.
 TEST(Metrics, RingClockwise) {
-  const Fabric f = ring(4);
+  const Fabric f = fixtures::ca_ring(4);
   Routing r;
   route_ring(f, r, true);
   const PathStats st = path_stats(f, r);
@@ -69,7 +68,7 @@ TEST(Metrics, RingClockwise) {
 }
 
 TEST(Metrics, AllLidsCountsLmcRoutes) {
-  const Fabric f = ring(4, 1);
+  const Fabric f = fixtures::ca_ring(4, 1);
   Routing r;
   route_ring(f, r, false);
   PathStatsOptions o;
@@ -79,7 +78,7 @@ TEST(Metrics, AllLidsCountsLmcRoutes) {
 }
 
 TEST(Metrics, UndeliveredRoutesAreLeftOut) {
-  const Fabric f = ring(4);
+  const Fabric f = fixtures::ca_ring(4);
   Routing r;
   route_ring(f, r, false);
   r.set_out_port(1, 7, kNoPort);  // S2 drops H3: H1 and H2 cannot reach it
@@ -89,7 +88,7 @@ TEST(Metrics, UndeliveredRoutesAreLeftOut) {
 }
 
 TEST(Traffic, ShiftAllToAll) {
-  const Fabric f = ring(4);
+  const Fabric f = fixtures::ca_ring(4);
   Routing r;
   route_ring(f, r, true);
   TrafficOptions o;
@@ -178,7 +177,7 @@ TEST(Traffic, LocalPrefersNearHosts) {
   assign_lids(f, 0);
   f.finalize();
   Routing r;
-  testing::route_min_hop(f, r);
+  r = fixtures::min_hop(f);
   TrafficOptions near, uniform;
   near.local_gamma = 60;
   uniform.local_gamma = 0;

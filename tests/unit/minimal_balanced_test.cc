@@ -4,19 +4,19 @@
 #include "core/minimal/balanced.h"
 #include "core/minimal/dest_trees.h"
 #include "core/minimal/forwarding_index.h"
-#include "tests/unit/acro_test_fabrics.h"
+#include "tests/unit/fabrics.h"
 
 namespace keiro {
 namespace {
 
 TEST(MinimalBalanced, EveryHopIsOnAShortestPath) {
   for (uint64_t seed = 1; seed <= 5; ++seed) {
-    const Fabric f = bench::random_regular_fabric(40, 5, 2, seed);
+    const Fabric f = fixtures::random_regular(40, 5, seed, {.hcas = 2});
     DestTrees t;
     std::string err;
     ASSERT_TRUE(balanced_minimal_routing(f, {}, t, err)) << err;
     ASSERT_TRUE(validate_trees(f, t, err)) << err;
-    const std::vector<int32_t> dist = test::all_distances(f);
+    const std::vector<int32_t> dist = fixtures::distances(f);
     const int32_t S = f.num_switches();
     ASSERT_EQ(t.num_dests(), S);
     for (int32_t k = 0; k < S; ++k) {
@@ -40,11 +40,12 @@ TEST(MinimalBalanced, BeatsMinhopLikeEdgeForwardingIndex) {
   };
   for (const Case c : {Case{64, 4, 2}, Case{128, 8, 2}, Case{100, 6, 4}}) {
     for (uint64_t seed = 1; seed <= 3; ++seed) {
-      const Fabric f = bench::random_regular_fabric(c.n, c.d, c.hcas, seed);
+      const Fabric f = fixtures::random_regular(c.n, c.d, seed, {.hcas = c.hcas});
       DestTrees bal, mh;
       std::string err;
       ASSERT_TRUE(balanced_minimal_routing(f, {}, bal, err)) << err;
-      ASSERT_TRUE(trees_from_lfts(f, test::minhop_like(f), mh, err)) << err;
+      ASSERT_TRUE(trees_from_lfts(f, fixtures::min_hop(f, fixtures::MinHop::kBalanced), mh, err))
+          << err;
       const ForwardingIndex a = forwarding_index(f, bal), b = forwarding_index(f, mh);
       EXPECT_DOUBLE_EQ(a.avg, b.avg);  // both minimal: same total load
       EXPECT_LT(a.max, b.max) << c.n << "/" << c.d << " seed " << seed;
@@ -73,16 +74,16 @@ TEST(MinimalBalanced, ForwardingIndexByHand) {
   std::string err;
   ASSERT_TRUE(balanced_minimal_routing(f, {}, t, err)) << err;
   const ForwardingIndex fi = forwarding_index(f, t);
-  EXPECT_EQ(fi.load[test::channel_between(f, 0, 1)], 2);
-  EXPECT_EQ(fi.load[test::channel_between(f, 1, 2)], 2);
-  EXPECT_EQ(fi.load[test::channel_between(f, 1, 0)], 2);
+  EXPECT_EQ(fi.load[fixtures::channel_between(f, 0, 1)], 2);
+  EXPECT_EQ(fi.load[fixtures::channel_between(f, 1, 2)], 2);
+  EXPECT_EQ(fi.load[fixtures::channel_between(f, 1, 0)], 2);
   EXPECT_EQ(fi.max, 2);
   EXPECT_EQ(fi.min, 2);
 }
 
 TEST(MinimalBalanced, LftRoundTripWithLmc) {
   // 16 switches, degree 3, 2 HCAs each, LMC 2.
-  const Fabric g = bench::random_regular_fabric(16, 3, 2, 7, 8, 2);
+  const Fabric g = fixtures::random_regular(16, 3, 7, {.hcas = 2, .lmc = 2, .vls = 8});
   DestTrees t, back;
   std::string err;
   ASSERT_TRUE(balanced_minimal_routing(g, {}, t, err)) << err;
@@ -107,7 +108,7 @@ TEST(MinimalBalanced, LftRoundTripWithLmc) {
 }
 
 TEST(MinimalBalanced, TreesFromLftsRejectsBlackHolesAndLoops) {
-  const Fabric f = test::ring(4, 1);
+  const Fabric f = fixtures::ring(4, {.hcas = 1});
   DestTrees t, back;
   std::string err;
   ASSERT_TRUE(balanced_minimal_routing(f, {}, t, err)) << err;
@@ -120,14 +121,14 @@ TEST(MinimalBalanced, TreesFromLftsRejectsBlackHolesAndLoops) {
   EXPECT_FALSE(trees_from_lfts(f, hole, back, err));
   EXPECT_NE(err.find("dropped"), std::string::npos) << err;
   Routing loop = r;
-  loop.set_out_port(0, lid, 1);  // 0 -> 1
-  loop.set_out_port(1, lid, 2);  // 1 -> 0
+  loop.set_out_port(0, lid, f.channel(fixtures::channel_between(f, 0, 1)).src_port);  // 0 -> 1
+  loop.set_out_port(1, lid, f.channel(fixtures::channel_between(f, 1, 0)).src_port);  // 1 -> 0
   EXPECT_FALSE(trees_from_lfts(f, loop, back, err));
   EXPECT_NE(err.find("loop"), std::string::npos) << err;
 }
 
 TEST(MinimalBalanced, DisconnectedFabricFails) {
-  const Fabric f = test::two_separate_pairs();
+  const Fabric f = fixtures::from_links(4, {{0, 1}, {2, 3}});
   DestTrees t;
   std::string err;
   EXPECT_FALSE(balanced_minimal_routing(f, {}, t, err));

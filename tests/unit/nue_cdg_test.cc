@@ -9,13 +9,13 @@
 
 #include "core/nue/cdg.h"
 #include "core/nue/omega.h"
-#include "tests/unit/nue_fabrics.h"
+#include "tests/unit/fabrics.h"
+#include "tests/unit/oracles.h"
 
 namespace keiro::nue {
 namespace {
 
-using nuetest::channel_between;
-using nuetest::make_fabric;
+using fixtures::channel_between;
 
 TEST(NueOmega, FreshMergeAndFind) {
   OmegaLabels w;
@@ -41,7 +41,7 @@ TEST(NueOmega, FreshMergeAndFind) {
 
 TEST(NueCdg, EdgesAreAllTurnsButUTurns) {
   // Triangle 0-1-2 plus a second (parallel) link 0-1.
-  const Fabric f = make_fabric(3, {{0, 1}, {1, 2}, {2, 0}, {0, 1}}, 0);
+  const Fabric f = fixtures::from_links(3, {{0, 1}, {1, 2}, {2, 0}, {0, 1}});
   CompleteCdg cdg(f);
   int64_t expect = 0;
   for (int32_t a = 0; a < f.num_channels(); ++a) expect += f.degree(f.channel(a).dst) - 1;
@@ -70,7 +70,7 @@ TEST(NueCdg, EdgesAreAllTurnsButUTurns) {
 class NueCdgRing : public ::testing::Test {
  protected:
   // Ring 0-1-2-3-0; c[i] = channel i -> i+1.
-  NueCdgRing() : f(make_fabric(4, {{0, 1}, {1, 2}, {2, 3}, {3, 0}}, 0)), cdg(f) {
+  NueCdgRing() : f(fixtures::from_links(4, {{0, 1}, {1, 2}, {2, 3}, {3, 0}})), cdg(f) {
     for (int i = 0; i < 4; ++i) c[i] = channel_between(f, i, (i + 1) % 4);
   }
   bool use(int i, int j, bool block = true) {
@@ -166,7 +166,7 @@ TEST_F(NueCdgRing, RollbackAndCommit) {
 // fabric. try_use must agree with a brute-force reachability test, the used
 // + tentative edges must stay acyclic, and the topological order must hold.
 TEST(NueCdgProperty, AgreesWithBruteForceAndKeepsTheOrder) {
-  const Fabric f = make_fabric(12, nuetest::random_regular_links(12, 4, 3), 0);
+  const Fabric f = fixtures::from_links(12, fixtures::random_regular_links(12, 4, 3));
   CompleteCdg cdg(f);
   std::mt19937 rng(11);
   const int32_t nc = f.num_channels();

@@ -10,13 +10,13 @@
 #include "core/nue/cdg.h"
 #include "core/nue/dijkstra.h"
 #include "core/nue/escape_paths.h"
-#include "tests/unit/nue_fabrics.h"
+#include "tests/unit/fabrics.h"
+#include "tests/unit/oracles.h"
 
 namespace keiro::nue {
 namespace {
 
-using nuetest::channel_between;
-using nuetest::make_fabric;
+using fixtures::channel_between;
 
 // Switch 0 (R) is the destination and stands for "the rest of the network";
 // switches 1..7 are n1..n7 of Fig. 7a: n4 sits between n3 and n5, n3 hangs
@@ -25,10 +25,10 @@ class NueFig7 : public ::testing::Test {
  protected:
   enum { R = 0, N1, N2, N3, N4, N5, N6, N7 };
   NueFig7()
-      : f(make_fabric(
+      : f(fixtures::from_links(
             8,
             {{R, N1}, {R, N2}, {R, N7}, {N1, N3}, {N2, N3}, {N3, N4}, {N4, N5}, {N5, N6}, {N5, N7}},
-            1)),
+            {.hcas = 1})),
         cdg(f),
         dijkstra(f, cdg),
         weight(f.num_channels(), 10) {
@@ -137,7 +137,8 @@ TEST_F(NueFig7, CommittedDependenciesRestrictLaterDestinations) {
 //   C---------+          B prefers B->C->R.
 TEST(NueEscapeRepair, MovesTheIslandsEscapePathWhenBacktrackingFails) {
   enum { R = 0, A, B, C, Z, D };
-  const Fabric f = make_fabric(6, {{R, A}, {A, B}, {B, Z}, {R, C}, {C, B}, {A, D}, {D, R}}, 1);
+  const Fabric f = fixtures::from_links(6, {{R, A}, {A, B}, {B, Z}, {R, C}, {C, B}, {A, D}, {D, R}},
+                                        {.hcas = 1});
   auto ch = [&](int a, int b) { return channel_between(f, a, b); };
   CompleteCdg cdg(f);
   EscapePaths escape(f);

@@ -11,18 +11,18 @@
 #include "core/graph/spanning_tree.h"
 #include "core/nue/cdg.h"
 #include "core/nue/escape_paths.h"
-#include "tests/unit/nue_fabrics.h"
+#include "tests/unit/fabrics.h"
+#include "tests/unit/oracles.h"
 
 namespace keiro::nue {
 namespace {
 
-using nuetest::channel_between;
-using nuetest::make_fabric;
+using fixtures::channel_between;
 
 // n1..n5 of the paper are switches 0..4: the ring n1-n2-n3-n4-n5-n1 and the
 // shortcut n3-n5.
 Fabric fig2() {
-  return make_fabric(5, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 0}, {2, 4}}, 1);
+  return fixtures::from_links(5, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 0}, {2, 4}}, {.hcas = 1});
 }
 
 // True when the used edges of cdg contain no cycle (Kahn's algorithm).
@@ -141,7 +141,7 @@ TEST(NueEscape, Fig5CentralRootInducesFewerDependencies) {
 
 TEST(NueEscape, NoDestinationsBehindALeafMeansNoTurnIntoIt) {
   // Path 0-1-2 with the destination at 0 only: traffic never turns towards 2.
-  const Fabric f = make_fabric(3, {{0, 1}, {1, 2}}, 0);
+  const Fabric f = fixtures::from_links(3, {{0, 1}, {1, 2}});
   CompleteCdg cdg(f);
   EscapePaths esc(f);
   const Escape e = build(f, cdg, esc, 1, {1, 0, 0});

@@ -9,15 +9,14 @@
 
 #include "core/graph/graph.h"
 #include "core/nue/layers.h"
-#include "tests/unit/nue_fabrics.h"
+#include "tests/unit/fabrics.h"
 
 namespace keiro::nue {
 namespace {
 
-using nuetest::make_fabric;
-
 TEST(NueLayers, DestinationPortsCoverEveryLid) {
-  const Fabric f = make_fabric(6, nuetest::random_regular_links(6, 3, 1), 2, /*lmc=*/1);
+  const Fabric f =
+      fixtures::from_links(6, fixtures::random_regular_links(6, 3, 1), {.hcas = 2, .lmc = 1});
   const std::vector<DestinationPort> ports = destination_ports(f);
   ASSERT_EQ(ports.size(), static_cast<size_t>(f.num_terminals() + f.num_switches()));
   std::vector<int> covered(f.max_lid() + 1, 0);
@@ -48,7 +47,7 @@ TEST(NueLayers, ParseMethod) {
 }
 
 TEST(NueLayers, KLayersAllAssignedAndBalanced) {
-  const Fabric f = make_fabric(64, nuetest::random_regular_links(64, 4, 3), 3);
+  const Fabric f = fixtures::from_links(64, fixtures::random_regular_links(64, 4, 3), {.hcas = 3});
   const graph::Graph g = graph::switch_graph(f);
   const std::vector<DestinationPort> ports = destination_ports(f);
   int64_t total = 0;
@@ -85,7 +84,7 @@ TEST(NueLayers, KLayersAllAssignedAndBalanced) {
 
 TEST(NueLayers, EmptyLayersAreDropped) {
   // Three switches cannot fill eight layers at switch granularity.
-  const Fabric f = make_fabric(3, {{0, 1}, {1, 2}}, 1);
+  const Fabric f = fixtures::from_links(3, {{0, 1}, {1, 2}}, {.hcas = 1});
   const graph::Graph g = graph::switch_graph(f);
   const std::vector<DestinationPort> ports = destination_ports(f);
   std::vector<int32_t> layer;

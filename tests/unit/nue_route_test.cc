@@ -2,7 +2,7 @@
 // route_nue end to end on small hand-checked fabrics, its options and error
 // paths, and property tests on random fabrics: every (switch, LID) has a
 // route, no forwarding loops, and the per-layer CDG induced by the routes is
-// acyclic (checked independently by nuetest::check_routes).
+// acyclic (checked independently by fixtures::check_routes).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -10,31 +10,24 @@
 
 #include "core/engine.h"
 #include "core/nue/nue.h"
-#include "tests/unit/nue_fabrics.h"
+#include "tests/unit/fabrics.h"
+#include "tests/unit/oracles.h"
 
 namespace keiro {
 namespace {
 
-using nuetest::check_routes;
-using nuetest::make_fabric;
+using fixtures::check_routes;
 
-struct NueRun {
-  bool ok = false;
-  Routing r;
-  EngineReport rep;
-  CaptureLogger log;
-};
+using NueRun = fixtures::EngineRun;
 
+// keiro-nue's route function alone (no self-check: check_routes checks).
 void route(const Fabric &f, const std::string &opts, int k, NueRun &run, int max_sls = 16) {
-  Options o;
-  std::string err;
-  ASSERT_TRUE(Options::parse(opts, o, err)) << err;
-  EngineInput in{f, o, run.log, k, max_sls, true};
-  run.ok = route_nue(in, run.r, run.rep);
+  run = fixtures::run_captured(
+      f, "keiro-nue", {.opts = opts, .max_vls = k, .max_sls = max_sls, .self_check = false});
 }
 
 Fabric fig2() {
-  return make_fabric(5, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 0}, {2, 4}}, 1);
+  return fixtures::from_links(5, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 0}, {2, 4}}, {.hcas = 1});
 }
 
 TEST(NueRoute, Fig2RingWithShortcutFromThePapersRoot) {
@@ -49,14 +42,14 @@ TEST(NueRoute, Fig2RingWithShortcutFromThePapersRoot) {
   EXPECT_FALSE(run.rep.get("backtracking").empty());
   EXPECT_FALSE(run.rep.get("shortcuts").empty());
   EXPECT_EQ(run.rep.get("escape_dependencies"), "8");  // Fig. 4
-  const nuetest::RouteCheck c = check_routes(f, run.r);
+  const fixtures::RouteCheck c = check_routes(f, run.out);
   EXPECT_TRUE(c.ok) << c.problem;
   EXPECT_EQ(c.vls, 1);
   // Own LIDs go to port 0, CA LIDs to the CA's port, every SL is 0.
-  for (int32_t s = 0; s < 5; ++s) EXPECT_EQ(run.r.out_port(s, f.sw(s).lid), 0);
+  for (int32_t s = 0; s < 5; ++s) EXPECT_EQ(run.out.out_port(s, f.sw(s).lid), 0);
   for (int32_t t = 0; t < f.num_terminals(); ++t) {
-    EXPECT_EQ(run.r.out_port(f.terminal(t).sw, f.terminal(t).lid), f.terminal(t).sw_port);
-    EXPECT_EQ(run.r.path_sl(0, f.terminal(t).lid), 0);
+    EXPECT_EQ(run.out.out_port(f.terminal(t).sw, f.terminal(t).lid), f.terminal(t).sw_port);
+    EXPECT_EQ(run.out.path_sl(0, f.terminal(t).lid), 0);
   }
   EXPECT_EQ(run.log.count(LogLevel::kInfo), 1);
   EXPECT_TRUE(run.log.contains("fell back to the escape paths"));
@@ -80,7 +73,7 @@ TEST(NueRoute, RootByGuidAndBadRoot) {
 }
 
 TEST(NueRoute, DisconnectedFabricIsOneError) {
-  const Fabric f = make_fabric(4, {{0, 1}, {2, 3}}, 1);
+  const Fabric f = fixtures::from_links(4, {{0, 1}, {2, 3}}, {.hcas = 1});
   NueRun run;
   route(f, "", 2, run);
   EXPECT_FALSE(run.ok);
@@ -89,53 +82,54 @@ TEST(NueRoute, DisconnectedFabricIsOneError) {
 }
 
 TEST(NueRoute, LayersSlsAndSl2vl) {
-  const Fabric f = make_fabric(24, nuetest::random_regular_links(24, 4, 5), 2);
+  const Fabric f = fixtures::from_links(24, fixtures::random_regular_links(24, 4, 5), {.hcas = 2});
   NueRun run;
   route(f, "", 4, run);
   ASSERT_TRUE(run.ok);
   EXPECT_EQ(run.rep.get("layers"), "4");
-  const nuetest::RouteCheck c = check_routes(f, run.r);
+  const fixtures::RouteCheck c = check_routes(f, run.out);
   ASSERT_TRUE(c.ok) << c.problem;
   EXPECT_EQ(c.vls, 4);
-  EXPECT_EQ(run.r.vls_used, 4);
+  EXPECT_EQ(run.out.vls_used, 4);
   std::vector<int> per_sl(16, 0);
   for (uint16_t lid : f.lids()) {
-    const uint8_t sl = run.r.path_sl(0, lid);
+    const uint8_t sl = run.out.path_sl(0, lid);
     ASSERT_LT(sl, 4);
     ++per_sl[sl];
     // A switch's own LIDs and its CAs' LIDs share the switch's layer (METIS
     // partitions switches).
-    EXPECT_EQ(sl, run.r.path_sl(0, f.sw(f.lid_switch(lid)).lid));
+    EXPECT_EQ(sl, run.out.path_sl(0, f.sw(f.lid_switch(lid)).lid));
   }
   for (int sl = 0; sl < 4; ++sl) EXPECT_GT(per_sl[sl], 0);
   for (int32_t s = 0; s < f.num_switches(); ++s)
-    for (uint8_t sl = 0; sl < 4; ++sl) EXPECT_EQ(run.r.vl(s, 1, 2, sl), sl);
-  for (int32_t t = 0; t < f.num_terminals(); ++t) EXPECT_EQ(run.r.terminal_vl(t, 3), 3);
+    for (uint8_t sl = 0; sl < 4; ++sl) EXPECT_EQ(run.out.vl(s, 1, 2, sl), sl);
+  for (int32_t t = 0; t < f.num_terminals(); ++t) EXPECT_EQ(run.out.terminal_vl(t, 3), 3);
 }
 
 TEST(NueRoute, SlBudgetLimitsLayers) {
-  const Fabric f = make_fabric(16, nuetest::random_regular_links(16, 4, 2), 1);
+  const Fabric f = fixtures::from_links(16, fixtures::random_regular_links(16, 4, 2), {.hcas = 1});
   NueRun run;
   route(f, "", 8, run, /*max_sls=*/2);
   ASSERT_TRUE(run.ok);
   EXPECT_EQ(run.rep.get("layers"), "2");
-  EXPECT_LE(check_routes(f, run.r).vls, 2);
+  EXPECT_LE(check_routes(f, run.out).vls, 2);
 }
 
 TEST(NueRoute, LmcGivesEveryLidItsOwnRouteInOneLayer) {
-  const Fabric f = make_fabric(12, nuetest::random_regular_links(12, 4, 9), 2, /*lmc=*/2);
+  const Fabric f =
+      fixtures::from_links(12, fixtures::random_regular_links(12, 4, 9), {.hcas = 2, .lmc = 2});
   NueRun run;
   route(f, "", 2, run);
   ASSERT_TRUE(run.ok);
-  const nuetest::RouteCheck c = check_routes(f, run.r);
+  const fixtures::RouteCheck c = check_routes(f, run.out);
   ASSERT_TRUE(c.ok) << c.problem;
   int differing = 0;
   for (int32_t t = 0; t < f.num_terminals(); ++t) {
     const uint16_t base = f.terminal(t).lid;
     for (uint16_t i = 1; i < 4; ++i) {
-      EXPECT_EQ(run.r.path_sl(0, base + i), run.r.path_sl(0, base));
+      EXPECT_EQ(run.out.path_sl(0, base + i), run.out.path_sl(0, base));
       for (int32_t s = 0; s < f.num_switches(); ++s)
-        differing += run.r.out_port(s, base + i) != run.r.out_port(s, base);
+        differing += run.out.out_port(s, base + i) != run.out.out_port(s, base);
     }
   }
   EXPECT_GT(differing, 0);  // the weights spread the LIDs of a port
@@ -143,31 +137,31 @@ TEST(NueRoute, LmcGivesEveryLidItsOwnRouteInOneLayer) {
 
 TEST(NueRoute, ParallelLinksSingleSwitchAndTinyFabrics) {
   // Parallel links: both are used by some route.
-  const Fabric par = make_fabric(3, {{0, 1}, {0, 1}, {1, 2}, {1, 2}, {2, 0}}, 3);
+  const Fabric par = fixtures::from_links(3, {{0, 1}, {0, 1}, {1, 2}, {1, 2}, {2, 0}}, {.hcas = 3});
   NueRun run;
   route(par, "", 2, run);
   ASSERT_TRUE(run.ok);
-  ASSERT_TRUE(check_routes(par, run.r).ok) << check_routes(par, run.r).problem;
+  ASSERT_TRUE(check_routes(par, run.out).ok) << check_routes(par, run.out).problem;
   std::vector<int> used_port(16, 0);
-  for (uint16_t lid : par.lids()) ++used_port[run.r.out_port(0, lid)];
+  for (uint16_t lid : par.lids()) ++used_port[run.out.out_port(0, lid)];
   int links_used = 0;
   for (int32_t c = par.out_begin(0); c < par.out_end(0); ++c)
     links_used += used_port[par.channel(c).src_port] > 0;
   EXPECT_EQ(links_used, 3);
   // One switch: only local deliveries.
-  const Fabric one = make_fabric(1, {}, 3);
+  const Fabric one = fixtures::from_links(1, {}, {.hcas = 3});
   NueRun single;
   route(one, "", 4, single);
   ASSERT_TRUE(single.ok);
-  EXPECT_TRUE(check_routes(one, single.r).ok);
+  EXPECT_TRUE(check_routes(one, single.out).ok);
   EXPECT_EQ(single.rep.get("layers"), "1");
   // More layers than switches.
-  const Fabric two = make_fabric(2, {{0, 1}}, 1);
+  const Fabric two = fixtures::from_links(2, {{0, 1}}, {.hcas = 1});
   NueRun small;
   route(two, "", 8, small);
   ASSERT_TRUE(small.ok);
   EXPECT_EQ(small.rep.get("layers"), "2");
-  EXPECT_TRUE(check_routes(two, small.r).ok);
+  EXPECT_TRUE(check_routes(two, small.out).ok);
 }
 
 // Property test: random fabrics x k x partition methods.
@@ -177,9 +171,11 @@ TEST(NueRoute, RandomFabricsAreConnectedLoopFreeAndDeadlockFree) {
     const int n = 6 + static_cast<int>(seed * 7 % 40);
     const int d = 3 + static_cast<int>(seed % 4);
     if ((n * d) % 2) continue;
-    auto links = nuetest::random_regular_links(n, d, seed);
+    auto links = fixtures::random_regular_links(n, d, seed);
     if (seed % 3 == 0) links.push_back(links[seed % links.size()]);  // a parallel link
-    const Fabric f = make_fabric(n, links, static_cast<int>(seed % 4), seed % 5 == 0 ? 1 : 0);
+    const Fabric f = fixtures::from_links(
+        n, links,
+        {.hcas = static_cast<int>(seed % 4), .lmc = static_cast<uint8_t>(seed % 5 == 0 ? 1 : 0)});
     ++fabrics;
     for (const char *method : {"metis", "cluster", "random"}) {
       for (int k : {1, 2, 4, 8}) {
@@ -187,7 +183,7 @@ TEST(NueRoute, RandomFabricsAreConnectedLoopFreeAndDeadlockFree) {
         route(f, std::string("nue_partition=") + method + " nue_seed=" + std::to_string(seed), k,
               run);
         ASSERT_TRUE(run.ok) << "seed " << seed << " " << method << " k=" << k;
-        const nuetest::RouteCheck c = check_routes(f, run.r);
+        const fixtures::RouteCheck c = check_routes(f, run.out);
         ASSERT_TRUE(c.ok) << "seed " << seed << " " << method << " k=" << k << ": " << c.problem;
         EXPECT_LE(c.vls, k);
         EXPECT_EQ(run.log.count(LogLevel::kError), 0);
@@ -201,14 +197,13 @@ TEST(NueRoute, RunEngineSelfCheckPasses) {
   const EngineDesc *e = find_engine("keiro-nue");
   ASSERT_NE(e, nullptr);
   ASSERT_EQ(find_engine("nue"), e);
-  const Fabric f = make_fabric(20, nuetest::random_regular_links(20, 4, 7), 2, /*lmc=*/1);
+  const Fabric f =
+      fixtures::from_links(20, fixtures::random_regular_links(20, 4, 7), {.hcas = 2, .lmc = 1});
   for (int k : {1, 3, 8}) {
-    Options o;
-    CaptureLogger log;
-    EngineInput in{f, o, log, k, 16, true};
-    Routing r;
-    EngineReport rep;
-    EXPECT_TRUE(run_engine(*e, in, r, rep)) << (log.lines.empty() ? "" : log.lines[0].text);
+    const fixtures::EngineRun run = fixtures::run_captured(f, "keiro-nue", {.max_vls = k});
+    const CaptureLogger &log = run.log;
+    const Routing &r = run.out;
+    EXPECT_TRUE(run.ok) << run.first_line();
     EXPECT_EQ(log.count(LogLevel::kError), 0);
     EXPECT_EQ(r.engine, "keiro-nue");
     EXPECT_LE(r.vls_used, k);
@@ -216,12 +211,12 @@ TEST(NueRoute, RunEngineSelfCheckPasses) {
 }
 
 TEST(NueRoute, TorusWithFailuresAllK) {
-  const Fabric f = make_fabric(27, nuetest::torus_links(3, 3, 3, 0.05, 4), 2);
+  const Fabric f = fixtures::from_links(27, fixtures::torus_links(3, 3, 3, 0.05, 4), {.hcas = 2});
   for (int k : {1, 2, 4, 8}) {
     NueRun run;
     route(f, "", k, run);
     ASSERT_TRUE(run.ok) << k;
-    const nuetest::RouteCheck c = check_routes(f, run.r);
+    const fixtures::RouteCheck c = check_routes(f, run.out);
     ASSERT_TRUE(c.ok) << "k=" << k << ": " << c.problem;
   }
 }
@@ -232,12 +227,13 @@ TEST(NueRoute, TorusWithFailuresAllK) {
 // mean edge forwarding index of this fabric; interleaving them gives 1.28 and
 // 1.17 at the same average path length.
 TEST(NueRoute, InterleavedLayersBalance) {
-  const Fabric f = make_fabric(128, nuetest::random_regular_links(128, 8, 3), 4);
+  const Fabric f =
+      fixtures::from_links(128, fixtures::random_regular_links(128, 8, 3), {.hcas = 4});
   for (int k : {4, 8}) {
     NueRun run;
     route(f, "", k, run);
     ASSERT_TRUE(run.ok) << k;
-    const nuetest::RouteCheck c = check_routes(f, run.r);
+    const fixtures::RouteCheck c = check_routes(f, run.out);
     ASSERT_TRUE(c.ok) << "k=" << k << ": " << c.problem;
     EXPECT_LE(static_cast<double>(c.max_efi), 1.4 * c.avg_efi) << "k=" << k;
     EXPECT_LT(c.avg_hops, 2.6) << "k=" << k;

@@ -5,13 +5,13 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/unit/small_fabrics.h"
+#include "tests/unit/fabrics.h"
 
 namespace keiro {
 namespace {
 
 // Switch A (8 ports): port 1 a CA, ports 3 and 5 parallel links to B.
-using testfab::two_switches_finalized;
+using fixtures::two_switches_finalized;
 
 TEST(Routing, Sl2vlConnectedPairsAreIndependent) {
   const Fabric f = two_switches_finalized();

@@ -3,22 +3,21 @@
 # OpenSM-free part of the plugin).
 check_PROGRAMS += tests/unit_tests
 tests_unit_tests_SOURCES += tests/unit/acro_engine_test.cc tests/unit/acro_layers_test.cc \
-	tests/unit/acro_test_fabrics.h tests/unit/acro_weights_test.cc \
-	tests/unit/check_paths_test.cc tests/unit/check_test_fabrics.h \
-	tests/unit/check_verify_test.cc tests/unit/dl_engine_test.cc \
-	tests/unit/dl_fabrics_test.cc tests/unit/dl_restriction_test.cc \
-	tests/unit/dl_search_test.cc tests/unit/dl_test_fabrics.h tests/unit/dumps_diag_test.cc \
-	tests/unit/dumps_test.cc tests/unit/engine_stage_test.cc tests/unit/fabric_test.cc \
-	tests/unit/graph_basic_test.cc tests/unit/graph_centrality_test.cc \
-	tests/unit/graph_partition_test.cc tests/unit/io_topology_test.cc \
-	tests/unit/loren_engine_test.cc tests/unit/loren_forward_test.cc \
-	tests/unit/loren_layout_test.cc tests/unit/loren_tables_test.cc \
-	tests/unit/loren_test_fabrics.h tests/unit/metrics_test.cc \
+	tests/unit/acro_weights_test.cc tests/unit/check_paths_test.cc \
+	tests/unit/check_verify_test.cc tests/unit/dl_engine_test.cc tests/unit/dl_fabrics_test.cc \
+	tests/unit/dl_restriction_test.cc tests/unit/dl_search_test.cc \
+	tests/unit/dumps_diag_test.cc tests/unit/dumps_test.cc tests/unit/engine_contract_test.cc \
+	tests/unit/engine_stage_test.cc tests/unit/fabric_test.cc tests/unit/fabrics.cc \
+	tests/unit/fabrics.h tests/unit/fabrics_test.cc tests/unit/graph_basic_test.cc \
+	tests/unit/graph_centrality_test.cc tests/unit/graph_partition_test.cc \
+	tests/unit/io_topology_test.cc tests/unit/loren_engine_test.cc \
+	tests/unit/loren_forward_test.cc tests/unit/loren_layout_test.cc \
+	tests/unit/loren_tables_test.cc tests/unit/metrics_test.cc \
 	tests/unit/minimal_balanced_test.cc tests/unit/nue_cdg_test.cc \
-	tests/unit/nue_dijkstra_test.cc tests/unit/nue_escape_test.cc tests/unit/nue_fabrics.cc \
-	tests/unit/nue_fabrics.h tests/unit/nue_layers_test.cc tests/unit/nue_route_test.cc \
-	tests/unit/options_test.cc tests/unit/plugin_routed_state_test.cc \
-	tests/unit/plugin_vl_cap_test.cc tests/unit/routing_test.cc tests/unit/small_fabrics.h \
+	tests/unit/nue_dijkstra_test.cc tests/unit/nue_escape_test.cc \
+	tests/unit/nue_layers_test.cc tests/unit/nue_route_test.cc tests/unit/options_test.cc \
+	tests/unit/oracles.cc tests/unit/oracles.h tests/unit/plugin_routed_state_test.cc \
+	tests/unit/plugin_vl_cap_test.cc tests/unit/routing_test.cc \
 	tests/unit/topo_families_test.cc tests/unit/topo_hdn_test.cc tests/unit/vlmap_test.cc \
 	plugin/routed_state.cc
 tests_unit_tests_LDADD = libkeirocore.la $(GTEST_LIBS) -lgtest_main

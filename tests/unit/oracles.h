@@ -1,115 +1,69 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// Test helpers for keiro-dl: fabric builders (hand-made, random irregular as
-// in the DL paper's Section 5, 2D tori), and reference computations written
-// independently of core/dl/: the up/down directions, the shortest legal
-// up*/down* path of every pair (the baseline), the shortest legal DL path of
-// every pair straight from the paper's rules (a lower bound for the
-// destination trees), and a walk of the realized tables that checks the DL
-// rules on the VLs the packets really get.
+// Independent checkers (oracles) for the routing tests, written without the
+// engines' code: Kahn's acyclicity test, a credit-loop walk of installed
+// tables, a route walker with hop and forwarding-index figures (Nue), and the
+// DL paper's rules (reference up/down directions, the shortest legal DL path
+// of every pair, a walk that checks the DL rules on the realized VLs).
+//
+// Cost: the walks are O(S * LIDs * hops) time, O(C * VLs + edges) memory;
+// pair_distances O(S * S * layers * C).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
-#include <random>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "core/fabric.h"
 #include "core/routing.h"
 
-namespace keiro::dltest {
+namespace keiro::fixtures {
 
-using Links = std::vector<std::pair<int32_t, int32_t>>;
-
-// Switch i named names[i] (or "S<i>"), GUID 0x1000 + i, ports: its links in
-// list order from port 1, then `hcas` CAs "H<i>_<h>". LIDs as OpenSM would
-// give them on a fresh subnet (switches first).
-inline Fabric make_fabric(int32_t n, const Links &links, int hcas,
-                          const std::vector<std::string> &names = {}, uint8_t lmc = 0,
-                          uint8_t vls = 8) {
-  std::vector<int> used(n, 0);
-  for (auto [a, b] : links) ++used[a], ++used[b];
-  Fabric f;
-  for (int32_t i = 0; i < n; ++i) {
-    const std::string name =
-        i < static_cast<int32_t>(names.size()) ? names[i] : "S" + std::to_string(i);
-    f.add_switch({0x1000u + static_cast<uint64_t>(i), name,
-                  static_cast<uint8_t>(std::max(8, used[i] + hcas))});
-  }
-  std::fill(used.begin(), used.end(), 0);
-  for (auto [a, b] : links)
-    f.add_link(a, static_cast<uint8_t>(++used[a]), b, static_cast<uint8_t>(++used[b]), vls);
-  for (int32_t i = 0; i < n; ++i)
-    for (int h = 0; h < hcas; ++h) {
-      TerminalInfo t;
-      t.node_guid = 0x100000ull + 2 * static_cast<uint64_t>(i * hcas + h);
-      t.port_guid = t.node_guid + 1;
-      t.name = "H" + std::to_string(i) + "_" + std::to_string(h);
-      t.sw = i;
-      t.sw_port = static_cast<uint8_t>(++used[i]);
-      t.vls = vls;
-      f.add_terminal(t);
-    }
-  assign_lids(f, lmc);
-  f.finalize();
-  return f;
+// Kahn's algorithm: true when the graph given as out-lists has no cycle.
+inline bool acyclic(const std::vector<std::vector<int32_t>> &out) {
+  std::vector<int32_t> indeg(out.size(), 0), queue;
+  for (const auto &o : out)
+    for (int32_t v : o) ++indeg[v];
+  for (size_t v = 0; v < out.size(); ++v)
+    if (!indeg[v]) queue.push_back(static_cast<int32_t>(v));
+  for (size_t i = 0; i < queue.size(); ++i)
+    for (int32_t w : out[queue[i]])
+      if (--indeg[w] == 0) queue.push_back(w);
+  return queue.size() == out.size();
 }
 
-// A connected random irregular topology as in the paper's Section 5: n
-// switches, at most max_links switch links each, at most one link between
-// two switches (random stub pairing, redrawn until connected).
-inline Links random_irregular(int32_t n, int max_links, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  for (;;) {
-    std::vector<int32_t> stubs;
-    for (int32_t i = 0; i < n; ++i)
-      for (int p = 0; p < max_links; ++p) stubs.push_back(i);
-    std::shuffle(stubs.begin(), stubs.end(), rng);
-    std::vector<std::vector<uint8_t>> linked(n, std::vector<uint8_t>(n, 0));
-    Links links;
-    for (int round = 0; round < 20 && stubs.size() > 1; ++round) {
-      std::vector<int32_t> left;
-      for (size_t i = 0; i + 1 < stubs.size(); i += 2) {
-        const int32_t a = stubs[i], b = stubs[i + 1];
-        if (a == b || linked[a][b]) {
-          left.push_back(a);
-          left.push_back(b);
-          continue;
-        }
-        linked[a][b] = linked[b][a] = 1;
-        links.push_back({a, b});
+// Independent credit-loop test of installed-style tables: builds the graph
+// over (channel, VL) from every (source switch, destination LID) path with
+// the path SL and the SL2VL entries (first hop: in port 0), and looks for a
+// cycle with Kahn's algorithm. Returns "" or a description of the problem.
+inline std::string credit_loop_problem(const Fabric &f, const Routing &r) {
+  const int32_t S = f.num_switches(), C = f.num_channels();
+  const int V = kMaxDataVls + 1;
+  std::vector<std::vector<int32_t>> out(static_cast<size_t>(C) * V);
+  for (int32_t src = 0; src < S; ++src)
+    for (uint16_t lid : f.lids()) {
+      const int32_t dst = f.lid_switch(lid);
+      const uint8_t sl = r.path_sl(src, lid);
+      int32_t s = src, prev = -1, prev_node = -1;
+      for (int hops = 0; s != dst; ++hops) {
+        if (hops > S) return "forwarding loop to LID " + std::to_string(lid);
+        const uint8_t port = r.out_port(s, lid);
+        const PortPeer p = f.peer(s, port);
+        if (p.kind != PortPeer::kSwitch) return "black hole to LID " + std::to_string(lid);
+        const uint8_t in = prev < 0 ? 0 : f.channel(prev).dst_port;
+        const int32_t node = p.id * V + r.vl(s, in, port, sl);
+        if (prev_node >= 0) out[prev_node].push_back(node);
+        prev_node = node;
+        prev = p.id;
+        s = f.channel(p.id).dst;
       }
-      if (stubs.size() % 2) left.push_back(stubs.back());
-      stubs.swap(left);
-      std::shuffle(stubs.begin(), stubs.end(), rng);
     }
-    // connected?
-    std::vector<int32_t> comp(n);
-    for (int32_t i = 0; i < n; ++i) comp[i] = i;
-    auto find = [&](int32_t x) {
-      while (comp[x] != x) x = comp[x] = comp[comp[x]];
-      return x;
-    };
-    int32_t parts = n;
-    for (auto [a, b] : links)
-      if (find(a) != find(b)) comp[find(a)] = find(b), --parts;
-    if (parts == 1) return links;
+  for (auto &o : out) {
+    std::sort(o.begin(), o.end());
+    o.erase(std::unique(o.begin(), o.end()), o.end());
   }
+  return acyclic(out) ? "" : "credit loop";
 }
-
-// An x * y 2D torus (x, y >= 3); switch (i, j) is i * y + j.
-inline Links torus2d(int x, int y) {
-  Links links;
-  for (int i = 0; i < x; ++i)
-    for (int j = 0; j < y; ++j) {
-      links.push_back({i * y + j, ((i + 1) % x) * y + j});
-      links.push_back({i * y + j, i * y + (j + 1) % y});
-    }
-  return links;
-}
-
-// ---- reference computations, independent of core/dl ----
 
 // Up/down as in Autonet/OpenSM: level from a BFS at root; a channel is up
 // when it ends nearer the root, or at the same level on the lower GUID.
@@ -185,23 +139,6 @@ inline std::vector<int32_t> pair_distances(const Fabric &f, int32_t root,
   return out;
 }
 
-// Plain shortest-path hop counts, dist[s * S + t] (no routing restriction).
-inline std::vector<int32_t> minimal_distances(const Fabric &f) {
-  const int32_t S = f.num_switches();
-  std::vector<int32_t> out(static_cast<size_t>(S) * S, -1), queue;
-  for (int32_t s = 0; s < S; ++s) {
-    int32_t *d = out.data() + static_cast<size_t>(s) * S;
-    queue.assign(1, s);
-    d[s] = 0;
-    for (size_t i = 0; i < queue.size(); ++i)
-      for (int32_t c = f.out_begin(queue[i]); c < f.out_end(queue[i]); ++c) {
-        const int32_t t = f.channel(c).dst;
-        if (d[t] < 0) d[t] = d[queue[i]] + 1, queue.push_back(t);
-      }
-  }
-  return out;
-}
-
 // Average of dist over ordered pairs of distinct terminals (each switch's
 // terminal count as weight; switches when there are no terminals).
 inline double average_pair_hops(const Fabric &f, const std::vector<int32_t> &dist) {
@@ -256,4 +193,22 @@ inline std::string check_dl_rules(const Fabric &f, const Routing &r, int32_t roo
   return "";
 }
 
-}  // namespace keiro::dltest
+struct RouteCheck {
+  bool ok = true;
+  std::string problem;               // first problem found
+  int64_t paths = 0;                 // (switch, LID) walks
+  int64_t max_hops = 0;              // longest switch-to-switch path
+  double avg_hops = 0;               // average switch hops over CA->CA paths
+  int64_t max_efi = 0, min_efi = 0;  // edge forwarding index over CA->CA paths
+  double avg_efi = 0;
+  int vls = 0;  // distinct VLs on switch-to-switch hops
+};
+
+// Walks every (switch, LID) route, checks that it reaches the LID's port
+// without loops, and that the dependency graph over (channel, VL) (VL from
+// the path SL of the LID and the SL2VL entry of each hop) is acyclic. Also
+// computes the hop and edge-forwarding-index figures over all pairs of CA
+// base LIDs.
+RouteCheck check_routes(const Fabric &f, const Routing &r);
+
+}  // namespace keiro::fixtures
