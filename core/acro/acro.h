@@ -35,7 +35,7 @@
 #include "core/fabric.h"
 #include "core/minimal/dest_trees.h"
 
-namespace keiro {
+namespace keiro::acro {
 
 struct AcroOptions {
   uint64_t seed = 0;        // 0: ties broken by channel id; else a seeded random priority
@@ -61,7 +61,7 @@ struct AcroResult {
 };
 
 // Requires validated trees. Fails (one line in err) only past max_layers.
-bool acro_assign(const Fabric &f, const DestTrees &t, const AcroOptions &opt, AcroResult &out,
-                 std::string &err);
+bool assign(const Fabric &f, const minimal::DestTrees &t, const AcroOptions &opt, AcroResult &out,
+            std::string &err);
 
-}  // namespace keiro
+}  // namespace keiro::acro

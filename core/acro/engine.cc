@@ -9,27 +9,27 @@
 #include "core/minimal/dest_trees.h"
 #include "core/minimal/forwarding_index.h"
 
-namespace keiro {
+namespace keiro::acro {
 
 namespace {
 constexpr const char *kName = "keiro-acro";
 }  // namespace
 
-bool route_acro(const EngineInput &in, Routing &out, EngineReport &rep) {
+bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep) {
   const Fabric &f = in.fabric;
   out.reset(f, Routing::SlScope::kPerSourceSwitch);
   const auto seed = static_cast<uint64_t>(in.options.get_int("acro_seed"));
   std::string err;
 
   // 1. Balanced minimal routing.
-  DestTrees trees;
-  BalancedOptions bo;
+  minimal::DestTrees trees;
+  minimal::BalancedOptions bo;
   bo.seed = seed;
-  if (!balanced_minimal_routing(f, bo, trees, err)) {
+  if (!minimal::balanced_routing(f, bo, trees, err)) {
     in.log.logf(LogLevel::kError, "%s: %s", kName, err.c_str());
     return false;
   }
-  write_lfts(f, trees, out);
+  minimal::write_lfts(f, trees, out);
 
   // 2. ACRO's layers, realized as SLs and SL2VL (core/acro/realize.h).
   RealizeWording w;
@@ -37,11 +37,11 @@ bool route_acro(const EngineInput &in, Routing &out, EngineReport &rep) {
   w.routes = "the minimal routes of this fabric";
   w.sl_hint = true;
   LayerRealization lr;
-  if (!realize_acro_layers(in, trees, seed, w, out, lr)) return false;
+  if (!realize_layers(in, trees, seed, w, out, lr)) return false;
 
-  const ForwardingIndex fi = forwarding_index(f, trees);
+  const minimal::ForwardingIndex fi = minimal::forwarding_index(f, trees);
   add_layer_facts(lr, fi.max, rep);
-  const VlMapStats &vs = lr.vlmap;
+  const vlmap::VlMapStats &vs = lr.vlmap;
   in.log.logf(LogLevel::kInfo,
               "%s: %d ACRO layers; %lld switch-to-switch paths realized with %d VLs and %d SLs "
               "(%lld evictions, %lld misfits on first try); max edge forwarding index %lld",
@@ -50,7 +50,7 @@ bool route_acro(const EngineInput &in, Routing &out, EngineReport &rep) {
   return true;
 }
 
-}  // namespace keiro
+}  // namespace keiro::acro
 
 namespace keiro::acro {
 
@@ -64,7 +64,7 @@ constexpr OptionSpec kOptions[] = {
 }  // namespace
 
 constinit const EngineDesc kEngine = {
-    "acro", "keiro-acro", route_acro,
+    "acro", "keiro-acro", route_engine,
     "balanced minimal routing made deadlock free by ACRO layers, realized as SLs + SL2VL",
     kOptions};
 

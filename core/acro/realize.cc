@@ -9,27 +9,27 @@
 #include "core/acro/acro.h"
 #include "core/log.h"
 
-namespace keiro {
+namespace keiro::acro {
 
 namespace {
 // "; with 16 SLs it fits (N SLs used)" or "; with 16 SLs N paths stay
 // unplaced": what a second realization with every SL gives.
-std::string all_sls_hint(const Fabric &f, const DestTrees &trees, const VlDemand &demand,
-                         const VlMapOptions &vo) {
+std::string all_sls_hint(const Fabric &f, const minimal::DestTrees &trees,
+                         const vlmap::VlDemand &demand, const vlmap::VlMapOptions &vo) {
   Routing probe;
   probe.reset(f, Routing::SlScope::kPerSourceSwitch);
-  VlMapOptions all = vo;
+  vlmap::VlMapOptions all = vo;
   all.max_sls = kNumSls;
-  VlMapStats ps;
+  vlmap::VlMapStats ps;
   std::string perr;
-  return realize_vlmap(f, trees, demand, all, probe, ps, perr)
+  return vlmap::realize(f, trees, demand, all, probe, ps, perr)
              ? strprintf("; with %d SLs it fits (%d SLs used)", kNumSls, ps.sls_used)
              : strprintf("; with %d SLs %lld paths stay unplaced", kNumSls, (long long)ps.unplaced);
 }
 }  // namespace
 
-bool realize_acro_layers(const EngineInput &in, const DestTrees &trees, uint64_t seed,
-                         const RealizeWording &w, Routing &out, LayerRealization &res) {
+bool realize_layers(const EngineInput &in, const minimal::DestTrees &trees, uint64_t seed,
+                    const RealizeWording &w, Routing &out, LayerRealization &res) {
   const Fabric &f = in.fabric;
   std::string err;
 
@@ -37,7 +37,7 @@ bool realize_acro_layers(const EngineInput &in, const DestTrees &trees, uint64_t
   AcroResult acro;
   AcroOptions ao;
   ao.seed = seed;
-  if (!acro_assign(f, trees, ao, acro, err)) {
+  if (!assign(f, trees, ao, acro, err)) {
     in.log.logf(LogLevel::kError, "%s: %s", w.engine, err.c_str());
     return false;
   }
@@ -53,16 +53,16 @@ bool realize_acro_layers(const EngineInput &in, const DestTrees &trees, uint64_t
   }
 
   // Realization: SLs and SL2VL.
-  VlDemand demand;
+  vlmap::VlDemand demand;
   demand.rank = std::move(acro.rank);
   demand.rank_rows = acro.num_layers;
-  VlMapOptions vo;
+  vlmap::VlMapOptions vo;
   vo.max_vls = in.max_vls;
   vo.max_sls = in.max_sls;
   vo.seed = seed + 1;
   vo.max_moves = in.options.get_int("acro_max_moves");
-  VlMapStats &vs = res.vlmap;
-  if (!realize_vlmap(f, trees, demand, vo, out, vs, err)) {
+  vlmap::VlMapStats &vs = res.vlmap;
+  if (!vlmap::realize(f, trees, demand, vo, out, vs, err)) {
     const std::string hint = w.sl_hint && vo.max_sls < kNumSls && !vs.unplaceable
                                  ? all_sls_hint(f, trees, demand, vo)
                                  : std::string();
@@ -76,7 +76,7 @@ bool realize_acro_layers(const EngineInput &in, const DestTrees &trees, uint64_t
 }
 
 void add_layer_facts(const LayerRealization &res, int64_t max_efi, EngineReport &rep) {
-  const VlMapStats &vs = res.vlmap;
+  const vlmap::VlMapStats &vs = res.vlmap;
   rep.add("layers", res.layers);
   rep.add("vls_used", vs.vls_used);
   rep.add("sls_used", vs.sls_used);
@@ -89,4 +89,4 @@ void add_layer_facts(const LayerRealization &res, int64_t max_efi, EngineReport 
   rep.add("vlmap_seconds", strprintf("%.3f", vs.seconds));
 }
 
-}  // namespace keiro
+}  // namespace keiro::acro

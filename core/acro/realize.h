@@ -23,7 +23,7 @@
 #include "core/routing.h"
 #include "core/vlmap/vlmap.h"
 
-namespace keiro {
+namespace keiro::acro {
 
 // How the ERROR lines name the engine and its routes.
 struct RealizeWording {
@@ -37,17 +37,17 @@ struct RealizeWording {
 struct LayerRealization {
   int32_t layers = 0;  // ACRO's layer count (AcroResult::num_layers)
   double acro_seconds = 0;
-  VlMapStats vlmap;
+  vlmap::VlMapStats vlmap;
 };
 
 // out must have been reset for in.fabric with SlScope::kPerSourceSwitch.
 // On success sets out.vls_used and out.sls_used.
-bool realize_acro_layers(const EngineInput &in, const DestTrees &trees, uint64_t seed,
-                         const RealizeWording &w, Routing &out, LayerRealization &res);
+bool realize_layers(const EngineInput &in, const minimal::DestTrees &trees, uint64_t seed,
+                    const RealizeWording &w, Routing &out, LayerRealization &res);
 
 // Adds the facts both engines report, in this order: layers, vls_used,
 // sls_used, paths, first_pass_misfits, evictions, moves, max_efi,
 // acro_seconds, vlmap_seconds.
 void add_layer_facts(const LayerRealization &res, int64_t max_efi, EngineReport &rep);
 
-}  // namespace keiro
+}  // namespace keiro::acro

@@ -7,7 +7,7 @@
 #include "core/minimal/forwarding_index.h"
 #include "core/vlmap/vlmap.h"
 
-namespace keiro {
+namespace keiro::dl {
 
 namespace {
 
@@ -24,7 +24,7 @@ const char *budget_hint(const EngineInput &in) {
 
 }  // namespace
 
-bool route_dl(const EngineInput &in, Routing &out, EngineReport &rep) {
+bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep) {
   const Fabric &f = in.fabric;
   out.reset(f, Routing::SlScope::kPerSourceSwitch);
   std::string err;
@@ -56,24 +56,24 @@ bool route_dl(const EngineInput &in, Routing &out, EngineReport &rep) {
 
   // 1. Routes: one legal in-tree per destination switch.
   dl::DlResult r;
-  if (!dl::dl_route(f, opt, r, err)) {
+  if (!dl::route(f, opt, r, err)) {
     in.log.logf(LogLevel::kError, "%s: %s", kName, err.c_str());
     return false;
   }
-  write_lfts(f, r.trees, out);
+  minimal::write_lfts(f, r.trees, out);
 
   // 2. Realization of the layers as SLs + SL2VL. With every hop in layer 0
   // the reset tables (SL 0, VL 0 everywhere) are already right.
-  VlMapStats vs;
+  vlmap::VlMapStats vs;
   vs.vls_used = vs.sls_used = 1;
   if (r.layers_needed > 1) {
-    VlDemand demand;
-    dl::dl_vl_demand(f, r, exact, demand);
-    VlMapOptions vo;
+    vlmap::VlDemand demand;
+    dl::vl_demand(f, r, exact, demand);
+    vlmap::VlMapOptions vo;
     vo.max_vls = opt.layers;
     vo.max_sls = in.max_sls;
     vo.seed = opt.seed + 1;
-    if (!realize_vlmap(f, r.trees, demand, vo, out, vs, err)) {
+    if (!vlmap::realize(f, r.trees, demand, vo, out, vs, err)) {
       in.log.logf(LogLevel::kError,
                   "%s: %d sub-networks %s: the SL budget cannot realize the layer changes: %s "
                   "(fewer dl_subnets need fewer SLs; dl_vl_choice=free gives more freedom)",
@@ -82,7 +82,7 @@ bool route_dl(const EngineInput &in, Routing &out, EngineReport &rep) {
     }
   }
 
-  const ForwardingIndex fi = forwarding_index(f, r.trees);
+  const minimal::ForwardingIndex fi = minimal::forwarding_index(f, r.trees);
   const double hops = dl::average_hops(f, r.trees);
   rep.add("root", describe(f, r.updown.root));
   rep.add("restriction", dl::restriction_name(opt.restriction));
@@ -108,7 +108,7 @@ bool route_dl(const EngineInput &in, Routing &out, EngineReport &rep) {
   return true;
 }
 
-}  // namespace keiro
+}  // namespace keiro::dl
 
 namespace keiro::dl {
 
@@ -136,7 +136,7 @@ constexpr OptionSpec kOptions[] = {
 }  // namespace
 
 constinit const EngineDesc kEngine = {
-    "dl", "keiro-dl", route_dl,
+    "dl", "keiro-dl", route_engine,
     "Descending Layers: up*/down*-style layers per VL, packets only descend; near-minimal "
     "destination trees, realized as SLs + SL2VL",
     kOptions};

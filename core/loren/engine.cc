@@ -9,7 +9,7 @@
 #include "core/minimal/dest_trees.h"
 #include "core/minimal/forwarding_index.h"
 
-namespace keiro {
+namespace keiro::loren {
 
 namespace {
 constexpr const char *kName = "keiro-loren";
@@ -19,7 +19,7 @@ void fact(EngineReport &rep, const char *key, double v) {
 }
 }  // namespace
 
-bool route_loren(const EngineInput &in, Routing &out, EngineReport &rep) {
+bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep) {
   const Fabric &f = in.fabric;
   out.reset(f, Routing::SlScope::kPerSourceSwitch);
   const auto seed = static_cast<uint64_t>(in.options.get_int("acro_seed"));
@@ -45,21 +45,21 @@ bool route_loren(const EngineInput &in, Routing &out, EngineReport &rep) {
   lo.tmax = static_cast<int32_t>(in.options.get_int("loren_tmax"));
   lo.seed = seed;
   LorenRouting lr;
-  if (!loren_route(f, layout, lo, lr, err)) {
+  if (!route(f, layout, lo, lr, err)) {
     in.log.logf(LogLevel::kError, "%s: %s", kName, err.c_str());
     return false;
   }
-  const DestTrees &trees = lr.trees;
-  write_lfts(f, trees, out);
+  const minimal::DestTrees &trees = lr.trees;
+  minimal::write_lfts(f, trees, out);
 
   // 3. ACRO's layers on LOREN's routes, realized as SLs and SL2VL
   // (core/acro/realize.h).
-  RealizeWording w;
+  acro::RealizeWording w;
   w.engine = kName;
   w.routes = strprintf("LOREN's routes (t_max %d)", lr.tables.tmax);
   w.where = " on " + w.routes;
-  LayerRealization layers;
-  if (!realize_acro_layers(in, trees, seed, w, out, layers)) return false;
+  acro::LayerRealization layers;
+  if (!acro::realize_layers(in, trees, seed, w, out, layers)) return false;
 
   const LorenTables &t = lr.tables;
   const int32_t S = f.num_switches();
@@ -69,7 +69,7 @@ bool route_loren(const EngineInput &in, Routing &out, EngineReport &rep) {
     tmin = std::min(tmin, t.size(s));
     sizes += (s ? " " : "") + std::to_string(t.size(s));
   }
-  const ForwardingIndex fi = forwarding_index(f, trees);
+  const minimal::ForwardingIndex fi = minimal::forwarding_index(f, trees);
   rep.add("tmax", t.tmax);
   rep.add("required_entries", t.required);
   if (t.required_switch >= 0) rep.add("required_switch", f.sw(t.required_switch).name);
@@ -83,7 +83,7 @@ bool route_loren(const EngineInput &in, Routing &out, EngineReport &rep) {
   fact(rep, "avg_min_hops", lr.avg_min_hops);
   rep.add("max_hops", lr.max_hops);
   fact(rep, "max_stretch", lr.max_stretch);
-  add_layer_facts(layers, fi.max, rep);
+  acro::add_layer_facts(layers, fi.max, rep);
   rep.add("table_sizes", sizes);  // last: long on big fabrics
   in.log.logf(LogLevel::kInfo,
               "%s: t_max %d (mandatory entries need %d); tables %d..%d entries; %.3f hops on "
@@ -94,7 +94,7 @@ bool route_loren(const EngineInput &in, Routing &out, EngineReport &rep) {
   return true;
 }
 
-}  // namespace keiro
+}  // namespace keiro::loren
 
 namespace keiro::loren {
 
@@ -109,7 +109,7 @@ constexpr OptionSpec kOptions[] = {
 }  // namespace
 
 constinit const EngineDesc kEngine = {
-    "loren", "keiro-loren", route_loren,
+    "loren", "keiro-loren", route_engine,
     "LOREN: compact layout-oriented tables (loren_layout, loren_tmax) made deadlock free by "
     "ACRO, realized as SLs + SL2VL",
     kOptions};

@@ -23,13 +23,12 @@
 
 #include "core/engine.h"
 
-namespace keiro {
-
-bool route_loren(const EngineInput &in, Routing &out, EngineReport &rep);
-
-}  // namespace keiro
-
 namespace keiro::loren {
+
+// The adapter (RouteFn): reads in.options into typed options, routes, turns
+// the typed result into rep's facts.
+bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep);
+
 // The registry entry (core/engine.cc): names, route function, option keys.
 extern const EngineDesc kEngine;
 }  // namespace keiro::loren

@@ -5,9 +5,9 @@
 
 #include "core/log.h"
 
-namespace keiro {
+namespace keiro::loren {
 
-int32_t loren_pick(std::span<const LorenEntry> table, const Layout &layout, int32_t v) {
+int32_t pick(std::span<const LorenEntry> table, const Layout &layout, int32_t v) {
   int32_t best = -1, best_md = 0;
   for (size_t i = 0; i < table.size(); ++i) {
     const int32_t m = layout.md(table[i].dst, v);
@@ -20,8 +20,8 @@ int32_t loren_pick(std::span<const LorenEntry> table, const Layout &layout, int3
   return best;
 }
 
-bool loren_forwarding(const Fabric &f, const Layout &layout, const LorenTables &tables,
-                      const DestTrees &shortest, DestTrees &out, std::string &err) {
+bool forwarding(const Fabric &f, const Layout &layout, const LorenTables &tables,
+                const minimal::DestTrees &shortest, minimal::DestTrees &out, std::string &err) {
   const int32_t S = f.num_switches();
   if (tables.num_switches != S || shortest.num_switches != S || shortest.num_dests() != S) {
     err = "LOREN tables do not match the fabric";
@@ -36,7 +36,7 @@ bool loren_forwarding(const Fabric &f, const Layout &layout, const LorenTables &
     const auto table = tables.table(u);
     for (int32_t v = 0; v < S; ++v) {
       if (v == u) continue;
-      const int32_t i = loren_pick(table, layout, v);
+      const int32_t i = pick(table, layout, v);
       if (i < 0) {
         err = strprintf("switch '%s' has an empty LOREN table", f.sw(u).name.c_str());
         return false;
@@ -50,7 +50,7 @@ bool loren_forwarding(const Fabric &f, const Layout &layout, const LorenTables &
   std::vector<int32_t> walk;
   for (int32_t v = 0; v < S; ++v) {
     int32_t s0 = -1;
-    const int32_t s = first_loop(f, out, v, state, walk, s0);
+    const int32_t s = minimal::first_loop(f, out, v, state, walk, s0);
     if (s >= 0) {
       err = strprintf(
           "livelock: LOREN's forwarding from switch '%s' towards switch '%s' loops through "
@@ -62,4 +62,4 @@ bool loren_forwarding(const Fabric &f, const Layout &layout, const LorenTables &
   return true;
 }
 
-}  // namespace keiro
+}  // namespace keiro::loren

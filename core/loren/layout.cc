@@ -11,7 +11,7 @@
 #include "core/log.h"
 #include "core/options.h"
 
-namespace keiro {
+namespace keiro::loren {
 
 namespace {
 
@@ -208,4 +208,4 @@ bool read_layout(const std::string &path, const Fabric &f, Layout &out, std::str
   return parse_layout(ss.str(), path, f, out, err);
 }
 
-}  // namespace keiro
+}  // namespace keiro::loren

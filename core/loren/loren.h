@@ -20,7 +20,7 @@
 #include "core/loren/tables.h"
 #include "core/minimal/dest_trees.h"
 
-namespace keiro {
+namespace keiro::loren {
 
 struct LorenOptions {
   int32_t tmax = 0;   // 0: the smallest t_max that works (LorenTables::required)
@@ -28,9 +28,9 @@ struct LorenOptions {
 };
 
 struct LorenRouting {
-  DestTrees shortest;  // the balanced shortest-path trees the tables start from
+  minimal::DestTrees shortest;  // the balanced shortest-path trees the tables start from
   LorenTables tables;
-  DestTrees trees;  // LOREN's next hops, destination k = switch k
+  minimal::DestTrees trees;  // LOREN's next hops, destination k = switch k
   // Hop counts over ordered pairs of distinct switches (the paper's "average
   // path length"), LOREN's and the shortest.
   double avg_hops = 0, avg_min_hops = 0;
@@ -39,7 +39,7 @@ struct LorenRouting {
 };
 
 // Fails with one line in err (not connected, t_max too small, livelock).
-bool loren_route(const Fabric &f, const Layout &layout, const LorenOptions &opt, LorenRouting &out,
-                 std::string &err);
+bool route(const Fabric &f, const Layout &layout, const LorenOptions &opt, LorenRouting &out,
+           std::string &err);
 
-}  // namespace keiro
+}  // namespace keiro::loren

@@ -6,7 +6,7 @@
 
 #include "core/log.h"
 
-namespace keiro {
+namespace keiro::minimal {
 
 void DestTrees::reset(int32_t s, int32_t k) {
   num_switches = s;
@@ -189,4 +189,4 @@ bool trees_from_lfts(const Fabric &f, const Routing &r, DestTrees &out, std::str
   return validate_trees(f, out, err);
 }
 
-}  // namespace keiro
+}  // namespace keiro::minimal

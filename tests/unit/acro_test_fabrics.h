@@ -61,14 +61,14 @@ inline int32_t channel_between(const Fabric &f, int32_t a, int32_t b) {
 
 // Destination trees given as "next switch" per (destination, switch); -1 at
 // the root. One destination per listed root, holding that switch's LIDs.
-inline DestTrees trees_from_next_switch(const Fabric &f, const std::vector<int32_t> &roots,
-                                        const std::vector<std::vector<int32_t>> &next_sw) {
-  DestTrees t;
+inline minimal::DestTrees trees_from_next_switch(const Fabric &f, const std::vector<int32_t> &roots,
+                                                 const std::vector<std::vector<int32_t>> &next_sw) {
+  minimal::DestTrees t;
   t.reset(f.num_switches(), static_cast<int32_t>(roots.size()));
   std::vector<uint16_t> own;
   for (size_t k = 0; k < roots.size(); ++k) {
     t.root[k] = roots[k];
-    switch_lids(f, roots[k], own);
+    minimal::switch_lids(f, roots[k], own);
     t.lids.insert(t.lids.end(), own.begin(), own.end());
     t.lid_start[k + 1] = static_cast<int32_t>(t.lids.size());
     for (int32_t s = 0; s < f.num_switches(); ++s)

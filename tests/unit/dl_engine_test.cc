@@ -40,7 +40,7 @@ TEST(DlEngine, Registered) {
   const EngineDesc *e = find_engine("dl");
   ASSERT_NE(e, nullptr);
   EXPECT_STREQ(e->osm_name, "keiro-dl");
-  EXPECT_EQ(e->route, &route_dl);
+  EXPECT_EQ(e->route, &dl::route_engine);
 }
 
 TEST(DlEngine, EveryRestrictionAndPolicyIsDeadlockFree) {

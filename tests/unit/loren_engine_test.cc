@@ -42,7 +42,7 @@ TEST(LorenEngine, Registered) {
   const EngineDesc *e = find_engine("keiro-loren");
   ASSERT_NE(e, nullptr);
   EXPECT_EQ(e, find_engine("loren"));
-  EXPECT_EQ(e->route, &route_loren);
+  EXPECT_EQ(e->route, &loren::route_engine);
 }
 
 TEST(LorenEngine, RoutesLrt64WithTwoHcasAtThePapersTmax) {

@@ -14,9 +14,9 @@ Fabric four() {
 }
 
 std::string parse_err(const std::string &text, const Fabric &f) {
-  Layout l;
+  loren::Layout l;
   std::string err;
-  EXPECT_FALSE(parse_layout(text, "lay.txt", f, l, err)) << text;
+  EXPECT_FALSE(loren::parse_layout(text, "lay.txt", f, l, err)) << text;
   return err;
 }
 
@@ -29,9 +29,9 @@ TEST(LorenLayout, GuidsNamesQuotesCommentsAndTrailingText) {
       "  0x301\t1 0\n"
       "L2 1 1\n"
       "\"L3\" 0 1   # comment after the fields\n";
-  Layout l;
+  loren::Layout l;
   std::string err;
-  ASSERT_TRUE(parse_layout(text, "lay.txt", f, l, err)) << err;
+  ASSERT_TRUE(loren::parse_layout(text, "lay.txt", f, l, err)) << err;
   EXPECT_EQ(l.x, (std::vector<int32_t>{0, 1, 1, 0}));
   EXPECT_EQ(l.y, (std::vector<int32_t>{0, 0, 1, 1}));
   EXPECT_EQ(l.width, 2);
@@ -48,9 +48,9 @@ TEST(LorenLayout, QuotedDescriptionWithBlanks) {
   f.add_link(0, 1, 1, 1);
   assign_lids(f, 0);
   f.finalize();
-  Layout l;
+  loren::Layout l;
   std::string err;
-  ASSERT_TRUE(parse_layout("\"lrt x=1 y=0\" 1 0\n\"lrt x=0 y=0\" 0 0", "lay.txt", f, l, err))
+  ASSERT_TRUE(loren::parse_layout("\"lrt x=1 y=0\" 1 0\n\"lrt x=0 y=0\" 0 0", "lay.txt", f, l, err))
       << err;
   EXPECT_EQ(l.x, (std::vector<int32_t>{0, 1}));
   EXPECT_NE(
@@ -107,19 +107,19 @@ TEST(LorenLayout, SwitchTwiceQuotesAndAmbiguousNames) {
 }
 
 TEST(LorenLayout, ReadLayoutNamesTheFile) {
-  Layout l;
+  loren::Layout l;
   std::string err;
-  EXPECT_FALSE(read_layout("/nonexistent/lay.txt", four(), l, err));
+  EXPECT_FALSE(loren::read_layout("/nonexistent/lay.txt", four(), l, err));
   EXPECT_EQ(err, "cannot read layout file '/nonexistent/lay.txt'");
 }
 
 TEST(LorenLayout, MakeLayoutRejectsSharedPositions) {
   const Fabric f = four();
-  Layout l;
+  loren::Layout l;
   std::string err;
-  EXPECT_FALSE(make_layout(f, {0, 1, 0, 1}, {0, 0, 0, 1}, l, err));
+  EXPECT_FALSE(loren::make_layout(f, {0, 1, 0, 1}, {0, 0, 0, 1}, l, err));
   EXPECT_NE(err.find("share position (0,0)"), std::string::npos) << err;
-  EXPECT_TRUE(make_layout(f, {0, 1, 0, 1}, {0, 0, 1, 1}, l, err)) << err;
+  EXPECT_TRUE(loren::make_layout(f, {0, 1, 0, 1}, {0, 0, 1, 1}, l, err)) << err;
 }
 
 }  // namespace

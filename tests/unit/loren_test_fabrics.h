@@ -39,26 +39,26 @@ inline Fabric graph(int32_t n, const std::vector<std::pair<int32_t, int32_t>> &l
   return f;
 }
 
-inline Layout layout(const Fabric &f, const std::vector<std::pair<int32_t, int32_t>> &pos) {
+inline loren::Layout layout(const Fabric &f, const std::vector<std::pair<int32_t, int32_t>> &pos) {
   std::vector<int32_t> x, y;
   for (auto [a, b] : pos) x.push_back(a), y.push_back(b);
-  Layout l;
+  loren::Layout l;
   std::string err;
-  if (!make_layout(f, x, y, l, err)) throw std::runtime_error(err);
+  if (!loren::make_layout(f, x, y, l, err)) throw std::runtime_error(err);
   return l;
 }
 
 // Shortest-path trees, one per switch (destination k at switch k): every
 // switch takes its first channel (port order) one hop closer to k.
-inline DestTrees first_trees(const Fabric &f) {
+inline minimal::DestTrees first_trees(const Fabric &f) {
   const int32_t S = f.num_switches();
-  DestTrees t;
+  minimal::DestTrees t;
   t.reset(S, S);
   std::vector<uint16_t> own;
   std::vector<int32_t> dist(S), q;
   for (int32_t k = 0; k < S; ++k) {
     t.root[k] = k;
-    switch_lids(f, k, own);
+    minimal::switch_lids(f, k, own);
     t.lids.insert(t.lids.end(), own.begin(), own.end());
     t.lid_start[k + 1] = static_cast<int32_t>(t.lids.size());
     std::fill(dist.begin(), dist.end(), -1);
@@ -83,9 +83,9 @@ inline DestTrees first_trees(const Fabric &f) {
 }
 
 // "dst>next@hops" for every entry of switch u's table, in table order.
-inline std::string dump(const Fabric &f, const LorenTables &t, int32_t u) {
+inline std::string dump(const Fabric &f, const loren::LorenTables &t, int32_t u) {
   std::string out;
-  for (const LorenEntry &e : t.table(u))
+  for (const loren::LorenEntry &e : t.table(u))
     out += (out.empty() ? "" : " ") + std::to_string(e.dst) + ">" +
            std::to_string(f.channel(e.channel).dst) + "@" + std::to_string(e.hops);
   return out;
