@@ -28,7 +28,14 @@ std::string all_sls_hint(const Fabric &f, const minimal::DestTrees &trees,
 }
 }  // namespace
 
-bool realize_layers(const EngineInput &in, const minimal::DestTrees &trees, uint64_t seed,
+LayerOptions read_layer_options(const Options &o) {
+  LayerOptions lo;
+  lo.seed = static_cast<uint64_t>(o.get_int("acro_seed"));
+  lo.max_moves = o.get_int("acro_max_moves");
+  return lo;
+}
+
+bool realize_layers(const EngineInput &in, const minimal::DestTrees &trees, const LayerOptions &lo,
                     const RealizeWording &w, Routing &out, LayerRealization &res) {
   const Fabric &f = in.fabric;
   std::string err;
@@ -36,7 +43,7 @@ bool realize_layers(const EngineInput &in, const minimal::DestTrees &trees, uint
   // ACRO's layers.
   AcroResult acro;
   AcroOptions ao;
-  ao.seed = seed;
+  ao.seed = lo.seed;
   if (!assign(f, trees, ao, acro, err)) {
     in.log.logf(LogLevel::kError, "%s: %s", w.engine, err.c_str());
     return false;
@@ -59,8 +66,8 @@ bool realize_layers(const EngineInput &in, const minimal::DestTrees &trees, uint
   vlmap::VlMapOptions vo;
   vo.max_vls = in.max_vls;
   vo.max_sls = in.max_sls;
-  vo.seed = seed + 1;
-  vo.max_moves = in.options.get_int("acro_max_moves");
+  vo.seed = lo.seed + 1;
+  vo.max_moves = lo.max_moves;
   vlmap::VlMapStats &vs = res.vlmap;
   if (!vlmap::realize(f, trees, demand, vo, out, vs, err)) {
     const std::string hint = w.sl_hint && vo.max_sls < kNumSls && !vs.unplaceable
