@@ -32,6 +32,24 @@ void route(const Fabric &f, const std::string &opts, int vls, DlRun &run, int sl
   run.ok = run_engine(*find_engine("keiro-dl"), in, run.r, run.rep);
 }
 
+// The typed half of the engine (dl::read_options + dl::run, no report and no
+// self-check): the numbers as numbers.
+struct TypedRun {
+  bool ok = false;
+  Routing r;
+  dl::EngineResult res;
+  CaptureLogger log;
+};
+
+void run_typed(const Fabric &f, const std::string &opts, int vls, TypedRun &run) {
+  Options o;
+  std::string err;
+  ASSERT_TRUE(Options::parse(opts, o, err)) << err;
+  EngineInput in{f, o, run.log, vls, 16, true};
+  dl::EngineOptions eo;
+  run.ok = dl::read_options(in, eo) && dl::run(in, eo, run.r, run.res);
+}
+
 std::string last_line(const DlRun &run) {
   return run.log.lines.empty() ? "" : run.log.lines.back().text;
 }
@@ -99,10 +117,12 @@ TEST(DlEngine, RootByNameOrGuid) {
 // With one VL, DL is destination-based up*/down*: VL 0 and SL 0 only.
 TEST(DlEngine, OneVlIsUpDown) {
   const Fabric f = dltest::make_fabric(32, dltest::random_irregular(32, 4, 4), 2);
-  DlRun run;
-  route(f, "", 1, run);
-  ASSERT_TRUE(run.ok) << last_line(run);
-  EXPECT_EQ(run.rep.get("layers_needed"), "1");
+  TypedRun run;
+  run_typed(f, "", 1, run);
+  ASSERT_TRUE(run.ok);
+  EXPECT_EQ(run.res.layers_needed, 1);
+  EXPECT_EQ(run.res.vls_used, 1);
+  EXPECT_EQ(run.res.sls_used, 1);
   EXPECT_EQ(run.r.vls_used, 1);
   EXPECT_EQ(run.r.sls_used, 1);
   EXPECT_EQ(dltest::check_dl_rules(f, run.r, dl::central_root(f), "ud", 1), "");
@@ -112,15 +132,16 @@ TEST(DlEngine, OneVlIsUpDown) {
 // covers every LID in use).
 TEST(DlEngine, LmcAndSwitchLids) {
   const Fabric f = dltest::make_fabric(16, dltest::torus2d(4, 4), 2, {}, 2);
-  DlRun run;
-  route(f, "dl_subnets=2", 4, run);
-  ASSERT_TRUE(run.ok) << last_line(run);
+  TypedRun run;
+  run_typed(f, "dl_subnets=2", 4, run);
+  ASSERT_TRUE(run.ok);
   const CheckResult c = verify_routing(f, run.r);
   EXPECT_TRUE(c.ok) << c.first_problem;
   EXPECT_EQ(c.pairs_checked, static_cast<int64_t>(f.lids().size()) * (f.lids().size() - 1) -
                                  // pairs of LIDs of the same CA port are not checked
                                  static_cast<int64_t>(f.num_terminals()) * 4 * 3);
-  EXPECT_EQ(run.rep.get("subnets"), "2");
+  EXPECT_EQ(run.res.options.dl.layers, 2);
+  EXPECT_LE(run.res.vls_used, 2);
 }
 
 TEST(DlEngine, MoreSubnetworksThanVlsFails) {
@@ -145,6 +166,25 @@ TEST(DlEngine, UnknownRootFails) {
   EXPECT_FALSE(run.ok);
   ASSERT_EQ(run.log.count(LogLevel::kError), 1);
   EXPECT_TRUE(run.log.contains("dl_root 'nowhere'")) << last_line(run);
+}
+
+// Two switches share the node description 'twin': naming the root by it is
+// ambiguous, so keiro-dl refuses (Fabric::find_switch) with one ERROR line
+// that says so and points to the GUID; the GUID of either works.
+TEST(DlEngine, AmbiguousRootDescriptionFails) {
+  const Fabric f = dltest::make_fabric(8, dltest::random_irregular(8, 3, 1), 1,
+                                       {"S0", "twin", "S2", "S3", "twin"});
+  DlRun run;
+  route(f, "dl_root=twin", 2, run);
+  EXPECT_FALSE(run.ok);
+  ASSERT_EQ(run.log.count(LogLevel::kError), 1);
+  EXPECT_EQ(last_line(run),
+            "keiro-dl: dl_root 'twin' is the node description of 2 switches (e.g. 'twin' "
+            "(0x0000000000001001) and another): name the switch by its GUID");
+  TypedRun byguid;
+  run_typed(f, "dl_root=0x1004", 2, byguid);
+  ASSERT_TRUE(byguid.ok);
+  EXPECT_EQ(byguid.res.root, 4);
 }
 
 TEST(DlEngine, DisconnectedFabricFails) {

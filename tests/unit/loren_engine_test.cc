@@ -115,7 +115,7 @@ TEST(LorenEngine, BadLayoutsFailWithOneErrorLine) {
   expect_one_error(f, "loren_layout=" + write_file("dup.layout", dup),
                    "dup.layout:3: position (0,0) is already taken on line 2");
   expect_one_error(f, "loren_layout=" + write_file("unknown.layout", good + "0x77 9 9\n"),
-                   "unknown.layout:18: no switch with GUID 0x0000000000000077");
+                   "unknown.layout:18: '0x77' names no switch");
   expect_one_error(f, "loren_layout=" + write_file("nan.layout", "0x0202000000000000 a 0\n"),
                    "nan.layout:1: X 'a' is not a whole number");
 }

@@ -54,17 +54,17 @@ TEST(LorenLayout, QuotedDescriptionWithBlanks) {
       << err;
   EXPECT_EQ(l.x, (std::vector<int32_t>{0, 1}));
   EXPECT_NE(
-      parse_err("lrt x=0 y=0 0 0\n", f).find("lay.txt:1: no switch with node description 'lrt'"),
+      parse_err("lrt x=0 y=0 0 0\n", f).find("lay.txt:1: 'lrt' names no switch"),
       std::string::npos);
 }
 
 TEST(LorenLayout, MissingSwitch) {
   const std::string err = parse_err("0x300 0 0\n0x301 1 0\n", four());
   EXPECT_EQ(err,
-            "lay.txt: switch 'L2' (GUID 0x0000000000000302) has no position "
+            "lay.txt: switch 'L2' (0x0000000000000302) has no position "
             "(2 switches are missing)");
   EXPECT_EQ(parse_err("0x300 0 0\n0x301 1 0\n0x302 1 1\n", four()),
-            "lay.txt: switch 'L3' (GUID 0x0000000000000303) has no position");
+            "lay.txt: switch 'L3' (0x0000000000000303) has no position");
 }
 
 TEST(LorenLayout, DuplicatePosition) {
@@ -74,9 +74,9 @@ TEST(LorenLayout, DuplicatePosition) {
 
 TEST(LorenLayout, UnknownGuidAndName) {
   EXPECT_EQ(parse_err("0x300 0 0\n0x999 1 0\n", four()),
-            "lay.txt:2: no switch with GUID 0x0000000000000999 in the fabric");
+            "lay.txt:2: '0x999' names no switch (neither a switch GUID nor a node description)");
   EXPECT_EQ(parse_err("0x300 0 0\nspine7 1 0\n", four()),
-            "lay.txt:2: no switch with node description 'spine7' in the fabric");
+            "lay.txt:2: 'spine7' names no switch (neither a switch GUID nor a node description)");
   EXPECT_EQ(parse_err("0xZZ 1 0\n", four()), "lay.txt:1: malformed GUID '0xZZ'");
 }
 
@@ -94,7 +94,7 @@ TEST(LorenLayout, NonNumericFields) {
 
 TEST(LorenLayout, SwitchTwiceQuotesAndAmbiguousNames) {
   EXPECT_EQ(parse_err("0x300 0 0\nL0 1 0\n", four()),
-            "lay.txt:2: switch 'L0' (GUID 0x0000000000000300) is already placed on line 1");
+            "lay.txt:2: switch 'L0' (0x0000000000000300) is already placed on line 1");
   EXPECT_EQ(parse_err("\"L0 0 0\n", four()), "lay.txt:1: unterminated '\"' in the switch name");
   Fabric f;
   f.add_switch({0x10, "twin", 4});
@@ -103,7 +103,8 @@ TEST(LorenLayout, SwitchTwiceQuotesAndAmbiguousNames) {
   assign_lids(f, 0);
   f.finalize();
   EXPECT_EQ(parse_err("twin 0 0\n", f),
-            "lay.txt:1: node description 'twin' names several switches: use the GUID");
+            "lay.txt:1: 'twin' is the node description of 2 switches (e.g. 'twin' "
+            "(0x0000000000000010) and another): name the switch by its GUID");
 }
 
 TEST(LorenLayout, ReadLayoutNamesTheFile) {
