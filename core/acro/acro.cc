@@ -3,6 +3,7 @@
 #include "core/acro/acro.h"
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 #include <numeric>
 #include <random>
@@ -17,6 +18,8 @@ bool assign(const Fabric &f, const minimal::DestTrees &t, const AcroOptions &opt
             std::string &err) {
   const auto t0 = std::chrono::steady_clock::now();
   const int32_t S = f.num_switches(), C = f.num_channels(), K = t.num_dests();
+  assert(t.num_switches == S && t.next.size() == static_cast<size_t>(K) * S &&
+         "acro::assign: trees must be validated trees of this fabric");
 
   // Sect. 3.3: h, w, H_c and f.
   AcroWeights wt;

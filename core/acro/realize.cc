@@ -4,6 +4,7 @@
 #include "core/acro/realize.h"
 
 #include <algorithm>
+#include <cassert>
 #include <utility>
 
 #include "core/acro/acro.h"
@@ -38,6 +39,8 @@ LayerOptions read_layer_options(const Options &o) {
 bool realize_layers(const EngineInput &in, const minimal::DestTrees &trees, const LayerOptions &lo,
                     const RealizeWording &w, Routing &out, LayerRealization &res) {
   const Fabric &f = in.fabric;
+  assert(out.sl_scope() == Routing::SlScope::kPerSourceSwitch &&
+         "acro::realize_layers: out must be reset with SlScope::kPerSourceSwitch");
   std::string err;
 
   // ACRO's layers.

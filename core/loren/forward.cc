@@ -2,6 +2,7 @@
 #include "core/loren/forward.h"
 
 #include <algorithm>
+#include <cassert>
 
 #include "core/log.h"
 
@@ -27,6 +28,7 @@ bool forwarding(const Fabric &f, const Layout &layout, const LorenTables &tables
     err = "LOREN tables do not match the fabric";
     return false;
   }
+  assert(layout.num_switches() == S && "loren::forwarding: the layout of another fabric");
   out.reset(S, S);
   out.root = shortest.root;
   out.lid_start = shortest.lid_start;
@@ -34,6 +36,11 @@ bool forwarding(const Fabric &f, const Layout &layout, const LorenTables &tables
 
   for (int32_t u = 0; u < S; ++u) {
     const auto table = tables.table(u);
+    // pick()'s tie-break (the first entry) relies on this order.
+    assert(
+        std::is_sorted(table.begin(), table.end(),
+                       [](const LorenEntry &a, const LorenEntry &b) { return a.hops < b.hops; }) &&
+        "loren::forwarding: build_tables sorts every table by hops");
     for (int32_t v = 0; v < S; ++v) {
       if (v == u) continue;
       const int32_t i = pick(table, layout, v);

@@ -2,7 +2,7 @@
 #include "core/loren/layout.h"
 
 #include <algorithm>
-#include <cinttypes>
+#include <cassert>
 #include <fstream>
 #include <sstream>
 #include <unordered_map>
@@ -61,6 +61,7 @@ bool parse_coord(const std::string &tok, int32_t &v) {
 }  // namespace
 
 int32_t Layout::at(int32_t px, int32_t py) const {
+  assert(by_pos_.size() == x.size() && "Layout::at: index() must run after the positions are set");
   if (px < 0 || py < 0 || px > kMaxCoord || py > kMaxCoord) return -1;
   const uint64_t key = pos_key(px, py);
   auto it = std::lower_bound(by_pos_.begin(), by_pos_.end(), key);
