@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// Destination-based Descending Layers routing (Koibuchi et al., ICPP 2003):
+// Destination-based Descending Layers routing (M. Koibuchi, A. Jouraku,
+// K. Watanabe, H. Amano, "Descending Layers Routing: A Deadlock-Free
+// Deterministic Routing using Virtual Channels in System Area Networks with
+// Irregular Topologies", ICPP 2003):
 // up/down directions from a BFS tree (updown.h, paper Section 2), n layers
 // with the restriction (UD)*, (UD-DU)* or UD-(DU)* (restriction.h, Section
 // 3.1/3.2), one in-tree per destination switch whose paths are legal,

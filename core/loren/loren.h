@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// LOREN, layout-oriented routing with entries for neighbours (Kawano,
-// Nakahara, Fujiwara, Matsutani, Koibuchi, Amano;
-// ../shared/papers/loren-kawano.txt), as one call: balanced shortest-path
+// LOREN, layout-oriented routing with entries for neighbours (R. Kawano,
+// H. Nakahara, I. Fujiwara, H. Matsutani, M. Koibuchi, H. Amano, "LOREN: A
+// Scalable Routing Method for Layout-conscious Random Topologies", CANDAR
+// 2016: Algorithm 1 and Sect. V), as one call: balanced shortest-path
 // trees (core/minimal/balanced.h) -> compact tables (Algorithm 1,
 // core/loren/tables.h) -> the forwarding rule of Sect. V expanded into
 // destination-based next hops and checked for livelock

@@ -87,7 +87,7 @@ struct LorenTableOptions {
 };
 
 // shortest: one destination per switch, destination k rooted at switch k,
-// every next hop on a shortest path (balanced_minimal_routing()'s output).
+// every next hop on a shortest path (minimal::balanced_routing()'s output).
 // Fails with one line in err when the trees do not fit the fabric, when the
 // fabric is not connected, or when tmax is below `required` (out.required is
 // set even then).
