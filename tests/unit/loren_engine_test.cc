@@ -74,11 +74,25 @@ TEST(LorenEngine, DefaultTmaxIsTheRequiredNumber) {
   const bench::LrtFabric x = bench::make_lrt(6, 4, 2, 1, 3);
   const Fabric &f = x.f;
   const std::string lay = write_file("lrt36.layout", x.layout);
-  EngineRun r;
-  run(f, "loren_layout=" + lay, r);
-  ASSERT_TRUE(r.ok) << (r.log.lines.empty() ? "" : r.log.lines.back().text);
-  EXPECT_EQ(r.rep.get("tmax"), r.rep.get("required_entries"));
-  EXPECT_EQ(r.rep.get("table_size_max"), r.rep.get("tmax"));
+  // The typed half of the engine (read_options + run, no report): numbers.
+  Options o;
+  std::string err;
+  ASSERT_TRUE(Options::parse("loren_layout=" + lay, o, err)) << err;
+  CaptureLogger log;
+  EngineInput in{f, o, log};
+  in.max_vls = 8;
+  loren::EngineOptions eo;
+  ASSERT_TRUE(loren::read_options(in, eo));
+  EXPECT_EQ(eo.loren.tmax, 0);
+  EXPECT_EQ(eo.layout_path, lay);
+  Routing out;
+  loren::EngineResult res;
+  ASSERT_TRUE(loren::run(in, eo, out, res)) << (log.lines.empty() ? "" : log.lines.back().text);
+  const loren::LorenTables &t = res.routing.tables;
+  EXPECT_GT(t.required, 0);
+  EXPECT_EQ(t.tmax, t.required);
+  EXPECT_EQ(t.max_size(), t.tmax);
+  EXPECT_EQ(out.vls_used, res.layers.vlmap.vls_used);
 }
 
 // Every failure is one ERROR line, and nothing is returned as a success.
