@@ -53,9 +53,8 @@ TEST(LorenLayout, QuotedDescriptionWithBlanks) {
   ASSERT_TRUE(loren::parse_layout("\"lrt x=1 y=0\" 1 0\n\"lrt x=0 y=0\" 0 0", "lay.txt", f, l, err))
       << err;
   EXPECT_EQ(l.x, (std::vector<int32_t>{0, 1}));
-  EXPECT_NE(
-      parse_err("lrt x=0 y=0 0 0\n", f).find("lay.txt:1: 'lrt' names no switch"),
-      std::string::npos);
+  EXPECT_NE(parse_err("lrt x=0 y=0 0 0\n", f).find("lay.txt:1: 'lrt' names no switch"),
+            std::string::npos);
 }
 
 TEST(LorenLayout, MissingSwitch) {
