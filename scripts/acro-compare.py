@@ -133,6 +133,7 @@ def main():
               f"({len(seeds)} seeds per point, {time.strftime('%Y-%m-%d')}, "
               f"{platform.machine()}, {os.cpu_count()} CPUs, took {time.time()-t0:.0f} s). "
               "Re-run it to reproduce; see docs/acro.md for what is measured and how.\n")
+    md.append("The paper: R. Kawano, H. Nakahara, S. Tade, I. Fujiwara, H. Matsutani, M. Koibuchi, H. Amano, \"A Novel Channel Assignment Method to Ensure Deadlock-Freedom for Deterministic Routing\", IEICE Transactions on Information and Systems E100-D(8), 2017, Sect. 4.\n")
     md.append("## Layers: ACRO vs LASH-style first fit (paper Figs. 5 and 6)\n")
     md.append("Random connected d-regular switch graphs, keiro's balanced minimal routing "
               "(one route per switch pair), every switch a source and a destination. "

@@ -128,7 +128,7 @@ int run_acro(const std::vector<std::string> &args) {
   std::string err;
   LoadedRouting loaded;
   Fabric own_fabric;
-  DestTrees trees;
+  minimal::DestTrees trees;
   const Fabric *fp = nullptr;
   std::string source;
   if (!dumps.empty()) {
@@ -140,7 +140,7 @@ int run_acro(const std::vector<std::string> &args) {
       return 2;
     }
     fp = &loaded.fabric;
-    if (!trees_from_lfts(*fp, loaded.routing, trees, err)) {
+    if (!minimal::trees_from_lfts(*fp, loaded.routing, trees, err)) {
       std::fprintf(stderr, "keiro acro: the LFTs of %s are not a usable routing: %s\n",
                    dumps.c_str(), err.c_str());
       return 1;
@@ -154,9 +154,9 @@ int run_acro(const std::vector<std::string> &args) {
       return 2;
     }
     fp = &own_fabric;
-    BalancedOptions bo;
+    minimal::BalancedOptions bo;
     bo.seed = static_cast<uint64_t>(seed);
-    if (!balanced_minimal_routing(*fp, bo, trees, err)) {
+    if (!minimal::balanced_routing(*fp, bo, trees, err)) {
       std::fprintf(stderr, "keiro acro: %s\n", err.c_str());
       return 1;
     }
@@ -171,10 +171,10 @@ int run_acro(const std::vector<std::string> &args) {
     if (n.find("path SL") == std::string::npos) std::printf("  note: %s\n", n.c_str());
 
   // ---- ACRO ----
-  AcroOptions ao;
+  acro::AcroOptions ao;
   ao.seed = static_cast<uint64_t>(seed);
-  AcroResult acro;
-  if (!acro_assign(f, trees, ao, acro, err)) {
+  acro::AcroResult acro;
+  if (!acro::assign(f, trees, ao, acro, err)) {
     std::fprintf(stderr, "keiro acro: %s\n", err.c_str());
     return 1;
   }
@@ -187,7 +187,7 @@ int run_acro(const std::vector<std::string> &args) {
   for (int64_t n : per_layer) std::printf(" %lld", (long long)n);
   std::printf("\n");
   if (lash) {
-    const LashLayers l = lash_first_fit(f, trees);
+    const acro::LashLayers l = acro::lash_first_fit(f, trees);
     std::printf("  LASH-style first fit on the same routes: %d layers in %.3f s\n", l.num_layers,
                 l.seconds);
   }
@@ -195,26 +195,26 @@ int run_acro(const std::vector<std::string> &args) {
   // ---- realization ----
   const int budget = static_cast<int>(
       std::min<long>(max_vls ? max_vls : kMaxDataVls, std::max<int>(1, f.min_switch_vls())));
-  VlDemand demand;
+  vlmap::VlDemand demand;
   demand.rank = acro.rank;
   demand.rank_rows = acro.num_layers;
-  VlMapOptions vo;
+  vlmap::VlMapOptions vo;
   vo.max_vls = budget;
   vo.max_sls = static_cast<int>(max_sls);
   vo.seed = static_cast<uint64_t>(seed) + 1;
-  vo.method = method == "firstfit"  ? VlMapOptions::kFirstFit
-              : method == "bestfit" ? VlMapOptions::kBestFit
-                                    : VlMapOptions::kRepair;
+  vo.method = method == "firstfit"  ? vlmap::VlMapOptions::kFirstFit
+              : method == "bestfit" ? vlmap::VlMapOptions::kBestFit
+                                    : vlmap::VlMapOptions::kRepair;
   Routing r;
   r.reset(f, Routing::SlScope::kPerSourceSwitch);
-  write_lfts(f, trees, r);
-  VlMapStats st;
+  minimal::write_lfts(f, trees, r);
+  vlmap::VlMapStats st;
   if (acro.num_layers > budget) {
     std::printf("  realization: impossible, ACRO needs %d VLs and %d are allowed\n",
                 acro.num_layers, budget);
     return 1;
   }
-  const bool ok = realize_vlmap(f, trees, demand, vo, r, st, err);
+  const bool ok = vlmap::realize(f, trees, demand, vo, r, st, err);
   std::printf(
       "  realization (%s, at most %d VLs and %ld SLs): %lld paths, %lld misfits on the first "
       "try, %lld evictions, %lld moves, %.3f s\n",
@@ -231,7 +231,7 @@ int run_acro(const std::vector<std::string> &args) {
   std::printf("  self-check: %s\n", cr.ok ? "every pair reachable, no credit loop"
                                           : ("FAILED: " + cr.first_problem).c_str());
   std::printf("  max edge forwarding index of the routes: %lld\n",
-              (long long)forwarding_index(f, trees).max);
+              (long long)minimal::forwarding_index(f, trees).max);
 
   if (!out_dir.empty()) {
     std::error_code ec;

@@ -3,6 +3,7 @@
 #include "core/acro/acro.h"
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 #include <numeric>
 #include <random>
@@ -11,16 +12,18 @@
 #include "core/acro/index_heap.h"
 #include "core/log.h"
 
-namespace keiro {
+namespace keiro::acro {
 
-bool acro_assign(const Fabric &f, const DestTrees &t, const AcroOptions &opt, AcroResult &out,
-                 std::string &err) {
+bool assign(const Fabric &f, const minimal::DestTrees &t, const AcroOptions &opt, AcroResult &out,
+            std::string &err) {
   const auto t0 = std::chrono::steady_clock::now();
   const int32_t S = f.num_switches(), C = f.num_channels(), K = t.num_dests();
+  assert(t.num_switches == S && t.next.size() == static_cast<size_t>(K) * S &&
+         "acro::assign: trees must be validated trees of this fabric");
 
   // Sect. 3.3: h, w, H_c and f.
   AcroWeights wt;
-  compute_acro_weights(f, t, wt);
+  compute_weights(f, t, wt);
   const int32_t D = wt.D;
   std::vector<int64_t> &H = wt.H;
   std::vector<int32_t> &fit = wt.f;
@@ -105,4 +108,4 @@ bool acro_assign(const Fabric &f, const DestTrees &t, const AcroOptions &opt, Ac
   return true;
 }
 
-}  // namespace keiro
+}  // namespace keiro::acro

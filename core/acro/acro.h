@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// ACRO: Assignment of Channels in Reverse Order (Kawano, Nakahara, Tade,
-// Fujiwara, Matsutani, Koibuchi, Amano; IEICE Trans. Inf. & Syst. E100-D(8),
-// 2017; ../shared/papers/acro-kawano2017.txt). Algorithm 1, Sects. 3.2-3.4.
+// ACRO: Assignment of Channels in Reverse Order. R. Kawano, H. Nakahara,
+// S. Tade, I. Fujiwara, H. Matsutani, M. Koibuchi, H. Amano, "A Novel Channel
+// Assignment Method to Ensure Deadlock-Freedom for Deterministic Routing",
+// IEICE Trans. Inf. & Syst. E100-D(8), 2017: Algorithm 1, Sects. 3.2-3.4.
 //
 // Input: any destination-based routing (DestTrees). Output: virtual layers
 // L_0 (lowest) .. L_{n-1}; each layer orders *all* channels, and every hop
@@ -35,7 +36,7 @@
 #include "core/fabric.h"
 #include "core/minimal/dest_trees.h"
 
-namespace keiro {
+namespace keiro::acro {
 
 struct AcroOptions {
   uint64_t seed = 0;        // 0: ties broken by channel id; else a seeded random priority
@@ -61,7 +62,7 @@ struct AcroResult {
 };
 
 // Requires validated trees. Fails (one line in err) only past max_layers.
-bool acro_assign(const Fabric &f, const DestTrees &t, const AcroOptions &opt, AcroResult &out,
-                 std::string &err);
+bool assign(const Fabric &f, const minimal::DestTrees &t, const AcroOptions &opt, AcroResult &out,
+            std::string &err);
 
-}  // namespace keiro
+}  // namespace keiro::acro

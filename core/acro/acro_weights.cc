@@ -3,9 +3,9 @@
 
 #include <algorithm>
 
-namespace keiro {
+namespace keiro::acro {
 
-void compute_acro_weights(const Fabric &f, const DestTrees &t, AcroWeights &out) {
+void compute_weights(const Fabric &f, const minimal::DestTrees &t, AcroWeights &out) {
   const int32_t S = f.num_switches(), C = f.num_channels(), K = t.num_dests();
   out.S = S;
   out.C = C;
@@ -18,8 +18,8 @@ void compute_acro_weights(const Fabric &f, const DestTrees &t, AcroWeights &out)
   std::vector<int32_t> depth(S), order(S), count;
   int32_t hmax = 0;
   for (int32_t k = 0; k < K; ++k) {
-    tree_depths(f, t, k, depth);
-    deepest_first(depth, count, order);
+    minimal::tree_depths(f, t, k, depth);
+    minimal::deepest_first(depth, count, order);
 
     uint16_t *h = out.h.data() + static_cast<size_t>(k) * S;
     uint32_t *w = out.w.data() + static_cast<size_t>(k) * S;
@@ -61,4 +61,4 @@ void compute_acro_weights(const Fabric &f, const DestTrees &t, AcroWeights &out)
       }
 }
 
-}  // namespace keiro
+}  // namespace keiro::acro

@@ -26,7 +26,7 @@
 #include "core/fabric.h"
 #include "core/minimal/dest_trees.h"
 
-namespace keiro {
+namespace keiro::acro {
 
 struct AcroWeights {
   int32_t S = 0, C = 0, D = 1;
@@ -41,6 +41,6 @@ struct AcroWeights {
 };
 
 // Requires validated trees (validate_trees()).
-void compute_acro_weights(const Fabric &f, const DestTrees &t, AcroWeights &out);
+void compute_weights(const Fabric &f, const minimal::DestTrees &t, AcroWeights &out);
 
-}  // namespace keiro
+}  // namespace keiro::acro

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "core/acro/engine.h"
 
+#include <cstdint>
 #include <string>
 
 #include "core/acro/realize.h"
@@ -9,50 +10,59 @@
 #include "core/minimal/dest_trees.h"
 #include "core/minimal/forwarding_index.h"
 
-namespace keiro {
+namespace keiro::acro {
 
 namespace {
 constexpr const char *kName = "keiro-acro";
 }  // namespace
 
-bool route_acro(const EngineInput &in, Routing &out, EngineReport &rep) {
+bool read_options(const EngineInput &in, EngineOptions &out) {
+  out.layers = read_layer_options(in.options);
+  return true;
+}
+
+bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineResult &res) {
   const Fabric &f = in.fabric;
   out.reset(f, Routing::SlScope::kPerSourceSwitch);
-  const auto seed = static_cast<uint64_t>(in.options.get_int("acro_seed"));
   std::string err;
 
   // 1. Balanced minimal routing.
-  DestTrees trees;
-  BalancedOptions bo;
-  bo.seed = seed;
-  if (!balanced_minimal_routing(f, bo, trees, err)) {
+  minimal::DestTrees trees;
+  minimal::BalancedOptions bo;
+  bo.seed = opt.layers.seed;
+  if (!minimal::balanced_routing(f, bo, trees, err)) {
     in.log.logf(LogLevel::kError, "%s: %s", kName, err.c_str());
     return false;
   }
-  write_lfts(f, trees, out);
+  minimal::write_lfts(f, trees, out);
 
   // 2. ACRO's layers, realized as SLs and SL2VL (core/acro/realize.h).
   RealizeWording w;
   w.engine = kName;
   w.routes = "the minimal routes of this fabric";
   w.sl_hint = true;
-  LayerRealization lr;
-  if (!realize_acro_layers(in, trees, seed, w, out, lr)) return false;
-
-  const ForwardingIndex fi = forwarding_index(f, trees);
-  add_layer_facts(lr, fi.max, rep);
-  const VlMapStats &vs = lr.vlmap;
-  in.log.logf(LogLevel::kInfo,
-              "%s: %d ACRO layers; %lld switch-to-switch paths realized with %d VLs and %d SLs "
-              "(%lld evictions, %lld misfits on first try); max edge forwarding index %lld",
-              kName, lr.layers, (long long)vs.paths, vs.vls_used, vs.sls_used,
-              (long long)vs.evictions, (long long)vs.first_pass_misfits, (long long)fi.max);
+  if (!realize_layers(in, trees, opt.layers, w, out, res.layers)) return false;
+  res.max_efi = minimal::forwarding_index(f, trees).max;
   return true;
 }
 
-}  // namespace keiro
+void report(const EngineResult &res, EngineReport &rep, Logger &log) {
+  add_layer_facts(res.layers, res.max_efi, rep);
+  const vlmap::VlMapStats &vs = res.layers.vlmap;
+  log.logf(LogLevel::kInfo,
+           "%s: %d ACRO layers; %lld switch-to-switch paths realized with %d VLs and %d SLs "
+           "(%lld evictions, %lld misfits on first try); max edge forwarding index %lld",
+           kName, res.layers.layers, (long long)vs.paths, vs.vls_used, vs.sls_used,
+           (long long)vs.evictions, (long long)vs.first_pass_misfits, (long long)res.max_efi);
+}
 
-namespace keiro::acro {
+bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep) {
+  EngineOptions opt;
+  EngineResult res;
+  if (!read_options(in, opt) || !run(in, opt, out, res)) return false;
+  report(res, rep, in.log);
+  return true;
+}
 
 namespace {
 constexpr OptionSpec kOptions[] = {
@@ -64,7 +74,7 @@ constexpr OptionSpec kOptions[] = {
 }  // namespace
 
 constinit const EngineDesc kEngine = {
-    "acro", "keiro-acro", route_acro,
+    "acro", "keiro-acro", route_engine,
     "balanced minimal routing made deadlock free by ACRO layers, realized as SLs + SL2VL",
     kOptions};
 

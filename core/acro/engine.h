@@ -13,15 +13,39 @@
 // and ACRO, plus the realization's O(moves * SLs * L * VLs).
 #pragma once
 
+#include <cstdint>
+
+#include "core/acro/realize.h"
 #include "core/engine.h"
 
-namespace keiro {
-
-bool route_acro(const EngineInput &in, Routing &out, EngineReport &rep);
-
-}  // namespace keiro
-
 namespace keiro::acro {
+
+// What keiro-acro reads from EngineInput, typed: acro_seed (also the
+// balanced routing's destination order) and acro_max_moves.
+struct EngineOptions {
+  LayerOptions layers;
+};
+
+// What a run produced; report() turns it into EngineReport facts.
+struct EngineResult {
+  LayerRealization layers;  // ACRO layers and the realization's counters
+  int64_t max_efi = 0;      // largest edge forwarding index of the routes
+};
+
+// Reads the acro_* options into out. Never fails (the option specs range-check).
+bool read_options(const EngineInput &in, EngineOptions &out);
+
+// Routes (balanced minimal routing) and realizes ACRO's layers into out
+// (reset here), filling res. Fails with one ERROR line (see above).
+bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineResult &res);
+
+// The facts of res in rep (add_layer_facts() order) and one INFO line in log.
+void report(const EngineResult &res, EngineReport &rep, Logger &log);
+
+// The adapter (RouteFn): read_options, run, report.
+bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep);
+
 // The registry entry (core/engine.cc): names, route function, option keys.
 extern const EngineDesc kEngine;
+
 }  // namespace keiro::acro

@@ -5,7 +5,7 @@
 #include <chrono>
 #include <memory>
 
-namespace keiro {
+namespace keiro::acro {
 
 namespace {
 
@@ -113,7 +113,7 @@ class LayerCdg {
 
 }  // namespace
 
-LashLayers lash_first_fit(const Fabric &f, const DestTrees &t) {
+LashLayers lash_first_fit(const Fabric &f, const minimal::DestTrees &t) {
   const auto t0 = std::chrono::steady_clock::now();
   const int32_t S = f.num_switches();
   int32_t maxdeg = 1;
@@ -150,4 +150,4 @@ LashLayers lash_first_fit(const Fabric &f, const DestTrees &t) {
   return out;
 }
 
-}  // namespace keiro
+}  // namespace keiro::acro

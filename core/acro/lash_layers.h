@@ -20,7 +20,7 @@
 #include "core/fabric.h"
 #include "core/minimal/dest_trees.h"
 
-namespace keiro {
+namespace keiro::acro {
 
 struct LashLayers {
   int32_t num_layers = 0;
@@ -29,6 +29,6 @@ struct LashLayers {
 };
 
 // Requires validated trees.
-LashLayers lash_first_fit(const Fabric &f, const DestTrees &t);
+LashLayers lash_first_fit(const Fabric &f, const minimal::DestTrees &t);
 
-}  // namespace keiro
+}  // namespace keiro::acro

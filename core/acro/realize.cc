@@ -4,40 +4,50 @@
 #include "core/acro/realize.h"
 
 #include <algorithm>
+#include <cassert>
 #include <utility>
 
 #include "core/acro/acro.h"
 #include "core/log.h"
 
-namespace keiro {
+namespace keiro::acro {
 
 namespace {
 // "; with 16 SLs it fits (N SLs used)" or "; with 16 SLs N paths stay
 // unplaced": what a second realization with every SL gives.
-std::string all_sls_hint(const Fabric &f, const DestTrees &trees, const VlDemand &demand,
-                         const VlMapOptions &vo) {
+std::string all_sls_hint(const Fabric &f, const minimal::DestTrees &trees,
+                         const vlmap::VlDemand &demand, const vlmap::VlMapOptions &vo) {
   Routing probe;
   probe.reset(f, Routing::SlScope::kPerSourceSwitch);
-  VlMapOptions all = vo;
+  vlmap::VlMapOptions all = vo;
   all.max_sls = kNumSls;
-  VlMapStats ps;
+  vlmap::VlMapStats ps;
   std::string perr;
-  return realize_vlmap(f, trees, demand, all, probe, ps, perr)
+  return vlmap::realize(f, trees, demand, all, probe, ps, perr)
              ? strprintf("; with %d SLs it fits (%d SLs used)", kNumSls, ps.sls_used)
              : strprintf("; with %d SLs %lld paths stay unplaced", kNumSls, (long long)ps.unplaced);
 }
 }  // namespace
 
-bool realize_acro_layers(const EngineInput &in, const DestTrees &trees, uint64_t seed,
-                         const RealizeWording &w, Routing &out, LayerRealization &res) {
+LayerOptions read_layer_options(const Options &o) {
+  LayerOptions lo;
+  lo.seed = static_cast<uint64_t>(o.get_int("acro_seed"));
+  lo.max_moves = o.get_int("acro_max_moves");
+  return lo;
+}
+
+bool realize_layers(const EngineInput &in, const minimal::DestTrees &trees, const LayerOptions &lo,
+                    const RealizeWording &w, Routing &out, LayerRealization &res) {
   const Fabric &f = in.fabric;
+  assert(out.sl_scope() == Routing::SlScope::kPerSourceSwitch &&
+         "acro::realize_layers: out must be reset with SlScope::kPerSourceSwitch");
   std::string err;
 
   // ACRO's layers.
   AcroResult acro;
   AcroOptions ao;
-  ao.seed = seed;
-  if (!acro_assign(f, trees, ao, acro, err)) {
+  ao.seed = lo.seed;
+  if (!assign(f, trees, ao, acro, err)) {
     in.log.logf(LogLevel::kError, "%s: %s", w.engine, err.c_str());
     return false;
   }
@@ -53,16 +63,16 @@ bool realize_acro_layers(const EngineInput &in, const DestTrees &trees, uint64_t
   }
 
   // Realization: SLs and SL2VL.
-  VlDemand demand;
+  vlmap::VlDemand demand;
   demand.rank = std::move(acro.rank);
   demand.rank_rows = acro.num_layers;
-  VlMapOptions vo;
+  vlmap::VlMapOptions vo;
   vo.max_vls = in.max_vls;
   vo.max_sls = in.max_sls;
-  vo.seed = seed + 1;
-  vo.max_moves = in.options.get_int("acro_max_moves");
-  VlMapStats &vs = res.vlmap;
-  if (!realize_vlmap(f, trees, demand, vo, out, vs, err)) {
+  vo.seed = lo.seed + 1;
+  vo.max_moves = lo.max_moves;
+  vlmap::VlMapStats &vs = res.vlmap;
+  if (!vlmap::realize(f, trees, demand, vo, out, vs, err)) {
     const std::string hint = w.sl_hint && vo.max_sls < kNumSls && !vs.unplaceable
                                  ? all_sls_hint(f, trees, demand, vo)
                                  : std::string();
@@ -76,7 +86,7 @@ bool realize_acro_layers(const EngineInput &in, const DestTrees &trees, uint64_t
 }
 
 void add_layer_facts(const LayerRealization &res, int64_t max_efi, EngineReport &rep) {
-  const VlMapStats &vs = res.vlmap;
+  const vlmap::VlMapStats &vs = res.vlmap;
   rep.add("layers", res.layers);
   rep.add("vls_used", vs.vls_used);
   rep.add("sls_used", vs.sls_used);
@@ -89,4 +99,4 @@ void add_layer_facts(const LayerRealization &res, int64_t max_efi, EngineReport 
   rep.add("vlmap_seconds", strprintf("%.3f", vs.seconds));
 }
 
-}  // namespace keiro
+}  // namespace keiro::acro

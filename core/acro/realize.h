@@ -4,7 +4,8 @@
 // the layers' channel ranks as a VlDemand (core/vlmap/vl_demand.h), their
 // realization as per-(source switch, destination LID) path SLs and SL2VL
 // entries (core/vlmap/vlmap.h), and the VLs/SLs used set on the Routing.
-// Follows options acro_max_moves and acro_seed (passed in as `seed`).
+// Follows options acro_seed and acro_max_moves (read once by
+// read_layer_options()).
 //
 // Fails with exactly one ERROR line, in the calling engine's words
 // (RealizeWording):
@@ -23,7 +24,14 @@
 #include "core/routing.h"
 #include "core/vlmap/vlmap.h"
 
-namespace keiro {
+namespace keiro::acro {
+
+// Options acro_seed and acro_max_moves, typed.
+struct LayerOptions {
+  uint64_t seed = 0;      // ACRO's tie-breaking; the realization uses seed + 1
+  int64_t max_moves = 0;  // VlMapOptions::max_moves (0: its default)
+};
+LayerOptions read_layer_options(const Options &o);
 
 // How the ERROR lines name the engine and its routes.
 struct RealizeWording {
@@ -37,17 +45,17 @@ struct RealizeWording {
 struct LayerRealization {
   int32_t layers = 0;  // ACRO's layer count (AcroResult::num_layers)
   double acro_seconds = 0;
-  VlMapStats vlmap;
+  vlmap::VlMapStats vlmap;
 };
 
 // out must have been reset for in.fabric with SlScope::kPerSourceSwitch.
 // On success sets out.vls_used and out.sls_used.
-bool realize_acro_layers(const EngineInput &in, const DestTrees &trees, uint64_t seed,
-                         const RealizeWording &w, Routing &out, LayerRealization &res);
+bool realize_layers(const EngineInput &in, const minimal::DestTrees &trees, const LayerOptions &lo,
+                    const RealizeWording &w, Routing &out, LayerRealization &res);
 
 // Adds the facts both engines report, in this order: layers, vls_used,
 // sls_used, paths, first_pass_misfits, evictions, moves, max_efi,
 // acro_seconds, vlmap_seconds.
 void add_layer_facts(const LayerRealization &res, int64_t max_efi, EngineReport &rep);
 
-}  // namespace keiro
+}  // namespace keiro::acro

@@ -13,7 +13,7 @@ namespace {
 
 // Destinations a destination's LIDs stand for: terminal base LIDs, or the
 // switch base LID in a fabric without terminals (as forwarding_index.h).
-int64_t dest_weight(const Fabric &f, const DestTrees &t, int32_t k) {
+int64_t dest_weight(const Fabric &f, const minimal::DestTrees &t, int32_t k) {
   int64_t w = 0;
   for (uint16_t lid : t.dest_lids(k)) {
     const LidOwner o = f.lid_owner(lid);
@@ -26,7 +26,7 @@ int64_t dest_weight(const Fabric &f, const DestTrees &t, int32_t k) {
 
 }  // namespace
 
-bool dl_route(const Fabric &f, const DlOptions &opt, DlResult &out, std::string &err) {
+bool route(const Fabric &f, const DlOptions &opt, DlResult &out, std::string &err) {
   const int32_t S = f.num_switches();
   if (S == 0) {
     err = "the fabric has no switch";
@@ -43,14 +43,14 @@ bool dl_route(const Fabric &f, const DlOptions &opt, DlResult &out, std::string 
   std::vector<uint16_t> own;
   std::vector<int32_t> dests;
   for (int32_t s = 0; s < S; ++s) {
-    switch_lids(f, s, own);
+    minimal::switch_lids(f, s, own);
     if (!own.empty()) dests.push_back(s);
   }
   const auto K = static_cast<int32_t>(dests.size());
   out.trees.reset(S, K);
   for (int32_t k = 0; k < K; ++k) {
     out.trees.root[k] = dests[k];
-    switch_lids(f, dests[k], own);
+    minimal::switch_lids(f, dests[k], own);
     out.trees.lids.insert(out.trees.lids.end(), own.begin(), own.end());
     out.trees.lid_start[k + 1] = static_cast<int32_t>(out.trees.lids.size());
   }
@@ -62,7 +62,7 @@ bool dl_route(const Fabric &f, const DlOptions &opt, DlResult &out, std::string 
 
   const Ranks ranks(opt.restriction, opt.layers);
   DestSearch search(f, out.updown, ranks);
-  const std::vector<int64_t> weight = switch_weights(f);
+  const std::vector<int64_t> weight = minimal::switch_weights(f);
   PathSelector select(f, opt.policy, opt.seed, weight, opt.slack);
   int top_rank = 0;
   for (int32_t k = 0; k < K; ++k) {
@@ -98,10 +98,10 @@ bool dl_route(const Fabric &f, const DlOptions &opt, DlResult &out, std::string 
   return true;
 }
 
-void dl_vl_demand(const Fabric &f, const DlResult &r, bool exact, VlDemand &out) {
+void vl_demand(const Fabric &f, const DlResult &r, bool exact, vlmap::VlDemand &out) {
   const int32_t S = f.num_switches(), C = f.num_channels();
   const Ranks ranks(r.restriction, r.layers);
-  out = VlDemand{};
+  out = vlmap::VlDemand{};
   out.rank_rows = r.layers;
   out.rank.resize(static_cast<size_t>(r.layers) * C);
   for (int v = 0; v < r.layers; ++v) {
@@ -123,9 +123,9 @@ void dl_vl_demand(const Fabric &f, const DlResult &r, bool exact, VlDemand &out)
   }
 }
 
-double average_hops(const Fabric &f, const DestTrees &t) {
+double average_hops(const Fabric &f, const minimal::DestTrees &t) {
   const int32_t S = f.num_switches();
-  const std::vector<int64_t> weight = switch_weights(f);
+  const std::vector<int64_t> weight = minimal::switch_weights(f);
   std::vector<int32_t> depth(S);
   double hops = 0, pairs = 0;
   int64_t total = 0;
@@ -133,7 +133,7 @@ double average_hops(const Fabric &f, const DestTrees &t) {
   for (int32_t k = 0; k < t.num_dests(); ++k) {
     const int64_t wd = dest_weight(f, t, k);
     if (!wd) continue;
-    tree_depths(f, t, k, depth);
+    minimal::tree_depths(f, t, k, depth);
     for (int32_t s = 0; s < S; ++s) hops += static_cast<double>(depth[s]) * weight[s] * wd;
     pairs += static_cast<double>(wd) * (total - 1);
   }

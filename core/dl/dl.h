@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// Destination-based Descending Layers routing (Koibuchi et al., ICPP 2003):
+// Destination-based Descending Layers routing (M. Koibuchi, A. Jouraku,
+// K. Watanabe, H. Amano, "Descending Layers Routing: A Deadlock-Free
+// Deterministic Routing using Virtual Channels in System Area Networks with
+// Irregular Topologies", ICPP 2003):
 // up/down directions from a BFS tree (updown.h, paper Section 2), n layers
 // with the restriction (UD)*, (UD-DU)* or UD-(DU)* (restriction.h, Section
 // 3.1/3.2), one in-tree per destination switch whose paths are legal,
@@ -59,7 +62,7 @@ struct DlResult {
   Restriction restriction = Restriction::kUD;
   int layers = 1;
   UpDown updown;
-  DestTrees trees;
+  minimal::DestTrees trees;
   // rank[k * S + s]: lowest legal rank of the hop out of s towards
   // destination k (-1 at its root); its layer is rank / 2.
   std::vector<int16_t> rank;
@@ -70,7 +73,7 @@ struct DlResult {
 };
 
 // Fails (one line in err) when the fabric is not connected or has no switch.
-bool dl_route(const Fabric &f, const DlOptions &opt, DlResult &out, std::string &err);
+bool route(const Fabric &f, const DlOptions &opt, DlResult &out, std::string &err);
 
 // The VL demand of the routes for core/vlmap/vlmap.h: the rank rows above for
 // every layer, and
@@ -79,11 +82,11 @@ bool dl_route(const Fabric &f, const DlOptions &opt, DlResult &out, std::string 
 //  - otherwise: any layer in [0, r.layers - 1] per hop; the realization may
 //    then give a path any layer sequence that obeys the DL rules (its
 //    labels strictly descend), which leaves it more freedom to share SLs.
-void dl_vl_demand(const Fabric &f, const DlResult &r, bool exact, VlDemand &out);
+void vl_demand(const Fabric &f, const DlResult &r, bool exact, vlmap::VlDemand &out);
 
 // Average switch-to-switch hops over ordered pairs of distinct terminals
 // (terminal base LIDs; switches when the fabric has no terminals), the
 // measure of the paper's Table 7. O(K * S).
-double average_hops(const Fabric &f, const DestTrees &t);
+double average_hops(const Fabric &f, const minimal::DestTrees &t);
 
 }  // namespace keiro::dl

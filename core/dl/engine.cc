@@ -1,21 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "core/dl/engine.h"
 
-#include <cinttypes>
+#include <algorithm>
+#include <string>
 
 #include "core/dl/dl.h"
 #include "core/minimal/forwarding_index.h"
 #include "core/vlmap/vlmap.h"
 
-namespace keiro {
+namespace keiro::dl {
 
 namespace {
 
 constexpr const char *kName = "keiro-dl";
-
-std::string describe(const Fabric &f, int32_t s) {
-  return strprintf("'%s' (0x%016" PRIx64 ")", f.sw(s).name.c_str(), f.sw(s).guid);
-}
 
 const char *budget_hint(const EngineInput &in) {
   return in.qos ? "option max_vls, the ports' VLCap and OpenSM's max_op_vls"
@@ -24,15 +21,12 @@ const char *budget_hint(const EngineInput &in) {
 
 }  // namespace
 
-bool route_dl(const EngineInput &in, Routing &out, EngineReport &rep) {
+bool read_options(const EngineInput &in, EngineOptions &out) {
   const Fabric &f = in.fabric;
-  out.reset(f, Routing::SlScope::kPerSourceSwitch);
-  std::string err;
-
-  dl::DlOptions opt;
-  // The option specs (options.cc) already restrict these to valid words.
-  dl::parse_restriction(in.options.get("dl_restriction"), opt.restriction);
-  dl::parse_policy(in.options.get("dl_policy"), opt.policy);
+  DlOptions &opt = out.dl;
+  // The option specs (kOptions below) already restrict these to valid words.
+  parse_restriction(in.options.get("dl_restriction"), opt.restriction);
+  parse_policy(in.options.get("dl_policy"), opt.policy);
   opt.seed = static_cast<uint64_t>(in.options.get_int("dl_seed"));
   const long subnets = in.options.get_int("dl_subnets");
   if (subnets > in.max_vls) {
@@ -44,73 +38,100 @@ bool route_dl(const EngineInput &in, Routing &out, EngineReport &rep) {
   }
   opt.layers = subnets > 0 ? static_cast<int>(subnets) : std::max(1, in.max_vls);
   if (in.options.has("dl_root")) {
-    const std::string value = in.options.get("dl_root");
-    opt.root = f.find_switch(value, err);
+    std::string err;
+    opt.root = f.find_switch(in.options.get("dl_root"), err);
     if (opt.root < 0) {
       in.log.logf(LogLevel::kError, "%s: dl_root %s", kName, err.c_str());
       return false;
     }
   }
-  const bool exact = in.options.get("dl_vl_choice") == "exact";
+  out.exact = in.options.get("dl_vl_choice") == "exact";
   opt.slack = in.options.get("dl_choices") == "slack";
-
-  // 1. Routes: one legal in-tree per destination switch.
-  dl::DlResult r;
-  if (!dl::dl_route(f, opt, r, err)) {
-    in.log.logf(LogLevel::kError, "%s: %s", kName, err.c_str());
-    return false;
-  }
-  write_lfts(f, r.trees, out);
-
-  // 2. Realization of the layers as SLs + SL2VL. With every hop in layer 0
-  // the reset tables (SL 0, VL 0 everywhere) are already right.
-  VlMapStats vs;
-  vs.vls_used = vs.sls_used = 1;
-  if (r.layers_needed > 1) {
-    VlDemand demand;
-    dl::dl_vl_demand(f, r, exact, demand);
-    VlMapOptions vo;
-    vo.max_vls = opt.layers;
-    vo.max_sls = in.max_sls;
-    vo.seed = opt.seed + 1;
-    if (!realize_vlmap(f, r.trees, demand, vo, out, vs, err)) {
-      in.log.logf(LogLevel::kError,
-                  "%s: %d sub-networks %s: the SL budget cannot realize the layer changes: %s "
-                  "(fewer dl_subnets need fewer SLs; dl_vl_choice=free gives more freedom)",
-                  kName, opt.layers, dl::restriction_name(opt.restriction), err.c_str());
-      return false;
-    }
-  }
-
-  const ForwardingIndex fi = forwarding_index(f, r.trees);
-  const double hops = dl::average_hops(f, r.trees);
-  rep.add("root", describe(f, r.updown.root));
-  rep.add("restriction", dl::restriction_name(opt.restriction));
-  rep.add("policy", dl::policy_name(opt.policy));
-  rep.add("subnets", opt.layers);
-  rep.add("layers_needed", r.layers_needed);
-  rep.add("vls_used", vs.vls_used);
-  rep.add("sls_used", vs.sls_used);
-  rep.add("avg_hops", strprintf("%.6f", hops));
-  rep.add("max_efi", fi.max);
-  rep.add("repaired_dests", r.repaired_dests);
-  rep.add("vl_choice", exact ? "exact" : "free");
-  rep.add("choices", opt.slack ? "slack" : "lowest");
-  out.vls_used = vs.vls_used;
-  out.sls_used = vs.sls_used;
-  in.log.logf(LogLevel::kInfo,
-              "%s: %s, %d sub-network%s (%d needed), root %s, policy %s: average %.3f hops, "
-              "max edge forwarding index %lld; realized with %d VL%s and %d SL%s",
-              kName, dl::restriction_name(opt.restriction), opt.layers, opt.layers == 1 ? "" : "s",
-              r.layers_needed, describe(f, r.updown.root).c_str(), dl::policy_name(opt.policy),
-              hops, static_cast<long long>(fi.max), vs.vls_used, vs.vls_used == 1 ? "" : "s",
-              vs.sls_used, vs.sls_used == 1 ? "" : "s");
+  out.max_sls = in.max_sls;
   return true;
 }
 
-}  // namespace keiro
+bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineResult &res) {
+  const Fabric &f = in.fabric;
+  out.reset(f, Routing::SlScope::kPerSourceSwitch);
+  std::string err;
 
-namespace keiro::dl {
+  // 1. Routes: one legal in-tree per destination switch.
+  DlResult r;
+  if (!route(f, opt.dl, r, err)) {
+    in.log.logf(LogLevel::kError, "%s: %s", kName, err.c_str());
+    return false;
+  }
+  minimal::write_lfts(f, r.trees, out);
+
+  // 2. Realization of the layers as SLs + SL2VL. With every hop in layer 0
+  // the reset tables (SL 0, VL 0 everywhere) are already right.
+  vlmap::VlMapStats vs;
+  vs.vls_used = vs.sls_used = 1;
+  if (r.layers_needed > 1) {
+    vlmap::VlDemand demand;
+    vl_demand(f, r, opt.exact, demand);
+    vlmap::VlMapOptions vo;
+    vo.max_vls = opt.dl.layers;
+    vo.max_sls = opt.max_sls;
+    vo.seed = opt.dl.seed + 1;
+    if (!vlmap::realize(f, r.trees, demand, vo, out, vs, err)) {
+      in.log.logf(LogLevel::kError,
+                  "%s: %d sub-networks %s: the SL budget cannot realize the layer changes: %s "
+                  "(fewer dl_subnets need fewer SLs; dl_vl_choice=free gives more freedom)",
+                  kName, opt.dl.layers, restriction_name(opt.dl.restriction), err.c_str());
+      return false;
+    }
+  }
+  out.vls_used = vs.vls_used;
+  out.sls_used = vs.sls_used;
+
+  res.options = opt;
+  res.root = r.updown.root;
+  res.layers_needed = r.layers_needed;
+  res.vls_used = vs.vls_used;
+  res.sls_used = vs.sls_used;
+  res.avg_hops = average_hops(f, r.trees);
+  res.max_efi = minimal::forwarding_index(f, r.trees).max;
+  res.repaired_dests = r.repaired_dests;
+  return true;
+}
+
+void report(const Fabric &f, const EngineResult &res, EngineReport &rep, Logger &log) {
+  const DlOptions &o = res.options.dl;
+  const std::string root = f.describe(res.root);
+  rep.add("root", root);
+  rep.add("restriction", restriction_name(o.restriction));
+  rep.add("policy", policy_name(o.policy));
+  rep.add("subnets", o.layers);
+  rep.add("layers_needed", res.layers_needed);
+  rep.add("vls_used", res.vls_used);
+  rep.add("sls_used", res.sls_used);
+  rep.add("avg_hops", strprintf("%.6f", res.avg_hops));
+  rep.add("max_efi", res.max_efi);
+  rep.add("repaired_dests", res.repaired_dests);
+  rep.add("vl_choice", res.options.exact ? "exact" : "free");
+  rep.add("choices", o.slack ? "slack" : "lowest");
+  log.logf(LogLevel::kInfo,
+           "%s: %s, %d sub-network%s (%d needed), root %s, policy %s: average %.3f hops, "
+           "max edge forwarding index %lld; realized with %d VL%s and %d SL%s",
+           kName, restriction_name(o.restriction), o.layers, o.layers == 1 ? "" : "s",
+           res.layers_needed, root.c_str(), policy_name(o.policy), res.avg_hops,
+           static_cast<long long>(res.max_efi), res.vls_used, res.vls_used == 1 ? "" : "s",
+           res.sls_used, res.sls_used == 1 ? "" : "s");
+}
+
+bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep) {
+  EngineOptions opt;
+  EngineResult res;
+  if (!read_options(in, opt)) {
+    out.reset(in.fabric, Routing::SlScope::kPerSourceSwitch);
+    return false;
+  }
+  if (!run(in, opt, out, res)) return false;
+  report(in.fabric, res, rep, in.log);
+  return true;
+}
 
 namespace {
 constexpr OptionSpec kOptions[] = {
@@ -136,7 +157,7 @@ constexpr OptionSpec kOptions[] = {
 }  // namespace
 
 constinit const EngineDesc kEngine = {
-    "dl", "keiro-dl", route_dl,
+    "dl", "keiro-dl", route_engine,
     "Descending Layers: up*/down*-style layers per VL, packets only descend; near-minimal "
     "destination trees, realized as SLs + SL2VL",
     kOptions};

@@ -16,15 +16,48 @@
 // O(moves * SLs * L * VLs).
 #pragma once
 
+#include <cstdint>
+
+#include "core/dl/dl.h"
 #include "core/engine.h"
 
-namespace keiro {
-
-bool route_dl(const EngineInput &in, Routing &out, EngineReport &rep);
-
-}  // namespace keiro
-
 namespace keiro::dl {
+
+// What keiro-dl reads from EngineInput, typed.
+struct EngineOptions {
+  DlOptions dl;        // layers = dl_subnets or the VL budget; root from dl_root
+  bool exact = false;  // dl_vl_choice=exact: every hop on the VL of its layer
+  int max_sls = 16;    // SL budget of the realization
+};
+
+// What a run produced; report() turns it into EngineReport facts.
+struct EngineResult {
+  EngineOptions options;  // as used
+  int32_t root = -1;      // root switch of the up/down tree
+  int layers_needed = 0;  // DlResult::layers_needed
+  int vls_used = 0, sls_used = 0;
+  double avg_hops = 0;  // average_hops() of the routes
+  int64_t max_efi = 0;  // largest edge forwarding index
+  int64_t repaired_dests = 0;
+};
+
+// Reads the dl_* options and the budgets of in into out. Fails with one ERROR
+// line when dl_subnets exceeds in.max_vls or dl_root names no single switch.
+bool read_options(const EngineInput &in, EngineOptions &out);
+
+// Routes (dl.h) and realizes the layers (core/vlmap/vlmap.h) into out (reset
+// here), filling res. Fails with one ERROR line (not connected, SL budget).
+bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineResult &res);
+
+// The facts of res in rep (root, restriction, policy, subnets, layers_needed,
+// vls_used, sls_used, avg_hops, max_efi, repaired_dests, vl_choice, choices)
+// and one INFO line in log.
+void report(const Fabric &f, const EngineResult &res, EngineReport &rep, Logger &log);
+
+// The adapter (RouteFn): read_options, run, report.
+bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep);
+
 // The registry entry (core/engine.cc): names, route function, option keys.
 extern const EngineDesc kEngine;
+
 }  // namespace keiro::dl

@@ -9,7 +9,7 @@
 #include "core/minimal/dest_trees.h"
 #include "core/minimal/forwarding_index.h"
 
-namespace keiro {
+namespace keiro::loren {
 
 namespace {
 constexpr const char *kName = "keiro-loren";
@@ -19,48 +19,54 @@ void fact(EngineReport &rep, const char *key, double v) {
 }
 }  // namespace
 
-bool route_loren(const EngineInput &in, Routing &out, EngineReport &rep) {
-  const Fabric &f = in.fabric;
-  out.reset(f, Routing::SlScope::kPerSourceSwitch);
-  const auto seed = static_cast<uint64_t>(in.options.get_int("acro_seed"));
-  std::string err;
-
-  // 1. The layout.
-  const std::string path = in.options.get("loren_layout");
-  if (path.empty()) {
+bool read_options(const EngineInput &in, EngineOptions &out) {
+  out.layers = acro::read_layer_options(in.options);
+  out.loren.seed = out.layers.seed;
+  out.loren.tmax = static_cast<int32_t>(in.options.get_int("loren_tmax"));
+  out.layout_path = in.options.get("loren_layout");
+  if (out.layout_path.empty()) {
     in.log.logf(LogLevel::kError,
                 "%s: option loren_layout is not set (a file with one 'GUID-or-name X Y' line "
                 "per switch, see docs/loren.md)",
                 kName);
     return false;
   }
+  return true;
+}
+
+bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineResult &res) {
+  const Fabric &f = in.fabric;
+  out.reset(f, Routing::SlScope::kPerSourceSwitch);
+  std::string err;
+
+  // 1. The layout.
   Layout layout;
-  if (!read_layout(path, f, layout, err)) {
+  if (!read_layout(opt.layout_path, f, layout, err)) {
     in.log.logf(LogLevel::kError, "%s: %s", kName, err.c_str());
     return false;
   }
 
   // 2. LOREN's tables and forwarding rule (livelock checked).
-  LorenOptions lo;
-  lo.tmax = static_cast<int32_t>(in.options.get_int("loren_tmax"));
-  lo.seed = seed;
-  LorenRouting lr;
-  if (!loren_route(f, layout, lo, lr, err)) {
+  LorenRouting &lr = res.routing;
+  if (!route(f, layout, opt.loren, lr, err)) {
     in.log.logf(LogLevel::kError, "%s: %s", kName, err.c_str());
     return false;
   }
-  const DestTrees &trees = lr.trees;
-  write_lfts(f, trees, out);
+  minimal::write_lfts(f, lr.trees, out);
 
   // 3. ACRO's layers on LOREN's routes, realized as SLs and SL2VL
   // (core/acro/realize.h).
-  RealizeWording w;
+  acro::RealizeWording w;
   w.engine = kName;
   w.routes = strprintf("LOREN's routes (t_max %d)", lr.tables.tmax);
   w.where = " on " + w.routes;
-  LayerRealization layers;
-  if (!realize_acro_layers(in, trees, seed, w, out, layers)) return false;
+  if (!acro::realize_layers(in, lr.trees, opt.layers, w, out, res.layers)) return false;
+  res.max_efi = minimal::forwarding_index(f, lr.trees).max;
+  return true;
+}
 
+void report(const Fabric &f, const EngineResult &res, EngineReport &rep, Logger &log) {
+  const LorenRouting &lr = res.routing;
   const LorenTables &t = lr.tables;
   const int32_t S = f.num_switches();
   int32_t tmin = S > 0 ? t.size(0) : 0;
@@ -69,7 +75,6 @@ bool route_loren(const EngineInput &in, Routing &out, EngineReport &rep) {
     tmin = std::min(tmin, t.size(s));
     sizes += (s ? " " : "") + std::to_string(t.size(s));
   }
-  const ForwardingIndex fi = forwarding_index(f, trees);
   rep.add("tmax", t.tmax);
   rep.add("required_entries", t.required);
   if (t.required_switch >= 0) rep.add("required_switch", f.sw(t.required_switch).name);
@@ -83,20 +88,27 @@ bool route_loren(const EngineInput &in, Routing &out, EngineReport &rep) {
   fact(rep, "avg_min_hops", lr.avg_min_hops);
   rep.add("max_hops", lr.max_hops);
   fact(rep, "max_stretch", lr.max_stretch);
-  add_layer_facts(layers, fi.max, rep);
+  acro::add_layer_facts(res.layers, res.max_efi, rep);
   rep.add("table_sizes", sizes);  // last: long on big fabrics
-  in.log.logf(LogLevel::kInfo,
-              "%s: t_max %d (mandatory entries need %d); tables %d..%d entries; %.3f hops on "
-              "average (minimal %.3f, max stretch %.2f); %d ACRO layers realized with %d VLs and "
-              "%d SLs",
-              kName, t.tmax, t.required, tmin, t.max_size(), lr.avg_hops, lr.avg_min_hops,
-              lr.max_stretch, layers.layers, layers.vlmap.vls_used, layers.vlmap.sls_used);
-  return true;
+  log.logf(LogLevel::kInfo,
+           "%s: t_max %d (mandatory entries need %d); tables %d..%d entries; %.3f hops on "
+           "average (minimal %.3f, max stretch %.2f); %d ACRO layers realized with %d VLs and "
+           "%d SLs",
+           kName, t.tmax, t.required, tmin, t.max_size(), lr.avg_hops, lr.avg_min_hops,
+           lr.max_stretch, res.layers.layers, res.layers.vlmap.vls_used, res.layers.vlmap.sls_used);
 }
 
-}  // namespace keiro
-
-namespace keiro::loren {
+bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep) {
+  EngineOptions opt;
+  EngineResult res;
+  if (!read_options(in, opt)) {
+    out.reset(in.fabric, Routing::SlScope::kPerSourceSwitch);
+    return false;
+  }
+  if (!run(in, opt, out, res)) return false;
+  report(in.fabric, res, rep, in.log);
+  return true;
+}
 
 namespace {
 // keiro-loren also reads acro_seed and acro_max_moves (keiro-acro's keys).
@@ -109,7 +121,7 @@ constexpr OptionSpec kOptions[] = {
 }  // namespace
 
 constinit const EngineDesc kEngine = {
-    "loren", "keiro-loren", route_loren,
+    "loren", "keiro-loren", route_engine,
     "LOREN: compact layout-oriented tables (loren_layout, loren_tmax) made deadlock free by "
     "ACRO, realized as SLs + SL2VL",
     kOptions};

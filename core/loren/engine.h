@@ -21,15 +21,44 @@
 // in keiro-acro (core/acro/engine.h).
 #pragma once
 
+#include <cstdint>
+#include <string>
+
+#include "core/acro/realize.h"
 #include "core/engine.h"
-
-namespace keiro {
-
-bool route_loren(const EngineInput &in, Routing &out, EngineReport &rep);
-
-}  // namespace keiro
+#include "core/loren/loren.h"
 
 namespace keiro::loren {
+
+// What keiro-loren reads from EngineInput, typed.
+struct EngineOptions {
+  std::string layout_path;    // loren_layout
+  LorenOptions loren;         // tmax = loren_tmax, seed = acro_seed
+  acro::LayerOptions layers;  // acro_seed, acro_max_moves
+};
+
+// What a run produced; report() turns it into EngineReport facts.
+struct EngineResult {
+  LorenRouting routing;           // tables, next hops, hop statistics
+  acro::LayerRealization layers;  // ACRO layers and the realization's counters
+  int64_t max_efi = 0;            // largest edge forwarding index of the routes
+};
+
+// Reads the loren_* and acro_* options into out. Fails with one ERROR line
+// when loren_layout is unset.
+bool read_options(const EngineInput &in, EngineOptions &out);
+
+// Reads the layout, routes (loren.h) and realizes ACRO's layers into out
+// (reset here), filling res. Fails with one ERROR line (see above).
+bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineResult &res);
+
+// The facts of res in rep (see above; table_sizes last) and one INFO line.
+void report(const Fabric &f, const EngineResult &res, EngineReport &rep, Logger &log);
+
+// The adapter (RouteFn): read_options, run, report.
+bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep);
+
 // The registry entry (core/engine.cc): names, route function, option keys.
 extern const EngineDesc kEngine;
+
 }  // namespace keiro::loren

@@ -2,12 +2,13 @@
 #include "core/loren/forward.h"
 
 #include <algorithm>
+#include <cassert>
 
 #include "core/log.h"
 
-namespace keiro {
+namespace keiro::loren {
 
-int32_t loren_pick(std::span<const LorenEntry> table, const Layout &layout, int32_t v) {
+int32_t pick(std::span<const LorenEntry> table, const Layout &layout, int32_t v) {
   int32_t best = -1, best_md = 0;
   for (size_t i = 0; i < table.size(); ++i) {
     const int32_t m = layout.md(table[i].dst, v);
@@ -20,13 +21,14 @@ int32_t loren_pick(std::span<const LorenEntry> table, const Layout &layout, int3
   return best;
 }
 
-bool loren_forwarding(const Fabric &f, const Layout &layout, const LorenTables &tables,
-                      const DestTrees &shortest, DestTrees &out, std::string &err) {
+bool forwarding(const Fabric &f, const Layout &layout, const LorenTables &tables,
+                const minimal::DestTrees &shortest, minimal::DestTrees &out, std::string &err) {
   const int32_t S = f.num_switches();
   if (tables.num_switches != S || shortest.num_switches != S || shortest.num_dests() != S) {
     err = "LOREN tables do not match the fabric";
     return false;
   }
+  assert(layout.num_switches() == S && "loren::forwarding: the layout of another fabric");
   out.reset(S, S);
   out.root = shortest.root;
   out.lid_start = shortest.lid_start;
@@ -34,9 +36,14 @@ bool loren_forwarding(const Fabric &f, const Layout &layout, const LorenTables &
 
   for (int32_t u = 0; u < S; ++u) {
     const auto table = tables.table(u);
+    // pick()'s tie-break (the first entry) relies on this order.
+    assert(
+        std::is_sorted(table.begin(), table.end(),
+                       [](const LorenEntry &a, const LorenEntry &b) { return a.hops < b.hops; }) &&
+        "loren::forwarding: build_tables sorts every table by hops");
     for (int32_t v = 0; v < S; ++v) {
       if (v == u) continue;
-      const int32_t i = loren_pick(table, layout, v);
+      const int32_t i = pick(table, layout, v);
       if (i < 0) {
         err = strprintf("switch '%s' has an empty LOREN table", f.sw(u).name.c_str());
         return false;
@@ -50,7 +57,7 @@ bool loren_forwarding(const Fabric &f, const Layout &layout, const LorenTables &
   std::vector<int32_t> walk;
   for (int32_t v = 0; v < S; ++v) {
     int32_t s0 = -1;
-    const int32_t s = first_loop(f, out, v, state, walk, s0);
+    const int32_t s = minimal::first_loop(f, out, v, state, walk, s0);
     if (s >= 0) {
       err = strprintf(
           "livelock: LOREN's forwarding from switch '%s' towards switch '%s' loops through "
@@ -62,4 +69,4 @@ bool loren_forwarding(const Fabric &f, const Layout &layout, const LorenTables &
   return true;
 }
 
-}  // namespace keiro
+}  // namespace keiro::loren

@@ -29,18 +29,18 @@
 #include "core/loren/tables.h"
 #include "core/minimal/dest_trees.h"
 
-namespace keiro {
+namespace keiro::loren {
 
 // Index in table of the entry the rule picks for destination switch v (the
 // first entry with the smallest md(v_dst, v)); -1 for an empty table.
 // table must be sorted by hops. O(t).
-int32_t loren_pick(std::span<const LorenEntry> table, const Layout &layout, int32_t v);
+int32_t pick(std::span<const LorenEntry> table, const Layout &layout, int32_t v);
 
 // Expands the rule: out gets the destinations (roots and LIDs) of shortest
 // (one per switch, destination k at switch k) and next(k, u) = the channel
 // of the entry u picks for k. Fails with one line in err, naming the source
 // and destination switches, when a walk loops (livelock) or a table is empty.
-bool loren_forwarding(const Fabric &f, const Layout &layout, const LorenTables &tables,
-                      const DestTrees &shortest, DestTrees &out, std::string &err);
+bool forwarding(const Fabric &f, const Layout &layout, const LorenTables &tables,
+                const minimal::DestTrees &shortest, minimal::DestTrees &out, std::string &err);
 
-}  // namespace keiro
+}  // namespace keiro::loren

@@ -2,7 +2,7 @@
 #include "core/loren/layout.h"
 
 #include <algorithm>
-#include <cinttypes>
+#include <cassert>
 #include <fstream>
 #include <sstream>
 #include <unordered_map>
@@ -11,7 +11,7 @@
 #include "core/log.h"
 #include "core/options.h"
 
-namespace keiro {
+namespace keiro::loren {
 
 namespace {
 
@@ -58,13 +58,10 @@ bool parse_coord(const std::string &tok, int32_t &v) {
   return v <= kMaxCoord;
 }
 
-std::string describe(const Fabric &f, int32_t s) {
-  return strprintf("'%s' (GUID 0x%016" PRIx64 ")", f.sw(s).name.c_str(), f.sw(s).guid);
-}
-
 }  // namespace
 
 int32_t Layout::at(int32_t px, int32_t py) const {
+  assert(by_pos_.size() == x.size() && "Layout::at: index() must run after the positions are set");
   if (px < 0 || py < 0 || px > kMaxCoord || py > kMaxCoord) return -1;
   const uint64_t key = pos_key(px, py);
   auto it = std::lower_bound(by_pos_.begin(), by_pos_.end(), key);
@@ -100,8 +97,8 @@ bool make_layout(const Fabric &f, const std::vector<int32_t> &x, const std::vect
   }
   for (int32_t s = 0; s < S; ++s)
     if (x[s] < 0 || y[s] < 0 || x[s] > kMaxCoord || y[s] > kMaxCoord) {
-      err = strprintf("layout: switch %s has position (%d,%d) outside 0..%d",
-                      describe(f, s).c_str(), x[s], y[s], kMaxCoord);
+      err = strprintf("layout: switch %s has position (%d,%d) outside 0..%d", f.describe(s).c_str(),
+                      x[s], y[s], kMaxCoord);
       return false;
     }
   out.x = x;
@@ -109,7 +106,7 @@ bool make_layout(const Fabric &f, const std::vector<int32_t> &x, const std::vect
   const int32_t dup = out.index();
   if (dup >= 0) {
     err = strprintf("layout: two switches share position (%d,%d), one is %s", x[dup], y[dup],
-                    describe(f, dup).c_str());
+                    f.describe(dup).c_str());
     return false;
   }
   return true;
@@ -121,12 +118,6 @@ bool parse_layout(std::string_view text, const std::string &name, const Fabric &
   if (S >= (1 << 20)) {
     err = name + ": too many switches for a layout";
     return false;
-  }
-  // Node description -> switch; -2 when several switches share it.
-  std::unordered_map<std::string, int32_t> by_name;
-  for (int32_t s = 0; s < S; ++s) {
-    auto [it, fresh] = by_name.emplace(f.sw(s).name, s);
-    if (!fresh) it->second = -2;
   }
   std::vector<int32_t> line_of(S, 0);
   // (x, y) -> line that placed a switch there.
@@ -151,28 +142,23 @@ bool parse_layout(std::string_view text, const std::string &name, const Fabric &
       return fail(ln, "unterminated '\"' in the switch name");
     if (!next_token(line, i, tx, q2, bad_quote) || !next_token(line, i, ty, q2, bad_quote))
       return fail(ln, "expected 'SWITCH X Y' (SWITCH: 0x GUID or node description)");
-    int32_t s = -1;
-    if (!quoted && key.size() > 2 && key[0] == '0' && (key[1] == 'x' || key[1] == 'X')) {
-      uint64_t guid = 0;
-      if (!parse_guid(key, guid)) return fail(ln, "malformed GUID '" + key + "'");
-      s = f.find_switch(guid);
-      if (s < 0)
-        return fail(ln, strprintf("no switch with GUID 0x%016" PRIx64 " in the fabric", guid));
-    } else {
-      auto it = by_name.find(key);
-      if (it == by_name.end())
-        return fail(ln, "no switch with node description '" + key + "' in the fabric");
-      if (it->second == -2)
-        return fail(ln, "node description '" + key + "' names several switches: use the GUID");
-      s = it->second;
-    }
+    // An unquoted 0x word must be a well-formed GUID; then the GUID or the
+    // node description names one switch (Fabric::find_switch rejects a
+    // description that several switches share).
+    uint64_t guid = 0;
+    if (!quoted && key.size() > 2 && key[0] == '0' && (key[1] == 'x' || key[1] == 'X') &&
+        !parse_guid(key, guid))
+      return fail(ln, "malformed GUID '" + key + "'");
+    std::string why;
+    const int32_t s = f.find_switch(key, why);
+    if (s < 0) return fail(ln, why);
     int32_t px = 0, py = 0;
     if (!parse_coord(tx, px))
       return fail(ln, strprintf("X '%s' is not a whole number 0..%d", tx.c_str(), kMaxCoord));
     if (!parse_coord(ty, py))
       return fail(ln, strprintf("Y '%s' is not a whole number 0..%d", ty.c_str(), kMaxCoord));
     if (line_of[s])
-      return fail(ln, strprintf("switch %s is already placed on line %d", describe(f, s).c_str(),
+      return fail(ln, strprintf("switch %s is already placed on line %d", f.describe(s).c_str(),
                                 line_of[s]));
     auto [it, fresh] = pos_line.emplace(pos_key(px, py), ln);
     if (!fresh)
@@ -189,7 +175,7 @@ bool parse_layout(std::string_view text, const std::string &name, const Fabric &
       ++missing;
     }
   if (missing) {
-    err = strprintf("%s: switch %s has no position%s", name.c_str(), describe(f, first).c_str(),
+    err = strprintf("%s: switch %s has no position%s", name.c_str(), f.describe(first).c_str(),
                     missing > 1 ? strprintf(" (%d switches are missing)", missing).c_str() : "");
     return false;
   }
@@ -208,4 +194,4 @@ bool read_layout(const std::string &path, const Fabric &f, Layout &out, std::str
   return parse_layout(ss.str(), path, f, out, err);
 }
 
-}  // namespace keiro
+}  // namespace keiro::loren

@@ -22,7 +22,7 @@
 
 #include "core/fabric.h"
 
-namespace keiro {
+namespace keiro::loren {
 
 struct Layout {
   std::vector<int32_t> x, y;      // per switch id
@@ -56,4 +56,4 @@ bool read_layout(const std::string &path, const Fabric &f, Layout &out, std::str
 bool make_layout(const Fabric &f, const std::vector<int32_t> &x, const std::vector<int32_t> &y,
                  Layout &out, std::string &err);
 
-}  // namespace keiro
+}  // namespace keiro::loren

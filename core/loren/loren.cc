@@ -7,26 +7,26 @@
 #include "core/loren/forward.h"
 #include "core/minimal/balanced.h"
 
-namespace keiro {
+namespace keiro::loren {
 
-bool loren_route(const Fabric &f, const Layout &layout, const LorenOptions &opt, LorenRouting &out,
-                 std::string &err) {
+bool route(const Fabric &f, const Layout &layout, const LorenOptions &opt, LorenRouting &out,
+           std::string &err) {
   const int32_t S = f.num_switches();
-  BalancedOptions bo;
+  minimal::BalancedOptions bo;
   bo.seed = opt.seed;
-  if (!balanced_minimal_routing(f, bo, out.shortest, err)) return false;
+  if (!minimal::balanced_routing(f, bo, out.shortest, err)) return false;
   LorenTableOptions to;
   to.tmax = opt.tmax;
-  if (!build_loren_tables(f, layout, out.shortest, to, out.tables, err)) return false;
-  if (!loren_forwarding(f, layout, out.tables, out.shortest, out.trees, err)) return false;
+  if (!build_tables(f, layout, out.shortest, to, out.tables, err)) return false;
+  if (!forwarding(f, layout, out.tables, out.shortest, out.trees, err)) return false;
 
   std::vector<int32_t> d(S), m(S);
   int64_t sum = 0, sum_min = 0;
   out.max_hops = out.max_min_hops = 0;
   out.max_stretch = 1;
   for (int32_t k = 0; k < S; ++k) {
-    tree_depths(f, out.trees, k, d);
-    tree_depths(f, out.shortest, k, m);
+    minimal::tree_depths(f, out.trees, k, d);
+    minimal::tree_depths(f, out.shortest, k, m);
     for (int32_t s = 0; s < S; ++s) {
       sum += d[s];
       sum_min += m[s];
@@ -41,4 +41,4 @@ bool loren_route(const Fabric &f, const Layout &layout, const LorenOptions &opt,
   return true;
 }
 
-}  // namespace keiro
+}  // namespace keiro::loren

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// LOREN, layout-oriented routing with entries for neighbours (Kawano,
-// Nakahara, Fujiwara, Matsutani, Koibuchi, Amano;
-// ../shared/papers/loren-kawano.txt), as one call: balanced shortest-path
+// LOREN, layout-oriented routing with entries for neighbours (R. Kawano,
+// H. Nakahara, I. Fujiwara, H. Matsutani, M. Koibuchi, H. Amano, "LOREN: A
+// Scalable Routing Method for Layout-conscious Random Topologies", CANDAR
+// 2016: Algorithm 1 and Sect. V), as one call: balanced shortest-path
 // trees (core/minimal/balanced.h) -> compact tables (Algorithm 1,
 // core/loren/tables.h) -> the forwarding rule of Sect. V expanded into
 // destination-based next hops and checked for livelock
@@ -20,7 +21,7 @@
 #include "core/loren/tables.h"
 #include "core/minimal/dest_trees.h"
 
-namespace keiro {
+namespace keiro::loren {
 
 struct LorenOptions {
   int32_t tmax = 0;   // 0: the smallest t_max that works (LorenTables::required)
@@ -28,9 +29,9 @@ struct LorenOptions {
 };
 
 struct LorenRouting {
-  DestTrees shortest;  // the balanced shortest-path trees the tables start from
+  minimal::DestTrees shortest;  // the balanced shortest-path trees the tables start from
   LorenTables tables;
-  DestTrees trees;  // LOREN's next hops, destination k = switch k
+  minimal::DestTrees trees;  // LOREN's next hops, destination k = switch k
   // Hop counts over ordered pairs of distinct switches (the paper's "average
   // path length"), LOREN's and the shortest.
   double avg_hops = 0, avg_min_hops = 0;
@@ -39,7 +40,7 @@ struct LorenRouting {
 };
 
 // Fails with one line in err (not connected, t_max too small, livelock).
-bool loren_route(const Fabric &f, const Layout &layout, const LorenOptions &opt, LorenRouting &out,
-                 std::string &err);
+bool route(const Fabric &f, const Layout &layout, const LorenOptions &opt, LorenRouting &out,
+           std::string &err);
 
-}  // namespace keiro
+}  // namespace keiro::loren

@@ -7,7 +7,7 @@
 #include "core/graph/switch_bfs.h"
 #include "core/log.h"
 
-namespace keiro {
+namespace keiro::loren {
 
 int32_t LorenTables::max_size() const {
   int32_t m = 0;
@@ -21,7 +21,7 @@ namespace {
 struct Builder {
   const Fabric &f;
   const Layout &layout;
-  const DestTrees &shortest;
+  const minimal::DestTrees &shortest;
   const int32_t S;
   std::vector<std::vector<LorenEntry>> table;  // per switch, in insertion order
   std::vector<uint8_t> has;                    // has[u * S + v]: u holds an entry for v
@@ -32,7 +32,7 @@ struct Builder {
   std::vector<int32_t> dag, stamp, choice, cost_max, cost_sum;
   int32_t epoch = 0;
 
-  Builder(const Fabric &fab, const Layout &l, const DestTrees &t)
+  Builder(const Fabric &fab, const Layout &l, const minimal::DestTrees &t)
       : f(fab), layout(l), shortest(t), S(fab.num_switches()) {}
 
   size_t at(int32_t v, int32_t u) const { return static_cast<size_t>(v) * S + u; }
@@ -129,8 +129,8 @@ struct Builder {
 
 }  // namespace
 
-bool build_loren_tables(const Fabric &f, const Layout &layout, const DestTrees &shortest,
-                        const LorenTableOptions &opt, LorenTables &out, std::string &err) {
+bool build_tables(const Fabric &f, const Layout &layout, const minimal::DestTrees &shortest,
+                  const LorenTableOptions &opt, LorenTables &out, std::string &err) {
   const int32_t S = f.num_switches();
   out = LorenTables();
   out.num_switches = S;
@@ -242,4 +242,4 @@ bool build_loren_tables(const Fabric &f, const Layout &layout, const DestTrees &
   return true;
 }
 
-}  // namespace keiro
+}  // namespace keiro::loren

@@ -52,7 +52,7 @@
 #include "core/loren/layout.h"
 #include "core/minimal/dest_trees.h"
 
-namespace keiro {
+namespace keiro::loren {
 
 struct LorenEntry {
   enum Kind : uint8_t { kAdjacent = 1, kGridNeighbour = 2, kDistant = 3 };
@@ -87,11 +87,11 @@ struct LorenTableOptions {
 };
 
 // shortest: one destination per switch, destination k rooted at switch k,
-// every next hop on a shortest path (balanced_minimal_routing()'s output).
+// every next hop on a shortest path (minimal::balanced_routing()'s output).
 // Fails with one line in err when the trees do not fit the fabric, when the
 // fabric is not connected, or when tmax is below `required` (out.required is
 // set even then).
-bool build_loren_tables(const Fabric &f, const Layout &layout, const DestTrees &shortest,
-                        const LorenTableOptions &opt, LorenTables &out, std::string &err);
+bool build_tables(const Fabric &f, const Layout &layout, const minimal::DestTrees &shortest,
+                  const LorenTableOptions &opt, LorenTables &out, std::string &err);
 
-}  // namespace keiro
+}  // namespace keiro::loren

@@ -8,7 +8,7 @@
 #include "core/graph/switch_bfs.h"
 #include "core/log.h"
 
-namespace keiro {
+namespace keiro::minimal {
 
 std::vector<int64_t> switch_weights(const Fabric &f) {
   std::vector<int64_t> w(f.num_switches());
@@ -87,8 +87,8 @@ class Balancer {
 
 }  // namespace
 
-bool balanced_minimal_routing(const Fabric &f, const BalancedOptions &opt, DestTrees &out,
-                              std::string &err) {
+bool balanced_routing(const Fabric &f, const BalancedOptions &opt, DestTrees &out,
+                      std::string &err) {
   const int32_t S = f.num_switches();
   out.reset(S, S);
   std::vector<uint16_t> own;
@@ -122,4 +122,4 @@ bool balanced_minimal_routing(const Fabric &f, const BalancedOptions &opt, DestT
   return true;
 }
 
-}  // namespace keiro
+}  // namespace keiro::minimal

@@ -27,7 +27,7 @@
 #include "core/fabric.h"
 #include "core/minimal/dest_trees.h"
 
-namespace keiro {
+namespace keiro::minimal {
 
 struct BalancedOptions {
   uint64_t seed = 0;   // 0: destinations in switch-id order; otherwise a seeded shuffle
@@ -39,7 +39,7 @@ struct BalancedOptions {
 std::vector<int64_t> switch_weights(const Fabric &f);
 
 // Fails (one line in err) when some switch cannot reach another.
-bool balanced_minimal_routing(const Fabric &f, const BalancedOptions &opt, DestTrees &out,
-                              std::string &err);
+bool balanced_routing(const Fabric &f, const BalancedOptions &opt, DestTrees &out,
+                      std::string &err);
 
-}  // namespace keiro
+}  // namespace keiro::minimal

@@ -2,11 +2,12 @@
 #include "core/minimal/dest_trees.h"
 
 #include <algorithm>
+#include <cassert>
 #include <unordered_map>
 
 #include "core/log.h"
 
-namespace keiro {
+namespace keiro::minimal {
 
 void DestTrees::reset(int32_t s, int32_t k) {
   num_switches = s;
@@ -91,6 +92,9 @@ int32_t first_loop(const Fabric &f, const DestTrees &t, int32_t k, std::vector<u
 
 void tree_depths(const Fabric &f, const DestTrees &t, int32_t k, std::span<int32_t> depth) {
   const int32_t S = f.num_switches();
+  assert(static_cast<int32_t>(depth.size()) == S &&
+         "tree_depths: depth needs one entry per switch");
+  assert(t.num_switches == S && "tree_depths: trees of another fabric");
   std::fill(depth.begin(), depth.end(), -1);
   depth[t.root[k]] = 0;
   for (int32_t s0 = 0; s0 < S; ++s0) {
@@ -109,6 +113,7 @@ void tree_depths(const Fabric &f, const DestTrees &t, int32_t k, std::span<int32
 void deepest_first(std::span<const int32_t> depth, std::vector<int32_t> &count,
                    std::span<int32_t> order) {
   const auto S = static_cast<int32_t>(depth.size());
+  assert(order.size() == depth.size() && "deepest_first: order needs one entry per depth");
   const int32_t dmax = S ? *std::max_element(depth.begin(), depth.end()) : 0;
   count.assign(dmax + 2, 0);
   for (int32_t s = 0; s < S; ++s) ++count[dmax - depth[s] + 1];
@@ -189,4 +194,4 @@ bool trees_from_lfts(const Fabric &f, const Routing &r, DestTrees &out, std::str
   return validate_trees(f, out, err);
 }
 
-}  // namespace keiro
+}  // namespace keiro::minimal

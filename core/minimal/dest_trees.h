@@ -24,7 +24,7 @@
 #include "core/fabric.h"
 #include "core/routing.h"
 
-namespace keiro {
+namespace keiro::minimal {
 
 struct DestTrees {
   int32_t num_switches = 0;
@@ -84,4 +84,4 @@ void write_lfts(const Fabric &f, const DestTrees &t, Routing &r);
 // Time O(S * LIDs), memory O(S * K).
 bool trees_from_lfts(const Fabric &f, const Routing &r, DestTrees &out, std::string &err);
 
-}  // namespace keiro
+}  // namespace keiro::minimal

@@ -5,7 +5,7 @@
 
 #include "core/minimal/balanced.h"
 
-namespace keiro {
+namespace keiro::minimal {
 
 ForwardingIndex forwarding_index(const Fabric &f, const DestTrees &t) {
   const int32_t S = f.num_switches();
@@ -45,4 +45,4 @@ ForwardingIndex forwarding_index(const Fabric &f, const DestTrees &t) {
   return fi;
 }
 
-}  // namespace keiro
+}  // namespace keiro::minimal

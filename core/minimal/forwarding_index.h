@@ -14,7 +14,7 @@
 #include "core/fabric.h"
 #include "core/minimal/dest_trees.h"
 
-namespace keiro {
+namespace keiro::minimal {
 
 struct ForwardingIndex {
   std::vector<int64_t> load;  // per channel
@@ -24,4 +24,4 @@ struct ForwardingIndex {
 
 ForwardingIndex forwarding_index(const Fabric &f, const DestTrees &t);
 
-}  // namespace keiro
+}  // namespace keiro::minimal

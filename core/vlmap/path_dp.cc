@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "core/vlmap/path_dp.h"
 
-namespace keiro {
+namespace keiro::vlmap {
 
 PathDp::PathDp(const VlDemand &d, int32_t num_channels, int max_vls)
     : d_(d), C_(num_channels), V_(max_vls) {}
@@ -66,4 +66,4 @@ int64_t PathDp::solve(std::span<const Hop> hops, std::span<uint8_t> vls) {
   return cost;
 }
 
-}  // namespace keiro
+}  // namespace keiro::vlmap

@@ -19,7 +19,7 @@
 
 #include "core/vlmap/vl_demand.h"
 
-namespace keiro {
+namespace keiro::vlmap {
 
 class PathDp {
  public:
@@ -53,4 +53,4 @@ class PathDp {
   std::vector<int8_t> arg_;    // VL of hop j+1 chosen from (j, v)
 };
 
-}  // namespace keiro
+}  // namespace keiro::vlmap

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "core/vlmap/turn_table.h"
 
-namespace keiro {
+namespace keiro::vlmap {
 
 TurnTable::TurnTable(const Fabric &f, int num_sls, int64_t num_hops) : f_(f), nsl_(num_sls) {
   const int32_t S = f.num_switches();
@@ -57,4 +57,4 @@ int32_t TurnTable::turn_out(int32_t turn) const {
   return f_.out_begin(s) + (turn - turn_base_[s]) % f_.degree(s);
 }
 
-}  // namespace keiro
+}  // namespace keiro::vlmap

@@ -16,7 +16,7 @@
 
 #include "core/fabric.h"
 
-namespace keiro {
+namespace keiro::vlmap {
 
 class TurnTable {
  public:
@@ -60,4 +60,4 @@ class TurnTable {
   std::vector<int64_t> weight_;
 };
 
-}  // namespace keiro
+}  // namespace keiro::vlmap

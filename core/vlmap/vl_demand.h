@@ -23,7 +23,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace keiro {
+namespace keiro::vlmap {
 
 struct VlDemand {
   std::vector<uint8_t> lo, hi;  // [k * S + s], or empty
@@ -32,4 +32,4 @@ struct VlDemand {
   bool non_increasing = false;
 };
 
-}  // namespace keiro
+}  // namespace keiro::vlmap

@@ -12,7 +12,7 @@
 #include "core/vlmap/path_dp.h"
 #include "core/vlmap/turn_table.h"
 
-namespace keiro {
+namespace keiro::vlmap {
 
 namespace {
 
@@ -21,7 +21,7 @@ constexpr int64_t kMaxWeight = int64_t{1} << 16;
 // The paths, their hops and the placement state of one realization.
 class Realizer {
  public:
-  Realizer(const Fabric &f, const DestTrees &t, const VlDemand &d, const VlMapOptions &opt)
+  Realizer(const Fabric &f, const minimal::DestTrees &t, const VlDemand &d, const VlMapOptions &opt)
       : f_(f),
         t_(t),
         d_(d),
@@ -47,7 +47,7 @@ class Realizer {
   void evict(int32_t q, std::deque<int32_t> &queue, VlMapStats &st);
 
   const Fabric &f_;
-  const DestTrees &t_;
+  const minimal::DestTrees &t_;
   const VlDemand &d_;
   const VlMapOptions &opt_;
   int32_t S_;
@@ -86,7 +86,7 @@ bool Realizer::build(std::string &err) {
   off_.assign(1, 0);
   std::vector<int32_t> depth(S_);
   for (int32_t k = 0; k < K; ++k) {
-    tree_depths(f_, t_, k, depth);
+    minimal::tree_depths(f_, t_, k, depth);
     for (int32_t s = 0; s < S_; ++s) {
       if (s == t_.root[k]) continue;
       path_of_[static_cast<size_t>(k) * S_ + s] = static_cast<int32_t>(len_.size());
@@ -303,8 +303,8 @@ void Realizer::write(Routing &out, VlMapStats &st) const {
 
 }  // namespace
 
-bool realize_vlmap(const Fabric &f, const DestTrees &t, const VlDemand &demand,
-                   const VlMapOptions &opt, Routing &out, VlMapStats &st, std::string &err) {
+bool realize(const Fabric &f, const minimal::DestTrees &t, const VlDemand &demand,
+             const VlMapOptions &opt, Routing &out, VlMapStats &st, std::string &err) {
   const auto t0 = std::chrono::steady_clock::now();
   st = VlMapStats{};
   const int V = std::clamp(opt.max_vls, 1, kMaxDataVls);
@@ -359,4 +359,4 @@ bool realize_vlmap(const Fabric &f, const DestTrees &t, const VlDemand &demand,
   return true;
 }
 
-}  // namespace keiro
+}  // namespace keiro::vlmap

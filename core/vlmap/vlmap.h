@@ -55,7 +55,7 @@
 #include "core/routing.h"
 #include "core/vlmap/vl_demand.h"
 
-namespace keiro {
+namespace keiro::vlmap {
 
 struct VlMapOptions {
   enum Method { kFirstFit, kBestFit, kRepair };
@@ -87,7 +87,7 @@ struct VlMapStats {
 // are not touched (write_lfts() does that). On failure returns false with
 // one line in err saying how many paths stayed unplaced and what was
 // allowed; stats are filled either way.
-bool realize_vlmap(const Fabric &f, const DestTrees &t, const VlDemand &demand,
-                   const VlMapOptions &opt, Routing &out, VlMapStats &stats, std::string &err);
+bool realize(const Fabric &f, const minimal::DestTrees &t, const VlDemand &demand,
+             const VlMapOptions &opt, Routing &out, VlMapStats &stats, std::string &err);
 
-}  // namespace keiro
+}  // namespace keiro::vlmap

@@ -34,20 +34,20 @@ double since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-DestTrees routes(const Fabric &f) {
-  DestTrees t;
+minimal::DestTrees routes(const Fabric &f) {
+  minimal::DestTrees t;
   std::string err;
-  if (!balanced_minimal_routing(f, {}, t, err)) {
+  if (!minimal::balanced_routing(f, {}, t, err)) {
     std::fprintf(stderr, "acro_bench: %s\n", err.c_str());
     std::exit(1);
   }
   return t;
 }
 
-AcroResult acro(const Fabric &f, const DestTrees &t) {
-  AcroResult r;
+acro::AcroResult acro(const Fabric &f, const minimal::DestTrees &t) {
+  acro::AcroResult r;
   std::string err;
-  if (!acro_assign(f, t, {}, r, err)) {
+  if (!acro::assign(f, t, {}, r, err)) {
     std::fprintf(stderr, "acro_bench: %s\n", err.c_str());
     std::exit(1);
   }
@@ -59,9 +59,9 @@ int layers(int n, int d, int argc, char **argv) {
   for (int i = 0; i < argc; ++i) {
     const uint64_t seed = std::strtoull(argv[i], nullptr, 10);
     const Fabric f = fixtures::random_regular(n, d, seed);
-    const DestTrees t = routes(f);
-    const AcroResult a = acro(f, t);
-    const LashLayers l = lash_first_fit(f, t);
+    const minimal::DestTrees t = routes(f);
+    const acro::AcroResult a = acro(f, t);
+    const acro::LashLayers l = acro::lash_first_fit(f, t);
     std::printf("%d\t%d\t%llu\t%d\t%d\t%.4f\t%.4f\n", n, d, (unsigned long long)seed, a.num_layers,
                 l.num_layers, a.seconds, l.seconds);
     std::fflush(stdout);
@@ -75,10 +75,10 @@ int timing(int n, int d, int argc, char **argv) {
     const uint64_t seed = std::strtoull(argv[i], nullptr, 10);
     const Fabric f = fixtures::random_regular(n, d, seed);
     const auto t0 = std::chrono::steady_clock::now();
-    const DestTrees t = routes(f);
+    const minimal::DestTrees t = routes(f);
     const double rs = since(t0);
     const std::clock_t c0 = std::clock();
-    const AcroResult a = acro(f, t);
+    const acro::AcroResult a = acro(f, t);
     const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
     std::printf("%d\t%d\t%llu\t%d\t%.4f\t%.4f\t%.4f\n", n, d, (unsigned long long)seed,
                 a.num_layers, a.seconds, rs, cpu);
@@ -91,25 +91,25 @@ int realize(int n, int d, int hcas, uint64_t seed, int sls, int vls, const char 
             long long max_moves) {
   const Fabric f =
       fixtures::random_regular(n, d, seed, {.hcas = hcas, .vls = static_cast<uint8_t>(vls)});
-  const DestTrees t = routes(f);
-  AcroResult a = acro(f, t);
-  VlDemand demand;
+  const minimal::DestTrees t = routes(f);
+  acro::AcroResult a = acro(f, t);
+  vlmap::VlDemand demand;
   demand.rank = a.rank;
   demand.rank_rows = a.num_layers;
-  VlMapOptions o;
+  vlmap::VlMapOptions o;
   o.max_sls = sls;
   o.max_vls = vls;
-  o.method = !std::strcmp(method, "firstfit")  ? VlMapOptions::kFirstFit
-             : !std::strcmp(method, "bestfit") ? VlMapOptions::kBestFit
-                                               : VlMapOptions::kRepair;
+  o.method = !std::strcmp(method, "firstfit")  ? vlmap::VlMapOptions::kFirstFit
+             : !std::strcmp(method, "bestfit") ? vlmap::VlMapOptions::kBestFit
+                                               : vlmap::VlMapOptions::kRepair;
   o.tabu_tenure = tenure;
   o.max_moves = max_moves;
   Routing r;
   r.reset(f, Routing::SlScope::kPerSourceSwitch);
-  write_lfts(f, t, r);
-  VlMapStats st;
+  minimal::write_lfts(f, t, r);
+  vlmap::VlMapStats st;
   std::string err;
-  const bool ok = realize_vlmap(f, t, demand, o, r, st, err);
+  const bool ok = vlmap::realize(f, t, demand, o, r, st, err);
   std::string check = "-";
   double check_s = 0;
   if (ok) {
@@ -118,7 +118,7 @@ int realize(int n, int d, int hcas, uint64_t seed, int sls, int vls, const char 
     check_s = since(t0);
     check = cr.ok ? "ok" : "FAIL:" + cr.first_problem;
   }
-  const ForwardingIndex fi = forwarding_index(f, t);
+  const minimal::ForwardingIndex fi = minimal::forwarding_index(f, t);
   std::printf(
       "#n\td\thcas\tseed\tmethod\tsls\tvls\tlayers\tpaths\tmisfits\tevictions\tmoves\tunplaced\t"
       "sls_used\tvls_used\tmax_efi\tacro_s\tvlmap_s\tcheck_s\tcheck\n");

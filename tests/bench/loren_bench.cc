@@ -58,11 +58,11 @@ Lrtf make(int n, int d, int r, uint64_t seed, int hcas) {
   return bench::make_lrt(n, d, r, hcas, seed);
 }
 
-bool route(const Lrtf &x, int32_t tmax, LorenRouting &out) {
-  LorenOptions o;
+bool route(const Lrtf &x, int32_t tmax, loren::LorenRouting &out) {
+  loren::LorenOptions o;
   o.tmax = tmax;
   std::string err;
-  const bool ok = loren_route(x.f, x.l, o, out, err);
+  const bool ok = loren::route(x.f, x.l, o, out, err);
   if (!ok && !(tmax > 0 && tmax < out.tables.required)) die(err);
   return ok;
 }
@@ -72,7 +72,7 @@ int hops(int n, int d, int r, uint64_t s0, uint64_t s1, int step) {
   for (uint64_t seed = s0; seed <= s1; ++seed) {
     const Lrtf x = make(n, d, r, seed, 0);
     const int32_t S = x.f.num_switches();
-    LorenRouting lr;
+    loren::LorenRouting lr;
     route(x, 0, lr);
     const int32_t req = lr.tables.required;
     std::vector<int32_t> ts;
@@ -96,19 +96,19 @@ int required(int n, int d, int r, uint64_t s0, uint64_t s1) {
   for (uint64_t seed = s0; seed <= s1; ++seed) {
     const auto t0 = std::chrono::steady_clock::now();
     const Lrtf x = make(n, d, r, seed, 0);
-    DestTrees trees;
+    minimal::DestTrees trees;
     std::string err;
-    if (!balanced_minimal_routing(x.f, {}, trees, err)) die(err);
-    LorenTableOptions o;
+    if (!minimal::balanced_routing(x.f, {}, trees, err)) die(err);
+    loren::LorenTableOptions o;
     o.mandatory_only = true;
-    LorenTables t;
-    if (!build_loren_tables(x.f, x.l, trees, o, t, err)) die(err);
+    loren::LorenTables t;
+    if (!loren::build_tables(x.f, x.l, trees, o, t, err)) die(err);
     const int32_t S = x.f.num_switches();
     const double secs = since(t0);
     // The same with kind (2) paths straight along the balanced trees.
     o.tree_paths = true;
-    LorenTables tp;
-    if (!build_loren_tables(x.f, x.l, trees, o, tp, err)) die(err);
+    loren::LorenTables tp;
+    if (!loren::build_tables(x.f, x.l, trees, o, tp, err)) die(err);
     std::printf("%d\t%d\t%d\t%llu\t%d\t%.4f\t%lld\t%lld\t%.4f\t%d\n", S, d, r,
                 (unsigned long long)seed, t.required, static_cast<double>(t.entries.size()) / S,
                 (long long)t.adjacent, (long long)t.grid_neighbour, secs, tp.required);
@@ -159,7 +159,7 @@ void local(const Lrtf &x, const std::vector<double> &cdf, topo::Rng &rng,
 
 // Effective bandwidth (Hoefler et al., LOREN Sect. VI-D2) over directed
 // switch-to-switch channels, and average efficiency (mean 1/hops).
-void measure(const Fabric &f, const DestTrees &t, const std::vector<int32_t> &dest,
+void measure(const Fabric &f, const minimal::DestTrees &t, const std::vector<int32_t> &dest,
              std::vector<int32_t> &tau, double &gamma, double &eff) {
   const int32_t S = f.num_switches();
   std::fill(tau.begin(), tau.end(), 0);
@@ -190,10 +190,10 @@ int traffic(int n, int d, int r, uint64_t s0, uint64_t s1, int patterns,
   for (uint64_t seed = s0; seed <= s1; ++seed) {
     const Lrtf x = make(n, d, r, seed, 0);
     const int32_t S = x.f.num_switches();
-    std::vector<std::pair<std::string, DestTrees>> routings;
+    std::vector<std::pair<std::string, minimal::DestTrees>> routings;
     std::vector<int32_t> tm;
     {
-      LorenRouting lr;
+      loren::LorenRouting lr;
       route(x, 0, lr);
       routings.emplace_back("minimal", lr.shortest);
       tm.push_back(S - 1);

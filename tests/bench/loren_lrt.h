@@ -25,7 +25,7 @@ struct LrtFabric {
   int n = 0, d = 0, r = 0;  // LRT(n * n, d, r)
   std::string net, layout;  // the ibsim net file and the layout file
   Fabric f;
-  Layout l;
+  loren::Layout l;
 };
 
 inline LrtFabric make_lrt(int n, int d, int r, int hcas, uint64_t seed) {
@@ -39,7 +39,7 @@ inline LrtFabric make_lrt(int n, int d, int r, int hcas, uint64_t seed) {
   x.layout = topo::write_layout(g);
   std::string err;
   if (!parse_topology(x.net, "lrt.net", x.f, err)) throw std::runtime_error(err);
-  if (!parse_layout(x.layout, "lrt.layout", x.f, x.l, err)) throw std::runtime_error(err);
+  if (!loren::parse_layout(x.layout, "lrt.layout", x.f, x.l, err)) throw std::runtime_error(err);
   return x;
 }
 

@@ -18,16 +18,16 @@ namespace {
 
 // Any destination-based routing: per destination a random DFS tree (long,
 // non-minimal paths) or a random BFS tree (minimal paths, random ties).
-DestTrees random_trees(const Fabric &f, std::mt19937_64 &rng, bool dfs) {
+minimal::DestTrees random_trees(const Fabric &f, std::mt19937_64 &rng, bool dfs) {
   const int32_t S = f.num_switches();
-  DestTrees t;
+  minimal::DestTrees t;
   t.reset(S, S);
   std::vector<uint16_t> own;
   std::vector<int32_t> work, in;
   std::vector<uint8_t> seen(S);
   for (int32_t d = 0; d < S; ++d) {
     t.root[d] = d;
-    switch_lids(f, d, own);
+    minimal::switch_lids(f, d, own);
     t.lids.insert(t.lids.end(), own.begin(), own.end());
     t.lid_start[d + 1] = static_cast<int32_t>(t.lids.size());
     std::fill(seen.begin(), seen.end(), 0);
@@ -56,7 +56,7 @@ DestTrees random_trees(const Fabric &f, std::mt19937_64 &rng, bool dfs) {
 
 // Checks the strictly descending labels and, independently, that the
 // (channel, layer) dependency graph has no cycle. Returns the number of hops.
-int64_t check_acro(const Fabric &f, const DestTrees &t, const AcroResult &r) {
+int64_t check_acro(const Fabric &f, const minimal::DestTrees &t, const acro::AcroResult &r) {
   const int32_t S = f.num_switches(), C = f.num_channels();
   for (int32_t i = 0; i < r.num_layers; ++i) {  // every layer orders every channel once
     std::vector<int32_t> ranks(r.rank.begin() + static_cast<size_t>(i) * C,
@@ -92,19 +92,19 @@ TEST(AcroLayers, LabelsDescendOnRandomCases) {
         const Fabric f = fixtures::random_regular(n, d, seed * 7 + n + d, {.hcas = 0});
         std::string err;
         for (int kind = 0; kind < 3; ++kind) {
-          DestTrees t;
+          minimal::DestTrees t;
           if (kind == 0) {
-            BalancedOptions bo;
+            minimal::BalancedOptions bo;
             bo.seed = seed - 1;
-            ASSERT_TRUE(balanced_minimal_routing(f, bo, t, err)) << err;
+            ASSERT_TRUE(minimal::balanced_routing(f, bo, t, err)) << err;
           } else {
             t = random_trees(f, rng, kind == 2);
           }
-          ASSERT_TRUE(validate_trees(f, t, err)) << err;
-          AcroOptions ao;
+          ASSERT_TRUE(minimal::validate_trees(f, t, err)) << err;
+          acro::AcroOptions ao;
           ao.seed = seed % 2 ? 0 : seed;
-          AcroResult r;
-          ASSERT_TRUE(acro_assign(f, t, ao, r, err)) << err;
+          acro::AcroResult r;
+          ASSERT_TRUE(acro::assign(f, t, ao, r, err)) << err;
           EXPECT_EQ(check_acro(f, t, r), static_cast<int64_t>(n) * (n - 1));
           EXPECT_LE(r.num_layers, r.max_height + 1);
           ++cases;
@@ -119,12 +119,12 @@ TEST(AcroLayers, FewerLayersThanLashOnRandomRegularGraphs) {
   int64_t acro_total = 0, lash_total = 0;
   for (uint64_t seed = 1; seed <= 5; ++seed) {
     const Fabric f = fixtures::random_regular(64, 4, seed, {.hcas = 0});
-    DestTrees t;
+    minimal::DestTrees t;
     std::string err;
-    ASSERT_TRUE(balanced_minimal_routing(f, {}, t, err)) << err;
-    AcroResult r;
-    ASSERT_TRUE(acro_assign(f, t, {}, r, err)) << err;
-    const LashLayers l = lash_first_fit(f, t);
+    ASSERT_TRUE(minimal::balanced_routing(f, {}, t, err)) << err;
+    acro::AcroResult r;
+    ASSERT_TRUE(acro::assign(f, t, {}, r, err)) << err;
+    const acro::LashLayers l = acro::lash_first_fit(f, t);
     EXPECT_LE(r.num_layers, l.num_layers);
     int64_t paths = 0;
     for (int64_t p : l.paths_per_layer) paths += p;
@@ -139,9 +139,9 @@ TEST(AcroLayers, LashBaselineByHand) {
   // The ring of acro_weights_test: the four clockwise two-hop paths close a
   // cycle, so one of them needs a second layer.
   const Fabric f = fixtures::ring(4);
-  const DestTrees t = fixtures::trees_from_next_switch(
+  const minimal::DestTrees t = fixtures::trees_from_next_switch(
       f, {0, 1, 2, 3}, {{-1, 0, 3, 0}, {1, -1, 1, 0}, {1, 2, -1, 2}, {3, 2, 3, -1}});
-  const LashLayers l = lash_first_fit(f, t);
+  const acro::LashLayers l = acro::lash_first_fit(f, t);
   EXPECT_EQ(l.num_layers, 2);
   ASSERT_EQ(l.paths_per_layer.size(), 2u);
   EXPECT_EQ(l.paths_per_layer[0], 11);
@@ -163,12 +163,12 @@ TEST(AcroLayers, TreeRoutingNeedsOneLayer) {
     for (int s = 0; s < 6; ++s) n[s] = s == d ? -1 : (s == 0 || d == 0 ? d : 0);
     next.push_back(n);
   }
-  const DestTrees t = fixtures::trees_from_next_switch(f, roots, next);
-  AcroResult r;
+  const minimal::DestTrees t = fixtures::trees_from_next_switch(f, roots, next);
+  acro::AcroResult r;
   std::string err;
-  ASSERT_TRUE(acro_assign(f, t, {}, r, err)) << err;
+  ASSERT_TRUE(acro::assign(f, t, {}, r, err)) << err;
   EXPECT_EQ(r.num_layers, 1);
-  EXPECT_EQ(lash_first_fit(f, t).num_layers, 1);
+  EXPECT_EQ(acro::lash_first_fit(f, t).num_layers, 1);
 }
 
 }  // namespace

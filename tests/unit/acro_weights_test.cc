@@ -16,7 +16,7 @@ namespace {
 //   T_0: 3->2 -> 2->1 -> 1->0 (root), 4->2 -> 2->1, 5->1 -> 1->0
 struct TwoTrees {
   Fabric f = fixtures::from_links(6, {{0, 1}, {1, 2}, {2, 3}, {4, 2}, {5, 1}});
-  DestTrees t =
+  minimal::DestTrees t =
       fixtures::trees_from_next_switch(f, {3, 0}, {{1, 2, 3, -1, 2, 1}, {-1, 0, 1, 2, 2, 1}});
   int32_t c(int32_t a, int32_t b) const { return fixtures::channel_between(f, a, b); }
 };
@@ -24,9 +24,9 @@ struct TwoTrees {
 TEST(AcroWeights, HeightsWidthsHashesFitnessByHand) {
   TwoTrees x;
   std::string err;
-  ASSERT_TRUE(validate_trees(x.f, x.t, err)) << err;
-  AcroWeights w;
-  compute_acro_weights(x.f, x.t, w);
+  ASSERT_TRUE(minimal::validate_trees(x.f, x.t, err)) << err;
+  acro::AcroWeights w;
+  acro::compute_weights(x.f, x.t, w);
   EXPECT_EQ(w.D, 3);
   // Destination 3 (k = 0): leaves 0->1, 5->1, 4->2; 1->2 has two height-0
   // children; 2->3 has children 1->2 (h 1) and 4->2 (h 0): only 1->2 counts.
@@ -60,8 +60,8 @@ TEST(AcroWeights, HeightsWidthsHashesFitnessByHand) {
   EXPECT_EQ(w.f[x.c(4, 2)], 0);
   EXPECT_EQ(w.f[x.c(2, 3)], 0);
   // Without a cycle in the union of the CDGs one layer is enough.
-  AcroResult r;
-  ASSERT_TRUE(acro_assign(x.f, x.t, {}, r, err)) << err;
+  acro::AcroResult r;
+  ASSERT_TRUE(acro::assign(x.f, x.t, {}, r, err)) << err;
   EXPECT_EQ(r.num_layers, 1);
 }
 
@@ -70,7 +70,7 @@ TEST(AcroWeights, HeightsWidthsHashesFitnessByHand) {
 // a dependency cycle; the anticlockwise b_i = 2i+1 are only roots.
 struct Ring4 {
   Fabric f = fixtures::ring(4);
-  DestTrees t = fixtures::trees_from_next_switch(
+  minimal::DestTrees t = fixtures::trees_from_next_switch(
       f, {0, 1, 2, 3}, {{-1, 0, 3, 0}, {1, -1, 1, 0}, {1, 2, -1, 2}, {3, 2, 3, -1}});
   static int32_t a(int i) { return 2 * (i % 4); }
   static int32_t b(int i) { return 2 * (i % 4) + 1; }
@@ -79,12 +79,12 @@ struct Ring4 {
 TEST(AcroWeights, RingByHand) {
   Ring4 x;
   std::string err;
-  ASSERT_TRUE(validate_trees(x.f, x.t, err)) << err;
+  ASSERT_TRUE(minimal::validate_trees(x.f, x.t, err)) << err;
   ASSERT_EQ(x.f.channel(Ring4::a(1)).src, 1);
   ASSERT_EQ(x.f.channel(Ring4::a(1)).dst, 2);
   ASSERT_EQ(x.f.channel(Ring4::b(1)).dst, 0);
-  AcroWeights w;
-  compute_acro_weights(x.f, x.t, w);
+  acro::AcroWeights w;
+  acro::compute_weights(x.f, x.t, w);
   EXPECT_EQ(w.D, 2);
   for (int d = 0; d < 4; ++d) {
     EXPECT_EQ(w.height(d, (d + 2) % 4), 0);  // a_{d+2}: leaf
@@ -107,9 +107,9 @@ TEST(AcroLayers, RingPicksByHand) {
   // frees a_1. The hop a_0 of destination 2 was picked before its parent a_1
   // and is reached only in layer 1.
   Ring4 x;
-  AcroResult r;
+  acro::AcroResult r;
   std::string err;
-  ASSERT_TRUE(acro_assign(x.f, x.t, {}, r, err)) << err;
+  ASSERT_TRUE(acro::assign(x.f, x.t, {}, r, err)) << err;
   ASSERT_EQ(r.num_layers, 2);
   const int32_t expect_rank[8] = {/*a0*/ 4, /*b0*/ 0, /*a1*/ 7, /*b1*/ 1,
                                   /*a2*/ 6, /*b2*/ 2, /*a3*/ 5, /*b3*/ 3};
@@ -117,7 +117,7 @@ TEST(AcroLayers, RingPicksByHand) {
   for (int d = 0; d < 4; ++d)
     for (int s = 0; s < 4; ++s) {
       if (s == d) {
-        EXPECT_EQ(r.hop_layer(d, s), AcroResult::kNone);
+        EXPECT_EQ(r.hop_layer(d, s), acro::AcroResult::kNone);
         continue;
       }
       EXPECT_EQ(r.hop_layer(d, s), d == 2 && s == 0 ? 1 : 0) << "dest " << d << " switch " << s;

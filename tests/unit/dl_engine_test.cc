@@ -28,11 +28,29 @@ std::string last_line(const DlRun &run) {
   return run.last_line();
 }
 
+// The typed half of the engine (dl::read_options + dl::run, no report and no
+// self-check): the numbers as numbers.
+struct TypedRun {
+  bool ok = false;
+  Routing r;
+  dl::EngineResult res;
+  CaptureLogger log;
+};
+
+void run_typed(const Fabric &f, const std::string &opts, int vls, TypedRun &run) {
+  Options o;
+  std::string err;
+  ASSERT_TRUE(Options::parse(opts, o, err)) << err;
+  EngineInput in{f, o, run.log, vls, 16, true};
+  dl::EngineOptions eo;
+  run.ok = dl::read_options(in, eo) && dl::run(in, eo, run.r, run.res);
+}
+
 TEST(DlEngine, Registered) {
   const EngineDesc *e = find_engine("dl");
   ASSERT_NE(e, nullptr);
   EXPECT_STREQ(e->osm_name, "keiro-dl");
-  EXPECT_EQ(e->route, &route_dl);
+  EXPECT_EQ(e->route, &dl::route_engine);
 }
 
 TEST(DlEngine, EveryRestrictionAndPolicyIsDeadlockFree) {
@@ -95,28 +113,31 @@ TEST(DlEngine, RootByNameOrGuid) {
 TEST(DlEngine, OneVlIsUpDown) {
   const Fabric f =
       fixtures::from_links(32, fixtures::random_irregular_links(32, 4, 4), {.hcas = 2});
-  DlRun run;
-  route(f, "", 1, run);
-  ASSERT_TRUE(run.ok) << last_line(run);
-  EXPECT_EQ(run.rep.get("layers_needed"), "1");
-  EXPECT_EQ(run.out.vls_used, 1);
-  EXPECT_EQ(run.out.sls_used, 1);
-  EXPECT_EQ(fixtures::check_dl_rules(f, run.out, dl::central_root(f), "ud", 1), "");
+  TypedRun run;
+  run_typed(f, "", 1, run);
+  ASSERT_TRUE(run.ok);
+  EXPECT_EQ(run.res.layers_needed, 1);
+  EXPECT_EQ(run.res.vls_used, 1);
+  EXPECT_EQ(run.res.sls_used, 1);
+  EXPECT_EQ(run.r.vls_used, 1);
+  EXPECT_EQ(run.r.sls_used, 1);
+  EXPECT_EQ(fixtures::check_dl_rules(f, run.r, dl::central_root(f), "ud", 1), "");
 }
 
 // Every LID is routed: LMC 2 on the CAs, switch LIDs too (the self-check
 // covers every LID in use).
 TEST(DlEngine, LmcAndSwitchLids) {
   const Fabric f = fixtures::from_links(16, fixtures::torus_links(4, 4), {.hcas = 2, .lmc = 2});
-  DlRun run;
-  route(f, "dl_subnets=2", 4, run);
-  ASSERT_TRUE(run.ok) << last_line(run);
-  const CheckResult c = verify_routing(f, run.out);
+  TypedRun run;
+  run_typed(f, "dl_subnets=2", 4, run);
+  ASSERT_TRUE(run.ok);
+  const CheckResult c = verify_routing(f, run.r);
   EXPECT_TRUE(c.ok) << c.first_problem;
   EXPECT_EQ(c.pairs_checked, static_cast<int64_t>(f.lids().size()) * (f.lids().size() - 1) -
                                  // pairs of LIDs of the same CA port are not checked
                                  static_cast<int64_t>(f.num_terminals()) * 4 * 3);
-  EXPECT_EQ(run.rep.get("subnets"), "2");
+  EXPECT_EQ(run.res.options.dl.layers, 2);
+  EXPECT_LE(run.res.vls_used, 2);
 }
 
 TEST(DlEngine, MoreSubnetworksThanVlsFails) {
@@ -141,6 +162,26 @@ TEST(DlEngine, UnknownRootFails) {
   EXPECT_FALSE(run.ok);
   ASSERT_EQ(run.log.count(LogLevel::kError), 1);
   EXPECT_TRUE(run.log.contains("dl_root 'nowhere'")) << last_line(run);
+}
+
+// Two switches share the node description 'twin': naming the root by it is
+// ambiguous, so keiro-dl refuses (Fabric::find_switch) with one ERROR line
+// that says so and points to the GUID; the GUID of either works.
+TEST(DlEngine, AmbiguousRootDescriptionFails) {
+  const Fabric f = fixtures::from_links(8, fixtures::random_irregular_links(8, 3, 1),
+                                        {.hcas = 1, .names = {"S0", "twin", "S2", "S3", "twin",
+                                                              "S5", "S6", "S7"}});
+  DlRun run;
+  route(f, "dl_root=twin", 2, run);
+  EXPECT_FALSE(run.ok);
+  ASSERT_EQ(run.log.count(LogLevel::kError), 1);
+  EXPECT_EQ(last_line(run),
+            "keiro-dl: dl_root 'twin' is the node description of 2 switches (e.g. 'twin' "
+            "(0x0000000000001001) and another): name the switch by its GUID");
+  TypedRun byguid;
+  run_typed(f, "dl_root=0x1004", 2, byguid);
+  ASSERT_TRUE(byguid.ok);
+  EXPECT_EQ(byguid.res.root, 4);
 }
 
 TEST(DlEngine, DisconnectedFabricFails) {

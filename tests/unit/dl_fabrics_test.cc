@@ -57,15 +57,15 @@ Figures run(const Fabric &f, int vls, const std::string &restriction = "ud") {
   uo.layers = 1;
   uo.root = root;
   dl::DlResult u;
-  EXPECT_TRUE(dl::dl_route(f, uo, u, err)) << err;
-  fig.updn_efi = forwarding_index(f, u.trees).max;
+  EXPECT_TRUE(dl::route(f, uo, u, err)) << err;
+  fig.updn_efi = minimal::forwarding_index(f, u.trees).max;
   fig.updn_tree_hops = dl::average_hops(f, u.trees);
   EXPECT_GE(fig.updn_tree_hops + 1e-9, fig.updn_hops);
   // For reference: shortest paths, and balanced minimal routing (keiro-acro's).
   fig.minimal = fixtures::average_pair_hops(f, fixtures::distances(f));
-  DestTrees mt;
-  EXPECT_TRUE(balanced_minimal_routing(f, {}, mt, err)) << err;
-  fig.minimal_efi = forwarding_index(f, mt).max;
+  minimal::DestTrees mt;
+  EXPECT_TRUE(minimal::balanced_routing(f, {}, mt, err)) << err;
+  fig.minimal_efi = minimal::forwarding_index(f, mt).max;
   EXPECT_GE(fig.dl_hops + 1e-6, fig.pair_bound);
   return fig;
 }

@@ -156,9 +156,9 @@ TEST(DlVlDemand, ChannelOrderFollowsEveryLayerRule) {
     o.layers = 4;
     dl::DlResult r;
     std::string err;
-    ASSERT_TRUE(dl::dl_route(f, o, r, err)) << err;
-    VlDemand d;
-    dl::dl_vl_demand(f, r, false, d);
+    ASSERT_TRUE(dl::route(f, o, r, err)) << err;
+    vlmap::VlDemand d;
+    dl::vl_demand(f, r, false, d);
     ASSERT_EQ(d.rank_rows, 4);
     EXPECT_TRUE(d.lo.empty());
     const int32_t C = f.num_channels();
@@ -170,7 +170,7 @@ TEST(DlVlDemand, ChannelOrderFollowsEveryLayerRule) {
           const int32_t a = d.rank[v * C + c1], b = d.rank[v * C + c2];
           EXPECT_EQ(a > b, ok) << rs << " layer " << v << " " << c1 << "->" << c2;
         }
-    dl::dl_vl_demand(f, r, true, d);
+    dl::vl_demand(f, r, true, d);
     ASSERT_EQ(d.lo.size(), r.rank.size());
     for (size_t i = 0; i < r.rank.size(); ++i) {
       EXPECT_EQ(d.lo[i], d.hi[i]);

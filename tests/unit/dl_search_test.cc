@@ -21,7 +21,7 @@ using dl::Policy;
 using dl::Restriction;
 
 // The switches a tree path visits from s to the root of destination k.
-std::vector<std::string> path(const Fabric &f, const DestTrees &t, int32_t k, int32_t s) {
+std::vector<std::string> path(const Fabric &f, const minimal::DestTrees &t, int32_t k, int32_t s) {
   std::vector<std::string> out{f.sw(s).name};
   while (s != t.root[k]) {
     s = f.channel(t.hop(k, s)).dst;
@@ -112,8 +112,8 @@ TEST(DlFig3, TwoSubnetworks) {
   o.slack = false;
   dl::DlResult r;
   std::string err;
-  ASSERT_TRUE(dl::dl_route(f, o, r, err)) << err;
-  ASSERT_TRUE(validate_trees(f, r.trees, err)) << err;
+  ASSERT_TRUE(dl::route(f, o, r, err)) << err;
+  ASSERT_TRUE(minimal::validate_trees(f, r.trees, err)) << err;
   const int32_t k = dest_of(r, T_);
   EXPECT_EQ(path(f, r.trees, k, X), (std::vector<std::string>{"x", "y", "z", "T"}));
   EXPECT_EQ(layers(f, r, k, X), (std::vector<int>{1, 1, 0}));
@@ -134,7 +134,7 @@ TEST(DlFig3, ThreeSubnetworks) {
   o.slack = false;
   dl::DlResult r;
   std::string err;
-  ASSERT_TRUE(dl::dl_route(f, o, r, err)) << err;
+  ASSERT_TRUE(dl::route(f, o, r, err)) << err;
   const int32_t k = dest_of(r, T_);
   EXPECT_EQ(path(f, r.trees, k, S_), (std::vector<std::string>{"S", "x", "y", "z", "T"}));
   EXPECT_EQ(layers(f, r, k, S_), (std::vector<int>{2, 1, 1, 0}));
@@ -163,8 +163,8 @@ TEST(DlSearch, RepairWhenAGreedyLabelBlocksALeaf) {
   o.restriction = Restriction::kUDThenDU;
   dl::DlResult r;
   std::string err;
-  ASSERT_TRUE(dl::dl_route(f, o, r, err)) << err;
-  ASSERT_TRUE(validate_trees(f, r.trees, err)) << err;
+  ASSERT_TRUE(dl::route(f, o, r, err)) << err;
+  ASSERT_TRUE(minimal::validate_trees(f, r.trees, err)) << err;
   EXPECT_EQ(r.repaired_dests, 1);
   EXPECT_EQ(r.reruns, 1);
   const int32_t k = dest_of(r, 3);
@@ -172,7 +172,7 @@ TEST(DlSearch, RepairWhenAGreedyLabelBlocksALeaf) {
   EXPECT_EQ(path(f, r.trees, k, 4), (std::vector<std::string>{"q", "d"}));
   // Without the second layer nothing needs repair: p simply goes up.
   o.layers = 1;
-  ASSERT_TRUE(dl::dl_route(f, o, r, err)) << err;
+  ASSERT_TRUE(dl::route(f, o, r, err)) << err;
   EXPECT_EQ(r.repaired_dests, 0);
 }
 
@@ -191,14 +191,14 @@ TEST(DlSearch, TreesAreLegalAndNearTheBoundOnRandomFabrics) {
         o.layers = layers;
         dl::DlResult r;
         std::string err;
-        ASSERT_TRUE(dl::dl_route(f, o, r, err)) << err;
-        ASSERT_TRUE(validate_trees(f, r.trees, err)) << err;
+        ASSERT_TRUE(dl::route(f, o, r, err)) << err;
+        ASSERT_TRUE(minimal::validate_trees(f, r.trees, err)) << err;
         const dl::Ranks ranks(o.restriction, layers);
         const int32_t S = f.num_switches();
         const auto bound = fixtures::pair_distances(f, r.updown.root, rs, layers);
         std::vector<int32_t> depth(S);
         for (int32_t k = 0; k < r.trees.num_dests(); ++k) {
-          tree_depths(f, r.trees, k, depth);
+          minimal::tree_depths(f, r.trees, k, depth);
           for (int32_t s = 0; s < S; ++s) {
             const int rank = r.rank[static_cast<size_t>(k) * S + s];
             if (s == r.trees.root[k]) {
@@ -237,9 +237,9 @@ PolicyRun run_policy(const Fabric &f, Policy p, bool slack, uint64_t seed = 1) {
   o.layers = 2;
   o.slack = slack;
   std::string err;
-  EXPECT_TRUE(dl::dl_route(f, o, out.r, err)) << err;
-  EXPECT_TRUE(validate_trees(f, out.r.trees, err)) << err;
-  out.max_efi = forwarding_index(f, out.r.trees).max;
+  EXPECT_TRUE(dl::route(f, o, out.r, err)) << err;
+  EXPECT_TRUE(minimal::validate_trees(f, out.r.trees, err)) << err;
+  out.max_efi = minimal::forwarding_index(f, out.r.trees).max;
   return out;
 }
 
@@ -284,7 +284,7 @@ TEST(DlPolicy, LowPortRandomAndLoad) {
       std::vector<int32_t> depth(S);
       int64_t choices = 0;
       for (int32_t k = 0; k < low.r.trees.num_dests(); ++k) {
-        tree_depths(f, low.r.trees, k, depth);
+        minimal::tree_depths(f, low.r.trees, k, depth);
         const int16_t *rank = low.r.rank.data() + static_cast<size_t>(k) * S;
         for (int32_t s = 0; s < S; ++s) {
           if (s == low.r.trees.root[k]) continue;

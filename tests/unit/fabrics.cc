@@ -336,14 +336,14 @@ Routing route_tree(const Fabric &f) {
   return r;
 }
 
-DestTrees trees_from_next_switch(const Fabric &f, const std::vector<int32_t> &roots,
+minimal::DestTrees trees_from_next_switch(const Fabric &f, const std::vector<int32_t> &roots,
                                  const std::vector<std::vector<int32_t>> &next_sw) {
-  DestTrees t;
+  minimal::DestTrees t;
   t.reset(f.num_switches(), static_cast<int32_t>(roots.size()));
   std::vector<uint16_t> own;
   for (size_t k = 0; k < roots.size(); ++k) {
     t.root[k] = roots[k];
-    switch_lids(f, roots[k], own);
+    minimal::switch_lids(f, roots[k], own);
     t.lids.insert(t.lids.end(), own.begin(), own.end());
     t.lid_start[k + 1] = static_cast<int32_t>(t.lids.size());
     for (int32_t s = 0; s < f.num_switches(); ++s)
@@ -354,7 +354,7 @@ DestTrees trees_from_next_switch(const Fabric &f, const std::vector<int32_t> &ro
   return t;
 }
 
-DestTrees min_hop_trees(const Fabric &f) {
+minimal::DestTrees min_hop_trees(const Fabric &f) {
   const int32_t S = f.num_switches();
   const std::vector<int32_t> dist = distances(f);
   std::vector<std::vector<int32_t>> next(S, std::vector<int32_t>(S, -1));
@@ -374,18 +374,18 @@ DestTrees min_hop_trees(const Fabric &f) {
   return trees_from_next_switch(f, roots, next);
 }
 
-Layout layout(const Fabric &f, const std::vector<std::pair<int32_t, int32_t>> &pos) {
+loren::Layout layout(const Fabric &f, const std::vector<std::pair<int32_t, int32_t>> &pos) {
   std::vector<int32_t> x, y;
   for (auto [a, b] : pos) x.push_back(a), y.push_back(b);
-  Layout l;
+  loren::Layout l;
   std::string err;
-  if (!make_layout(f, x, y, l, err)) throw std::runtime_error(err);
+  if (!loren::make_layout(f, x, y, l, err)) throw std::runtime_error(err);
   return l;
 }
 
-std::string dump_table(const Fabric &f, const LorenTables &t, int32_t u) {
+std::string dump_table(const Fabric &f, const loren::LorenTables &t, int32_t u) {
   std::string out;
-  for (const LorenEntry &e : t.table(u))
+  for (const loren::LorenEntry &e : t.table(u))
     out += (out.empty() ? "" : " ") + std::to_string(e.dst) + ">" +
            std::to_string(f.channel(e.channel).dst) + "@" + std::to_string(e.hops);
   return out;

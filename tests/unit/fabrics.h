@@ -128,16 +128,16 @@ Routing route_tree(const Fabric &f);
 
 // Destination trees given as "next switch" per (destination, switch); -1 at
 // the root. One destination per listed root, holding that switch's LIDs.
-DestTrees trees_from_next_switch(const Fabric &f, const std::vector<int32_t> &roots,
+minimal::DestTrees trees_from_next_switch(const Fabric &f, const std::vector<int32_t> &roots,
                                  const std::vector<std::vector<int32_t>> &next_sw);
 // Shortest-path trees, one per switch (destination k at switch k): every
 // switch takes its first channel (port order) one hop closer to k.
-DestTrees min_hop_trees(const Fabric &f);
+minimal::DestTrees min_hop_trees(const Fabric &f);
 
 // A LOREN layout from (x, y) per switch; throws std::runtime_error if invalid.
-Layout layout(const Fabric &f, const std::vector<std::pair<int32_t, int32_t>> &pos);
+loren::Layout layout(const Fabric &f, const std::vector<std::pair<int32_t, int32_t>> &pos);
 // "dst>next@hops" for every entry of switch u's LOREN table, in table order.
-std::string dump_table(const Fabric &f, const LorenTables &t, int32_t u);
+std::string dump_table(const Fabric &f, const loren::LorenTables &t, int32_t u);
 
 // Writes an ibsim net file for f; false on I/O error. CA records first so
 // that the SM binds to a CA.

@@ -31,7 +31,7 @@ TEST(LorenEngine, Registered) {
   const EngineDesc *e = find_engine("keiro-loren");
   ASSERT_NE(e, nullptr);
   EXPECT_EQ(e, find_engine("loren"));
-  EXPECT_EQ(e->route, &route_loren);
+  EXPECT_EQ(e->route, &loren::route_engine);
 }
 
 TEST(LorenEngine, RoutesLrt64WithTwoHcasAtThePapersTmax) {
@@ -63,11 +63,25 @@ TEST(LorenEngine, DefaultTmaxIsTheRequiredNumber) {
   const bench::LrtFabric x = bench::make_lrt(6, 4, 2, 1, 3);
   const Fabric &f = x.f;
   const std::string lay = write_file("lrt36.layout", x.layout);
-  EngineRun r;
-  run(f, "loren_layout=" + lay, r);
-  ASSERT_TRUE(r.ok) << (r.log.lines.empty() ? "" : r.log.lines.back().text);
-  EXPECT_EQ(r.rep.get("tmax"), r.rep.get("required_entries"));
-  EXPECT_EQ(r.rep.get("table_size_max"), r.rep.get("tmax"));
+  // The typed half of the engine (read_options + run, no report): numbers.
+  Options o;
+  std::string err;
+  ASSERT_TRUE(Options::parse("loren_layout=" + lay, o, err)) << err;
+  CaptureLogger log;
+  EngineInput in{f, o, log};
+  in.max_vls = 8;
+  loren::EngineOptions eo;
+  ASSERT_TRUE(loren::read_options(in, eo));
+  EXPECT_EQ(eo.loren.tmax, 0);
+  EXPECT_EQ(eo.layout_path, lay);
+  Routing out;
+  loren::EngineResult res;
+  ASSERT_TRUE(loren::run(in, eo, out, res)) << (log.lines.empty() ? "" : log.lines.back().text);
+  const loren::LorenTables &t = res.routing.tables;
+  EXPECT_GT(t.required, 0);
+  EXPECT_EQ(t.tmax, t.required);
+  EXPECT_EQ(t.max_size(), t.tmax);
+  EXPECT_EQ(out.vls_used, res.layers.vlmap.vls_used);
 }
 
 // Every failure is one ERROR line, and nothing is returned as a success.
@@ -104,7 +118,7 @@ TEST(LorenEngine, BadLayoutsFailWithOneErrorLine) {
   expect_one_error(f, "loren_layout=" + write_file("dup.layout", dup),
                    "dup.layout:3: position (0,0) is already taken on line 2");
   expect_one_error(f, "loren_layout=" + write_file("unknown.layout", good + "0x77 9 9\n"),
-                   "unknown.layout:18: no switch with GUID 0x0000000000000077");
+                   "unknown.layout:18: '0x77' names no switch");
   expect_one_error(f, "loren_layout=" + write_file("nan.layout", "0x0202000000000000 a 0\n"),
                    "nan.layout:1: X 'a' is not a whole number");
 }

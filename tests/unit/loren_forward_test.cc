@@ -19,18 +19,18 @@ namespace {
 const fixtures::Spec kL{.prefix = "L", .guid = 0x300};
 
 // The 4 x 4 grid of the paper's Figs. 1, 3 and 4: node i at (i mod 4, i div 4).
-Layout grid4x4() {
-  Layout l;
+loren::Layout grid4x4() {
+  loren::Layout l;
   for (int32_t i = 0; i < 16; ++i) l.x.push_back(i % 4), l.y.push_back(i / 4);
   EXPECT_EQ(l.index(), -1);
   return l;
 }
 
 // Entries <dst, next> with their hops; channel holds the next node here.
-std::vector<LorenEntry> table(std::initializer_list<std::array<int32_t, 3>> rows) {
-  std::vector<LorenEntry> t;
+std::vector<loren::LorenEntry> table(std::initializer_list<std::array<int32_t, 3>> rows) {
+  std::vector<loren::LorenEntry> t;
   for (const auto &r : rows) {
-    LorenEntry e;
+    loren::LorenEntry e;
     e.dst = r[0];
     e.channel = r[1];
     e.hops = r[2];
@@ -40,18 +40,18 @@ std::vector<LorenEntry> table(std::initializer_list<std::array<int32_t, 3>> rows
 }
 
 TEST(LorenForward, PaperFig4From15To5) {
-  const Layout l = grid4x4();
+  const loren::Layout l = grid4x4();
   // Fig. 4a: T15, sorted by hops.
   const auto t15 =
       table({{7, 7, 1}, {10, 10, 1}, {11, 11, 1}, {14, 14, 1}, {2, 7, 2}, {3, 7, 2}, {6, 10, 2}});
   // Fig. 4b: T10.
   const auto t10 =
       table({{6, 6, 1}, {9, 9, 1}, {11, 11, 1}, {15, 15, 1}, {1, 9, 2}, {2, 6, 2}, {14, 11, 2}});
-  const int32_t at15 = loren_pick(t15, l, 5);
+  const int32_t at15 = loren::pick(t15, l, 5);
   ASSERT_GE(at15, 0);
   EXPECT_EQ(t15[at15].dst, 6);       // md(6, 5) = 1, the smallest
   EXPECT_EQ(t15[at15].channel, 10);  // <6, 10>: on to node 10
-  const int32_t at10 = loren_pick(t10, l, 5);
+  const int32_t at10 = loren::pick(t10, l, 5);
   ASSERT_GE(at10, 0);
   // <6,6>, <9,9> and <1,9> are all at Manhattan distance 1 from 5; the
   // table order (hops, then position) picks <6, 6>.
@@ -59,23 +59,23 @@ TEST(LorenForward, PaperFig4From15To5) {
   EXPECT_EQ(t10[at10].channel, 6);
   EXPECT_EQ(at10, 0);
   // An exact entry always wins, and an empty table has no pick.
-  EXPECT_EQ(t10[loren_pick(t10, l, 14)].dst, 14);
-  EXPECT_EQ(loren_pick({}, l, 5), -1);
+  EXPECT_EQ(t10[loren::pick(t10, l, 14)].dst, 14);
+  EXPECT_EQ(loren::pick({}, l, 5), -1);
 }
 
 // Checks what LOREN promises on one routed fabric.
-void check_routing(const Fabric &f, const Layout &l, const LorenRouting &r, int32_t tmax) {
+void check_routing(const Fabric &f, const loren::Layout &l, const loren::LorenRouting &r, int32_t tmax) {
   const int32_t S = f.num_switches();
   std::string err;
-  ASSERT_TRUE(validate_trees(f, r.trees, err)) << err;
-  const LorenTables &t = r.tables;
+  ASSERT_TRUE(minimal::validate_trees(f, r.trees, err)) << err;
+  const loren::LorenTables &t = r.tables;
   EXPECT_GE(t.tmax, t.required);
   if (tmax > 0) {
     EXPECT_EQ(t.tmax, tmax);
   }
   // Entry of u for v (or nullptr).
-  auto entry = [&](int32_t u, int32_t v) -> const LorenEntry * {
-    for (const LorenEntry &e : t.table(u))
+  auto entry = [&](int32_t u, int32_t v) -> const loren::LorenEntry * {
+    for (const loren::LorenEntry &e : t.table(u))
       if (e.dst == v) return &e;
     return nullptr;
   };
@@ -83,13 +83,13 @@ void check_routing(const Fabric &f, const Layout &l, const LorenRouting &r, int3
   for (int32_t u = 0; u < S; ++u) {
     EXPECT_LE(t.size(u), t.tmax);
     int32_t last = 0;
-    for (const LorenEntry &e : t.table(u)) {
+    for (const loren::LorenEntry &e : t.table(u)) {
       EXPECT_GE(e.hops, last) << "table of " << u << " not sorted by hops";
       last = e.hops;
       // Following the entries for e.dst reaches it in e.hops hops.
       int32_t w = u, h = e.hops;
       while (w != e.dst) {
-        const LorenEntry *x = entry(w, e.dst);
+        const loren::LorenEntry *x = entry(w, e.dst);
         ASSERT_NE(x, nullptr) << "switch " << w << " on the way from " << u << " to " << e.dst;
         ASSERT_EQ(x->hops, h);
         w = f.channel(x->channel).dst;
@@ -124,19 +124,19 @@ TEST(LorenForward, LivelockFreeOnManyRandomLrts) {
     for (int seed = 1; seed <= z.seeds; ++seed) {
       const bench::LrtFabric x = bench::make_lrt(z.n, z.d, z.r, 1, seed);
       const Fabric &f = x.f;
-      const Layout &l = x.l;
+      const loren::Layout &l = x.l;
       const int32_t S = f.num_switches();
       for (int32_t tmax : {0, -2, S / 4, S / 2, S}) {
-        LorenOptions o;
-        LorenRouting r;
+        loren::LorenOptions o;
+        loren::LorenRouting r;
         std::string err;
         if (tmax < 0) {  // a little above the minimum
-          ASSERT_TRUE(loren_route(f, l, o, r, err)) << err;
+          ASSERT_TRUE(loren::route(f, l, o, r, err)) << err;
           o.tmax = r.tables.required - tmax;
         } else {
           o.tmax = tmax;
         }
-        const bool ok = loren_route(f, l, o, r, err);
+        const bool ok = loren::route(f, l, o, r, err);
         if (!ok && o.tmax > 0 && o.tmax < r.tables.required) {
           EXPECT_NE(err.find("is below the"), std::string::npos) << err;
           continue;
@@ -164,13 +164,13 @@ TEST(LorenForward, LivelockFreeOnShuffledFullGrids) {
     rng.shuffle(perm);
     std::vector<std::pair<int32_t, int32_t>> pos;
     for (int32_t s = 0; s < 36; ++s) pos.emplace_back(perm[s] % 6, perm[s] / 6);
-    const Layout l = fixtures::layout(f, pos);
+    const loren::Layout l = fixtures::layout(f, pos);
     for (int32_t tmax : {0, 12, 35}) {
-      LorenOptions o;
+      loren::LorenOptions o;
       o.tmax = tmax;
-      LorenRouting r;
+      loren::LorenRouting r;
       std::string err;
-      const bool ok = loren_route(f, l, o, r, err);
+      const bool ok = loren::route(f, l, o, r, err);
       if (!ok && tmax && tmax < r.tables.required) continue;
       ASSERT_TRUE(ok) << "seed " << seed << " t_max " << tmax << ": " << err;
       check_routing(f, l, r, tmax);
@@ -185,18 +185,18 @@ TEST(LorenForward, LivelockFreeOnShuffledFullGrids) {
 // and L4 bounce the same way.)
 TEST(LorenForward, LayoutWithHolesCanLivelock) {
   const Fabric f = fixtures::from_links(5, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 0}}, kL);
-  const Layout l = fixtures::layout(f, {{9, 2}, {0, 5}, {10, 0}, {0, 0}, {8, 0}});
-  LorenOptions o;
-  LorenRouting r;
+  const loren::Layout l = fixtures::layout(f, {{9, 2}, {0, 5}, {10, 0}, {0, 0}, {8, 0}});
+  loren::LorenOptions o;
+  loren::LorenRouting r;
   std::string err;
-  EXPECT_FALSE(loren_route(f, l, o, r, err));
+  EXPECT_FALSE(loren::route(f, l, o, r, err));
   EXPECT_EQ(r.tables.required, 2);
   EXPECT_EQ(err,
             "livelock: LOREN's forwarding from switch 'L2' towards switch 'L0' loops through "
             "switch 'L2' (does every grid position between them hold a switch?)");
   // With room for every destination the same layout is fine.
   o.tmax = 4;
-  EXPECT_TRUE(loren_route(f, l, o, r, err)) << err;
+  EXPECT_TRUE(loren::route(f, l, o, r, err)) << err;
 }
 
 TEST(LorenForward, SmallerTablesNeverShortenPaths) {
@@ -204,13 +204,13 @@ TEST(LorenForward, SmallerTablesNeverShortenPaths) {
   // fall as t_max grows from the minimum to the full table.
   const bench::LrtFabric x = bench::make_lrt(8, 4, 2, 1, 7);
   const Fabric &f = x.f;
-  const Layout &l = x.l;
-  LorenOptions o;
-  LorenRouting lo_r, hi_r;
+  const loren::Layout &l = x.l;
+  loren::LorenOptions o;
+  loren::LorenRouting lo_r, hi_r;
   std::string err;
-  ASSERT_TRUE(loren_route(f, l, o, lo_r, err)) << err;
+  ASSERT_TRUE(loren::route(f, l, o, lo_r, err)) << err;
   o.tmax = 63;
-  ASSERT_TRUE(loren_route(f, l, o, hi_r, err)) << err;
+  ASSERT_TRUE(loren::route(f, l, o, hi_r, err)) << err;
   EXPECT_GT(lo_r.avg_hops, hi_r.avg_hops);
   EXPECT_DOUBLE_EQ(hi_r.avg_hops, hi_r.avg_min_hops);
 }

@@ -14,9 +14,9 @@ Fabric four() {
 }
 
 std::string parse_err(const std::string &text, const Fabric &f) {
-  Layout l;
+  loren::Layout l;
   std::string err;
-  EXPECT_FALSE(parse_layout(text, "lay.txt", f, l, err)) << text;
+  EXPECT_FALSE(loren::parse_layout(text, "lay.txt", f, l, err)) << text;
   return err;
 }
 
@@ -29,9 +29,9 @@ TEST(LorenLayout, GuidsNamesQuotesCommentsAndTrailingText) {
       "  0x301\t1 0\n"
       "L2 1 1\n"
       "\"L3\" 0 1   # comment after the fields\n";
-  Layout l;
+  loren::Layout l;
   std::string err;
-  ASSERT_TRUE(parse_layout(text, "lay.txt", f, l, err)) << err;
+  ASSERT_TRUE(loren::parse_layout(text, "lay.txt", f, l, err)) << err;
   EXPECT_EQ(l.x, (std::vector<int32_t>{0, 1, 1, 0}));
   EXPECT_EQ(l.y, (std::vector<int32_t>{0, 0, 1, 1}));
   EXPECT_EQ(l.width, 2);
@@ -48,23 +48,22 @@ TEST(LorenLayout, QuotedDescriptionWithBlanks) {
   f.add_link(0, 1, 1, 1);
   assign_lids(f, 0);
   f.finalize();
-  Layout l;
+  loren::Layout l;
   std::string err;
-  ASSERT_TRUE(parse_layout("\"lrt x=1 y=0\" 1 0\n\"lrt x=0 y=0\" 0 0", "lay.txt", f, l, err))
+  ASSERT_TRUE(loren::parse_layout("\"lrt x=1 y=0\" 1 0\n\"lrt x=0 y=0\" 0 0", "lay.txt", f, l, err))
       << err;
   EXPECT_EQ(l.x, (std::vector<int32_t>{0, 1}));
-  EXPECT_NE(
-      parse_err("lrt x=0 y=0 0 0\n", f).find("lay.txt:1: no switch with node description 'lrt'"),
-      std::string::npos);
+  EXPECT_NE(parse_err("lrt x=0 y=0 0 0\n", f).find("lay.txt:1: 'lrt' names no switch"),
+            std::string::npos);
 }
 
 TEST(LorenLayout, MissingSwitch) {
   const std::string err = parse_err("0x300 0 0\n0x301 1 0\n", four());
   EXPECT_EQ(err,
-            "lay.txt: switch 'L2' (GUID 0x0000000000000302) has no position "
+            "lay.txt: switch 'L2' (0x0000000000000302) has no position "
             "(2 switches are missing)");
   EXPECT_EQ(parse_err("0x300 0 0\n0x301 1 0\n0x302 1 1\n", four()),
-            "lay.txt: switch 'L3' (GUID 0x0000000000000303) has no position");
+            "lay.txt: switch 'L3' (0x0000000000000303) has no position");
 }
 
 TEST(LorenLayout, DuplicatePosition) {
@@ -74,9 +73,9 @@ TEST(LorenLayout, DuplicatePosition) {
 
 TEST(LorenLayout, UnknownGuidAndName) {
   EXPECT_EQ(parse_err("0x300 0 0\n0x999 1 0\n", four()),
-            "lay.txt:2: no switch with GUID 0x0000000000000999 in the fabric");
+            "lay.txt:2: '0x999' names no switch (neither a switch GUID nor a node description)");
   EXPECT_EQ(parse_err("0x300 0 0\nspine7 1 0\n", four()),
-            "lay.txt:2: no switch with node description 'spine7' in the fabric");
+            "lay.txt:2: 'spine7' names no switch (neither a switch GUID nor a node description)");
   EXPECT_EQ(parse_err("0xZZ 1 0\n", four()), "lay.txt:1: malformed GUID '0xZZ'");
 }
 
@@ -94,7 +93,7 @@ TEST(LorenLayout, NonNumericFields) {
 
 TEST(LorenLayout, SwitchTwiceQuotesAndAmbiguousNames) {
   EXPECT_EQ(parse_err("0x300 0 0\nL0 1 0\n", four()),
-            "lay.txt:2: switch 'L0' (GUID 0x0000000000000300) is already placed on line 1");
+            "lay.txt:2: switch 'L0' (0x0000000000000300) is already placed on line 1");
   EXPECT_EQ(parse_err("\"L0 0 0\n", four()), "lay.txt:1: unterminated '\"' in the switch name");
   Fabric f;
   f.add_switch({0x10, "twin", 4});
@@ -103,23 +102,24 @@ TEST(LorenLayout, SwitchTwiceQuotesAndAmbiguousNames) {
   assign_lids(f, 0);
   f.finalize();
   EXPECT_EQ(parse_err("twin 0 0\n", f),
-            "lay.txt:1: node description 'twin' names several switches: use the GUID");
+            "lay.txt:1: 'twin' is the node description of 2 switches (e.g. 'twin' "
+            "(0x0000000000000010) and another): name the switch by its GUID");
 }
 
 TEST(LorenLayout, ReadLayoutNamesTheFile) {
-  Layout l;
+  loren::Layout l;
   std::string err;
-  EXPECT_FALSE(read_layout("/nonexistent/lay.txt", four(), l, err));
+  EXPECT_FALSE(loren::read_layout("/nonexistent/lay.txt", four(), l, err));
   EXPECT_EQ(err, "cannot read layout file '/nonexistent/lay.txt'");
 }
 
 TEST(LorenLayout, MakeLayoutRejectsSharedPositions) {
   const Fabric f = four();
-  Layout l;
+  loren::Layout l;
   std::string err;
-  EXPECT_FALSE(make_layout(f, {0, 1, 0, 1}, {0, 0, 0, 1}, l, err));
+  EXPECT_FALSE(loren::make_layout(f, {0, 1, 0, 1}, {0, 0, 0, 1}, l, err));
   EXPECT_NE(err.find("share position (0,0)"), std::string::npos) << err;
-  EXPECT_TRUE(make_layout(f, {0, 1, 0, 1}, {0, 0, 1, 1}, l, err)) << err;
+  EXPECT_TRUE(loren::make_layout(f, {0, 1, 0, 1}, {0, 0, 1, 1}, l, err)) << err;
 }
 
 }  // namespace

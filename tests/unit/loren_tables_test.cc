@@ -22,18 +22,18 @@ Fabric grid3x2() {
   return fixtures::from_links(6, {{0, 1}, {0, 2}, {0, 4}, {1, 3}, {1, 5}, {2, 4}, {3, 5}, {4, 5}},
                               kL);
 }
-Layout grid3x2_layout(const Fabric &f) {
+loren::Layout grid3x2_layout(const Fabric &f) {
   return fixtures::layout(f, {{0, 0}, {1, 0}, {2, 0}, {0, 1}, {1, 1}, {2, 1}});
 }
 
 TEST(LorenTables, MandatoryEntriesOfAHandDrawnGrid) {
   const Fabric f = grid3x2();
-  const Layout l = grid3x2_layout(f);
-  LorenTableOptions o;
+  const loren::Layout l = grid3x2_layout(f);
+  loren::LorenTableOptions o;
   o.mandatory_only = true;
-  LorenTables t;
+  loren::LorenTables t;
   std::string err;
-  ASSERT_TRUE(build_loren_tables(f, l, fixtures::min_hop_trees(f), o, t, err)) << err;
+  ASSERT_TRUE(loren::build_tables(f, l, fixtures::min_hop_trees(f), o, t, err)) << err;
   // (1) the links, then (2) the grid-neighbour paths, sorted by hops.
   EXPECT_EQ(dump_table(f, t, 0), "1>1@1 2>2@1 4>4@1 3>1@2");
   EXPECT_EQ(dump_table(f, t, 1), "0>0@1 3>3@1 5>5@1 2>0@2 4>0@2");
@@ -50,12 +50,12 @@ TEST(LorenTables, MandatoryEntriesOfAHandDrawnGrid) {
 
 TEST(LorenTables, DistantEntriesFillTheTablesBreadthFirst) {
   const Fabric f = grid3x2();
-  const Layout l = grid3x2_layout(f);
-  LorenTableOptions o;
+  const loren::Layout l = grid3x2_layout(f);
+  loren::LorenTableOptions o;
   o.tmax = 5;
-  LorenTables t;
+  loren::LorenTables t;
   std::string err;
-  ASSERT_TRUE(build_loren_tables(f, l, fixtures::min_hop_trees(f), o, t, err)) << err;
+  ASSERT_TRUE(loren::build_tables(f, l, fixtures::min_hop_trees(f), o, t, err)) << err;
   EXPECT_EQ(dump_table(f, t, 0), "1>1@1 2>2@1 4>4@1 3>1@2 5>1@2");
   EXPECT_EQ(dump_table(f, t, 1), "0>0@1 3>3@1 5>5@1 2>0@2 4>0@2");
   EXPECT_EQ(dump_table(f, t, 2), "0>0@1 4>4@1 1>0@2 5>4@2 3>0@3");
@@ -68,12 +68,12 @@ TEST(LorenTables, DistantEntriesFillTheTablesBreadthFirst) {
 
 TEST(LorenTables, TmaxBelowTheMandatoryEntriesFails) {
   const Fabric f = grid3x2();
-  const Layout l = grid3x2_layout(f);
-  LorenTableOptions o;
+  const loren::Layout l = grid3x2_layout(f);
+  loren::LorenTableOptions o;
   o.tmax = 4;
-  LorenTables t;
+  loren::LorenTables t;
   std::string err;
-  EXPECT_FALSE(build_loren_tables(f, l, fixtures::min_hop_trees(f), o, t, err));
+  EXPECT_FALSE(loren::build_tables(f, l, fixtures::min_hop_trees(f), o, t, err));
   EXPECT_NE(err.find("t_max 4 is below the 5 entries that switch 'L1' needs"), std::string::npos)
       << err;
   EXPECT_EQ(t.required, 5);
@@ -83,12 +83,12 @@ TEST(LorenTables, TmaxBelowTheMandatoryEntriesFails) {
 // t_max = 2 leaves room for one distant entry on the two end switches only.
 TEST(LorenTables, TheLimitStopsTheSearch) {
   const Fabric f = fixtures::from_links(4, {{0, 1}, {1, 2}, {2, 3}}, kL);
-  const Layout l = fixtures::layout(f, {{0, 0}, {1, 0}, {2, 0}, {3, 0}});
-  LorenTableOptions o;
+  const loren::Layout l = fixtures::layout(f, {{0, 0}, {1, 0}, {2, 0}, {3, 0}});
+  loren::LorenTableOptions o;
   o.tmax = 2;
-  LorenTables t;
+  loren::LorenTables t;
   std::string err;
-  ASSERT_TRUE(build_loren_tables(f, l, fixtures::min_hop_trees(f), o, t, err)) << err;
+  ASSERT_TRUE(loren::build_tables(f, l, fixtures::min_hop_trees(f), o, t, err)) << err;
   EXPECT_EQ(t.required, 2);
   EXPECT_EQ(dump_table(f, t, 0), "1>1@1 2>1@2");
   EXPECT_EQ(dump_table(f, t, 1), "0>0@1 2>2@1");
@@ -96,7 +96,7 @@ TEST(LorenTables, TheLimitStopsTheSearch) {
   EXPECT_EQ(dump_table(f, t, 3), "2>2@1 1>2@2");
   // Without a limit every switch ends with an entry for every other one.
   o.tmax = 100;
-  ASSERT_TRUE(build_loren_tables(f, l, fixtures::min_hop_trees(f), o, t, err)) << err;
+  ASSERT_TRUE(loren::build_tables(f, l, fixtures::min_hop_trees(f), o, t, err)) << err;
   EXPECT_EQ(dump_table(f, t, 0), "1>1@1 2>1@2 3>1@3");
   EXPECT_EQ(dump_table(f, t, 3), "2>2@1 1>2@2 0>2@3");
   EXPECT_EQ(t.max_size(), 3);
@@ -108,13 +108,13 @@ TEST(LorenTables, TheLimitStopsTheSearch) {
 TEST(LorenTables, GridPathKeepsTheLargestTableSmall) {
   const Fabric f =
       fixtures::from_links(8, {{0, 2}, {0, 3}, {2, 4}, {3, 5}, {4, 1}, {5, 1}, {2, 6}, {2, 7}}, kL);
-  const Layout l =
+  const loren::Layout l =
       fixtures::layout(f, {{0, 0}, {1, 0}, {0, 1}, {5, 5}, {7, 7}, {9, 9}, {11, 11}, {13, 13}});
-  LorenTableOptions o;
+  loren::LorenTableOptions o;
   o.mandatory_only = true;
-  LorenTables t;
+  loren::LorenTables t;
   std::string err;
-  ASSERT_TRUE(build_loren_tables(f, l, fixtures::min_hop_trees(f), o, t, err)) << err;
+  ASSERT_TRUE(loren::build_tables(f, l, fixtures::min_hop_trees(f), o, t, err)) << err;
   // Destination 0 first: 1 -> 4 -> 2 -> 0 and 1 -> 5 -> 3 -> 0 cost the
   // same, the tree's choice (4) wins.
   EXPECT_EQ(dump_table(f, t, 1), "4>4@1 5>5@1 0>4@3");
@@ -128,26 +128,26 @@ TEST(LorenTables, GridPathKeepsTheLargestTableSmall) {
 
 TEST(LorenTables, RejectsTreesThatAreNotShortest) {
   const Fabric f = fixtures::from_links(4, {{0, 1}, {1, 2}, {2, 3}, {3, 0}}, kL);
-  const Layout l = fixtures::layout(f, {{0, 0}, {1, 0}, {1, 1}, {0, 1}});
-  DestTrees t = fixtures::min_hop_trees(f);
+  const loren::Layout l = fixtures::layout(f, {{0, 0}, {1, 0}, {1, 1}, {0, 1}});
+  minimal::DestTrees t = fixtures::min_hop_trees(f);
   // Switch 0 towards 3 through 1 and 2: 3 hops instead of 1.
   for (int32_t c = f.out_begin(0); c < f.out_end(0); ++c)
     if (f.channel(c).dst == 1) t.next[3 * 4 + 0] = c;
-  LorenTables out;
+  loren::LorenTables out;
   std::string err;
-  EXPECT_FALSE(build_loren_tables(f, l, t, {}, out, err));
+  EXPECT_FALSE(loren::build_tables(f, l, t, {}, out, err));
   EXPECT_NE(err.find("not a shortest-path tree"), std::string::npos) << err;
 }
 
 TEST(LorenTables, DisconnectedFabricFails) {
   const Fabric f = fixtures::from_links(4, {{0, 1}, {2, 3}}, kL);
-  const Layout l = fixtures::layout(f, {{0, 0}, {1, 0}, {2, 0}, {3, 0}});
-  DestTrees t;
+  const loren::Layout l = fixtures::layout(f, {{0, 0}, {1, 0}, {2, 0}, {3, 0}});
+  minimal::DestTrees t;
   t.reset(4, 4);
   for (int32_t k = 0; k < 4; ++k) t.root[k] = k;
-  LorenTables out;
+  loren::LorenTables out;
   std::string err;
-  EXPECT_FALSE(build_loren_tables(f, l, t, {}, out, err));
+  EXPECT_FALSE(loren::build_tables(f, l, t, {}, out, err));
   EXPECT_NE(err.find("not connected"), std::string::npos) << err;
 }
 

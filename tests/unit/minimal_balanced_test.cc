@@ -12,10 +12,10 @@ namespace {
 TEST(MinimalBalanced, EveryHopIsOnAShortestPath) {
   for (uint64_t seed = 1; seed <= 5; ++seed) {
     const Fabric f = fixtures::random_regular(40, 5, seed, {.hcas = 2});
-    DestTrees t;
+    minimal::DestTrees t;
     std::string err;
-    ASSERT_TRUE(balanced_minimal_routing(f, {}, t, err)) << err;
-    ASSERT_TRUE(validate_trees(f, t, err)) << err;
+    ASSERT_TRUE(minimal::balanced_routing(f, {}, t, err)) << err;
+    ASSERT_TRUE(minimal::validate_trees(f, t, err)) << err;
     const std::vector<int32_t> dist = fixtures::distances(f);
     const int32_t S = f.num_switches();
     ASSERT_EQ(t.num_dests(), S);
@@ -41,12 +41,12 @@ TEST(MinimalBalanced, BeatsMinhopLikeEdgeForwardingIndex) {
   for (const Case c : {Case{64, 4, 2}, Case{128, 8, 2}, Case{100, 6, 4}}) {
     for (uint64_t seed = 1; seed <= 3; ++seed) {
       const Fabric f = fixtures::random_regular(c.n, c.d, seed, {.hcas = c.hcas});
-      DestTrees bal, mh;
+      minimal::DestTrees bal, mh;
       std::string err;
-      ASSERT_TRUE(balanced_minimal_routing(f, {}, bal, err)) << err;
-      ASSERT_TRUE(trees_from_lfts(f, fixtures::min_hop(f, fixtures::MinHop::kBalanced), mh, err))
+      ASSERT_TRUE(minimal::balanced_routing(f, {}, bal, err)) << err;
+      ASSERT_TRUE(minimal::trees_from_lfts(f, fixtures::min_hop(f, fixtures::MinHop::kBalanced), mh, err))
           << err;
-      const ForwardingIndex a = forwarding_index(f, bal), b = forwarding_index(f, mh);
+      const minimal::ForwardingIndex a = minimal::forwarding_index(f, bal), b = minimal::forwarding_index(f, mh);
       EXPECT_DOUBLE_EQ(a.avg, b.avg);  // both minimal: same total load
       EXPECT_LT(a.max, b.max) << c.n << "/" << c.d << " seed " << seed;
     }
@@ -70,10 +70,10 @@ TEST(MinimalBalanced, ForwardingIndexByHand) {
   }
   assign_lids(f, 1);
   f.finalize();
-  DestTrees t;
+  minimal::DestTrees t;
   std::string err;
-  ASSERT_TRUE(balanced_minimal_routing(f, {}, t, err)) << err;
-  const ForwardingIndex fi = forwarding_index(f, t);
+  ASSERT_TRUE(minimal::balanced_routing(f, {}, t, err)) << err;
+  const minimal::ForwardingIndex fi = minimal::forwarding_index(f, t);
   EXPECT_EQ(fi.load[fixtures::channel_between(f, 0, 1)], 2);
   EXPECT_EQ(fi.load[fixtures::channel_between(f, 1, 2)], 2);
   EXPECT_EQ(fi.load[fixtures::channel_between(f, 1, 0)], 2);
@@ -84,12 +84,12 @@ TEST(MinimalBalanced, ForwardingIndexByHand) {
 TEST(MinimalBalanced, LftRoundTripWithLmc) {
   // 16 switches, degree 3, 2 HCAs each, LMC 2.
   const Fabric g = fixtures::random_regular(16, 3, 7, {.hcas = 2, .lmc = 2, .vls = 8});
-  DestTrees t, back;
+  minimal::DestTrees t, back;
   std::string err;
-  ASSERT_TRUE(balanced_minimal_routing(g, {}, t, err)) << err;
+  ASSERT_TRUE(minimal::balanced_routing(g, {}, t, err)) << err;
   Routing r;
   r.reset(g);
-  write_lfts(g, t, r);
+  minimal::write_lfts(g, t, r);
   for (uint16_t lid : g.lids())
     for (int32_t s = 0; s < g.num_switches(); ++s) ASSERT_NE(r.out_port(s, lid), kNoPort);
   // A switch's own LID goes to port 0; a terminal LID leaves through its port.
@@ -98,7 +98,7 @@ TEST(MinimalBalanced, LftRoundTripWithLmc) {
     const TerminalInfo &ti = g.terminal(i);
     for (uint16_t l = ti.lid; l < ti.lid + 4; ++l) EXPECT_EQ(r.out_port(ti.sw, l), ti.sw_port);
   }
-  ASSERT_TRUE(trees_from_lfts(g, r, back, err)) << err;
+  ASSERT_TRUE(minimal::trees_from_lfts(g, r, back, err)) << err;
   // Every LID of a switch follows the same tree, so the groups are the switches.
   EXPECT_EQ(back.num_dests(), g.num_switches());
   for (int32_t k = 0; k < back.num_dests(); ++k) {
@@ -109,29 +109,29 @@ TEST(MinimalBalanced, LftRoundTripWithLmc) {
 
 TEST(MinimalBalanced, TreesFromLftsRejectsBlackHolesAndLoops) {
   const Fabric f = fixtures::ring(4, {.hcas = 1});
-  DestTrees t, back;
+  minimal::DestTrees t, back;
   std::string err;
-  ASSERT_TRUE(balanced_minimal_routing(f, {}, t, err)) << err;
+  ASSERT_TRUE(minimal::balanced_routing(f, {}, t, err)) << err;
   Routing r;
   r.reset(f);
-  write_lfts(f, t, r);
+  minimal::write_lfts(f, t, r);
   const uint16_t lid = f.terminal(2).lid;  // on switch 2
   Routing hole = r;
   hole.set_out_port(0, lid, kNoPort);
-  EXPECT_FALSE(trees_from_lfts(f, hole, back, err));
+  EXPECT_FALSE(minimal::trees_from_lfts(f, hole, back, err));
   EXPECT_NE(err.find("dropped"), std::string::npos) << err;
   Routing loop = r;
   loop.set_out_port(0, lid, f.channel(fixtures::channel_between(f, 0, 1)).src_port);  // 0 -> 1
   loop.set_out_port(1, lid, f.channel(fixtures::channel_between(f, 1, 0)).src_port);  // 1 -> 0
-  EXPECT_FALSE(trees_from_lfts(f, loop, back, err));
+  EXPECT_FALSE(minimal::trees_from_lfts(f, loop, back, err));
   EXPECT_NE(err.find("loop"), std::string::npos) << err;
 }
 
 TEST(MinimalBalanced, DisconnectedFabricFails) {
   const Fabric f = fixtures::from_links(4, {{0, 1}, {2, 3}});
-  DestTrees t;
+  minimal::DestTrees t;
   std::string err;
-  EXPECT_FALSE(balanced_minimal_routing(f, {}, t, err));
+  EXPECT_FALSE(minimal::balanced_routing(f, {}, t, err));
   EXPECT_NE(err.find("not connected"), std::string::npos) << err;
 }
 

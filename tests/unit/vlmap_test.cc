@@ -16,64 +16,64 @@ namespace keiro {
 namespace {
 
 TEST(VlmapPathDp, LowestLabelsWithoutEntries) {
-  VlDemand d;
+  vlmap::VlDemand d;
   d.rank = {0, 2, 1,   // VL 0: c0 < c2 < c1
             1, 0, 2};  // VL 1: c1 < c0 < c2
   d.rank_rows = 2;
-  PathDp dp(d, 3, 2);
-  std::vector<PathDp::Hop> hops = {{1, 0, 1, -1, 0}, {2, 0, 1, -1, 0}, {0, 0, 1, -1, 0}};
+  vlmap::PathDp dp(d, 3, 2);
+  std::vector<vlmap::PathDp::Hop> hops = {{1, 0, 1, -1, 0}, {2, 0, 1, -1, 0}, {0, 0, 1, -1, 0}};
   std::vector<uint8_t> v(3);
-  EXPECT_EQ(dp.solve(hops, v), 3 * PathDp::kNew);
+  EXPECT_EQ(dp.solve(hops, v), 3 * vlmap::PathDp::kNew);
   EXPECT_EQ(v, (std::vector<uint8_t>{0, 0, 0}));
   // Reversed path c0 -> c2 -> c1 must climb: (1, r1(c0)=1) > (0, 2)? yes
   // with c2 in VL 0 below c1? r0(c2)=1 < r0(c1)=2, so c2 needs VL 1 and then
   // c0 needs a label above (1, 2): impossible with 2 VLs, fine with 3.
-  std::vector<PathDp::Hop> rev = {{0, 0, 1, -1, 0}, {2, 0, 1, -1, 0}, {1, 0, 1, -1, 0}};
-  EXPECT_GE(dp.solve(rev, v), PathDp::kInfeasible);
-  PathDp dp3(d, 3, 3);  // rows beyond rank_rows reuse the last row
+  std::vector<vlmap::PathDp::Hop> rev = {{0, 0, 1, -1, 0}, {2, 0, 1, -1, 0}, {1, 0, 1, -1, 0}};
+  EXPECT_GE(dp.solve(rev, v), vlmap::PathDp::kInfeasible);
+  vlmap::PathDp dp3(d, 3, 3);  // rows beyond rank_rows reuse the last row
   for (auto &h : rev) h.hi = 2;
-  EXPECT_EQ(dp3.solve(rev, v), 3 * PathDp::kNew + 3);
+  EXPECT_EQ(dp3.solve(rev, v), 3 * vlmap::PathDp::kNew + 3);
   EXPECT_EQ(v, (std::vector<uint8_t>{2, 1, 0}));
 }
 
 TEST(VlmapPathDp, AgreesEvictsOrRaises) {
-  VlDemand d;
+  vlmap::VlDemand d;
   d.rank = {0, 2, 1, 1, 0, 2};
   d.rank_rows = 2;
   std::vector<uint8_t> v(3);
   // Hop c2's entry holds VL 1 (two users). With 2 VLs agreeing is impossible
   // (c1 would need a label above (1, 2)), so the DP evicts.
-  std::vector<PathDp::Hop> hops = {{1, 0, 1, -1, 0}, {2, 0, 1, 1, 2}, {0, 0, 1, -1, 0}};
-  PathDp dp(d, 3, 2);
-  EXPECT_EQ(dp.solve(hops, v), 2 * PathDp::kEvict + 3 * PathDp::kNew);
-  EXPECT_EQ(PathDp::evictions(2 * PathDp::kEvict + 3 * PathDp::kNew), 2);
+  std::vector<vlmap::PathDp::Hop> hops = {{1, 0, 1, -1, 0}, {2, 0, 1, 1, 2}, {0, 0, 1, -1, 0}};
+  vlmap::PathDp dp(d, 3, 2);
+  EXPECT_EQ(dp.solve(hops, v), 2 * vlmap::PathDp::kEvict + 3 * vlmap::PathDp::kNew);
+  EXPECT_EQ(vlmap::PathDp::evictions(2 * vlmap::PathDp::kEvict + 3 * vlmap::PathDp::kNew), 2);
   EXPECT_EQ(v, (std::vector<uint8_t>{0, 0, 0}));
   // With a third VL the first hop rises above and nothing is evicted.
   for (auto &h : hops) h.hi = 2;
-  PathDp dp3(d, 3, 3);
-  EXPECT_EQ(dp3.solve(hops, v), 2 * PathDp::kNew + 3);
+  vlmap::PathDp dp3(d, 3, 3);
+  EXPECT_EQ(dp3.solve(hops, v), 2 * vlmap::PathDp::kNew + 3);
   EXPECT_EQ(v, (std::vector<uint8_t>{2, 1, 0}));
   // An entry that already holds the lowest VL is simply shared.
   hops[1].entry_vl = 0;
-  EXPECT_EQ(dp3.solve(hops, v), 2 * PathDp::kNew);
+  EXPECT_EQ(dp3.solve(hops, v), 2 * vlmap::PathDp::kNew);
   EXPECT_EQ(v, (std::vector<uint8_t>{0, 0, 0}));
 }
 
 TEST(VlmapPathDp, FixedVlsWithoutOrder) {
-  VlDemand d;  // no rank: only the intervals count
-  PathDp dp(d, 3, 4);
-  std::vector<PathDp::Hop> hops = {{0, 1, 1, -1, 0}, {1, 3, 3, -1, 0}};
+  vlmap::VlDemand d;  // no rank: only the intervals count
+  vlmap::PathDp dp(d, 3, 4);
+  std::vector<vlmap::PathDp::Hop> hops = {{0, 1, 1, -1, 0}, {1, 3, 3, -1, 0}};
   std::vector<uint8_t> v(2);
-  EXPECT_EQ(dp.solve(hops, v), 2 * PathDp::kNew + 4);
+  EXPECT_EQ(dp.solve(hops, v), 2 * vlmap::PathDp::kNew + 4);
   EXPECT_EQ(v, (std::vector<uint8_t>{1, 3}));
   d.non_increasing = true;  // now 1 -> 3 rises: impossible
-  PathDp mono(d, 3, 4);
-  EXPECT_GE(mono.solve(hops, v), PathDp::kInfeasible);
+  vlmap::PathDp mono(d, 3, 4);
+  EXPECT_GE(mono.solve(hops, v), vlmap::PathDp::kInfeasible);
 }
 
 TEST(VlmapTurnTable, AttachDetach) {
   const Fabric f = fixtures::ring(4, {.hcas = 1});
-  TurnTable tt(f, 2, 8);
+  vlmap::TurnTable tt(f, 2, 8);
   const int32_t a0 = 0, a1 = 2;  // 0->1, 1->2
   const int32_t t_src = tt.turn(-1, a1), t_transit = tt.turn(a0, a1);
   EXPECT_NE(t_src, t_transit);
@@ -109,8 +109,8 @@ TEST(VlmapTurnTable, AttachDetach) {
 // cannot share an SL.
 struct LineCase {
   Fabric f;
-  DestTrees t;
-  VlDemand d;
+  minimal::DestTrees t;
+  vlmap::VlDemand d;
   LineCase() {
     for (int s = 0; s < 5; ++s)
       f.add_switch({static_cast<uint64_t>(s + 1), "L" + std::to_string(s), 4});
@@ -134,20 +134,20 @@ struct LineCase {
 TEST(VlmapRealize, ConflictingTurnsNeedTwoSls) {
   LineCase x;
   std::string err;
-  ASSERT_TRUE(validate_trees(x.f, x.t, err)) << err;
-  VlMapOptions o;
+  ASSERT_TRUE(minimal::validate_trees(x.f, x.t, err)) << err;
+  vlmap::VlMapOptions o;
   o.max_vls = 2;
   o.max_sls = 1;
   Routing r;
   r.reset(x.f, Routing::SlScope::kPerSourceSwitch);
-  VlMapStats st;
-  EXPECT_FALSE(realize_vlmap(x.f, x.t, x.d, o, r, st, err));
+  vlmap::VlMapStats st;
+  EXPECT_FALSE(vlmap::realize(x.f, x.t, x.d, o, r, st, err));
   EXPECT_NE(err.find("got no SL with 1 SLs and 2 VLs"), std::string::npos) << err;
   EXPECT_GT(st.unplaced, 0);
   EXPECT_EQ(st.paths, 8);
 
   o.max_sls = 2;
-  ASSERT_TRUE(realize_vlmap(x.f, x.t, x.d, o, r, st, err)) << err;
+  ASSERT_TRUE(vlmap::realize(x.f, x.t, x.d, o, r, st, err)) << err;
   EXPECT_EQ(st.unplaced, 0);
   EXPECT_EQ(st.sls_used, 2);
   EXPECT_EQ(st.vls_used, 2);
@@ -179,40 +179,40 @@ TEST(VlmapRealize, ConflictingTurnsNeedTwoSls) {
 
 TEST(VlmapRealize, DemandBeyondTheVlBudgetFails) {
   LineCase x;
-  VlMapOptions o;
+  vlmap::VlMapOptions o;
   o.max_vls = 1;  // the hop demanding VL 1 cannot be served
   Routing r;
   r.reset(x.f, Routing::SlScope::kPerSourceSwitch);
-  VlMapStats st;
+  vlmap::VlMapStats st;
   std::string err;
-  EXPECT_FALSE(realize_vlmap(x.f, x.t, x.d, o, r, st, err));
+  EXPECT_FALSE(vlmap::realize(x.f, x.t, x.d, o, r, st, err));
   EXPECT_EQ(st.unplaceable, 3);  // from switches 0, 1 and 2 to destination 4
   EXPECT_NE(err.find("within 1 VLs"), std::string::npos) << err;
 }
 
 struct AcroCase {
   Fabric f;
-  DestTrees t;
-  VlDemand d;
+  minimal::DestTrees t;
+  vlmap::VlDemand d;
   int layers = 0;
   AcroCase(int n, int deg, int hcas, uint64_t seed)
       : f(fixtures::random_regular(n, deg, seed, {.hcas = hcas})) {
     std::string err;
-    EXPECT_TRUE(balanced_minimal_routing(f, {}, t, err)) << err;
-    AcroResult a;
-    EXPECT_TRUE(acro_assign(f, t, {}, a, err)) << err;
+    EXPECT_TRUE(minimal::balanced_routing(f, {}, t, err)) << err;
+    acro::AcroResult a;
+    EXPECT_TRUE(acro::assign(f, t, {}, a, err)) << err;
     layers = a.num_layers;
     d.rank = a.rank;
     d.rank_rows = a.num_layers;
   }
-  bool run(VlMapOptions::Method m, int sls, int vls, Routing &r, VlMapStats &st, std::string &err) {
-    VlMapOptions o;
+  bool run(vlmap::VlMapOptions::Method m, int sls, int vls, Routing &r, vlmap::VlMapStats &st, std::string &err) {
+    vlmap::VlMapOptions o;
     o.method = m;
     o.max_sls = sls;
     o.max_vls = vls;
     r.reset(f, Routing::SlScope::kPerSourceSwitch);
-    write_lfts(f, t, r);
-    return realize_vlmap(f, t, d, o, r, st, err);
+    minimal::write_lfts(f, t, r);
+    return vlmap::realize(f, t, d, o, r, st, err);
   }
 };
 
@@ -261,14 +261,14 @@ TEST(VlmapRealize, RepairSucceedsWhereGreedyFails) {
   AcroCase x(64, 4, 1, 2);
   ASSERT_EQ(x.layers, 3);
   Routing r;
-  VlMapStats ff, bf, rp;
+  vlmap::VlMapStats ff, bf, rp;
   std::string err;
-  EXPECT_FALSE(x.run(VlMapOptions::kFirstFit, 3, 4, r, ff, err));
+  EXPECT_FALSE(x.run(vlmap::VlMapOptions::kFirstFit, 3, 4, r, ff, err));
   EXPECT_GT(ff.unplaced, 0);
-  EXPECT_FALSE(x.run(VlMapOptions::kBestFit, 3, 4, r, bf, err));
+  EXPECT_FALSE(x.run(vlmap::VlMapOptions::kBestFit, 3, 4, r, bf, err));
   EXPECT_GT(bf.unplaced, 0);
   EXPECT_LE(bf.unplaced, ff.unplaced);
-  ASSERT_TRUE(x.run(VlMapOptions::kRepair, 3, 4, r, rp, err)) << err;
+  ASSERT_TRUE(x.run(vlmap::VlMapOptions::kRepair, 3, 4, r, rp, err)) << err;
   EXPECT_GT(rp.evictions, 0);
   EXPECT_EQ(rp.unplaced, 0);
   EXPECT_EQ(rp.paths, 64 * 63);
@@ -285,9 +285,9 @@ TEST(VlmapRealize, RandomFabricsPassTheChecks) {
       AcroCase x(c.n, c.d, c.hcas, seed);
       if (x.layers > c.vls) continue;
       Routing r;
-      VlMapStats st;
+      vlmap::VlMapStats st;
       std::string err;
-      ASSERT_TRUE(x.run(VlMapOptions::kRepair, c.sls, c.vls, r, st, err))
+      ASSERT_TRUE(x.run(vlmap::VlMapOptions::kRepair, c.sls, c.vls, r, st, err))
           << c.n << "/" << c.d << ": " << err;
       EXPECT_GE(st.vls_used, x.layers);
       EXPECT_EQ(st.min_vls, x.layers);
@@ -310,23 +310,23 @@ TEST(VlmapRealize, EndorsesAnotherRoutingsLfts) {
   const Fabric f = fixtures::random_regular(32, 4, 5, {.hcas = 3});
   const Routing mh = fixtures::min_hop(f, fixtures::MinHop::kBalanced);
   EXPECT_NE(fixtures::credit_loop_problem(f, mh), "");  // as installed by minhop: SL 0, VL 0
-  DestTrees t;
+  minimal::DestTrees t;
   std::string err;
-  ASSERT_TRUE(trees_from_lfts(f, mh, t, err)) << err;
+  ASSERT_TRUE(minimal::trees_from_lfts(f, mh, t, err)) << err;
   EXPECT_GT(t.num_dests(), f.num_switches());  // some switches' LIDs are routed apart
-  AcroResult a;
-  ASSERT_TRUE(acro_assign(f, t, {}, a, err)) << err;
-  VlDemand d;
+  acro::AcroResult a;
+  ASSERT_TRUE(acro::assign(f, t, {}, a, err)) << err;
+  vlmap::VlDemand d;
   d.rank = a.rank;
   d.rank_rows = a.num_layers;
   Routing r;
   r.reset(f, Routing::SlScope::kPerSourceSwitch);
-  write_lfts(f, t, r);
+  minimal::write_lfts(f, t, r);
   for (int32_t s = 0; s < f.num_switches(); ++s)
     for (uint16_t lid : f.lids()) ASSERT_EQ(r.out_port(s, lid), mh.out_port(s, lid));
-  VlMapOptions o;
-  VlMapStats st;
-  ASSERT_TRUE(realize_vlmap(f, t, d, o, r, st, err)) << err;
+  vlmap::VlMapOptions o;
+  vlmap::VlMapStats st;
+  ASSERT_TRUE(vlmap::realize(f, t, d, o, r, st, err)) << err;
   EXPECT_EQ(st.paths, static_cast<int64_t>(t.num_dests()) * (f.num_switches() - 1));
   EXPECT_EQ(st.vls_used, a.num_layers);
   const CheckResult cr = verify_routing(f, r);
