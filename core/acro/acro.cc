@@ -8,7 +8,7 @@
 #include <random>
 
 #include "core/acro/acro_weights.h"
-#include "core/acro/index_heap.h"
+#include "core/graph/indexed_heap.h"
 #include "core/log.h"
 
 namespace keiro {
@@ -52,7 +52,7 @@ bool acro_assign(const Fabric &f, const DestTrees &t, const AcroOptions &opt, Ac
     if (ha != hb) return ha < hb;
     return prio[a] < prio[b];
   };
-  IndexHeap<decltype(less)> heap(less);
+  graph::IndexedHeap<graph::CallerKeys<decltype(less)>> heap({less});
 
   out.S = S;
   out.C = C;

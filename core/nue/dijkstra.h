@@ -124,7 +124,7 @@ class CdgDijkstra {
   std::vector<uint32_t> mark_, skip_;
   uint32_t base_ = 0, skip_epoch_ = 0;
   int32_t num_reached_ = 0;
-  graph::IndexedHeap heap_;
+  graph::IndexedHeap<graph::StoredKeys<int64_t>> heap_;
   struct Candidate {
     int64_t cost;
     int32_t q, a;
