@@ -11,7 +11,7 @@
 #include "core/check/verify.h"
 #include "core/dl/engine.h"
 #include "core/loren/engine.h"
-#include "core/nue/nue.h"
+#include "core/nue/engine.h"
 #include "core/timing.h"
 
 namespace keiro {

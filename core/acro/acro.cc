@@ -9,7 +9,7 @@
 #include <random>
 
 #include "core/acro/acro_weights.h"
-#include "core/acro/index_heap.h"
+#include "core/graph/indexed_heap.h"
 #include "core/log.h"
 
 namespace keiro::acro {
@@ -55,7 +55,7 @@ bool assign(const Fabric &f, const minimal::DestTrees &t, const AcroOptions &opt
     if (ha != hb) return ha < hb;
     return prio[a] < prio[b];
   };
-  IndexHeap<decltype(less)> heap(less);
+  graph::IndexedHeap<graph::CallerKeys<decltype(less)>> heap({less});
 
   out.S = S;
   out.C = C;

@@ -20,7 +20,7 @@
 // lowering their H and f (Sect. 3.4). Layers are added until every hop is
 // reached.
 //
-// u_min is taken from an indexed binary heap keyed by (f, H[f], priority);
+// u_min is taken from an indexed heap keyed by (f, H[f], priority);
 // H and f only decrease, so every edge removal is one decrease-key. Channels
 // keep a compacted list of the destinations they still have to reach.
 // Time: O(K*S*(deg + log C) + n*(C log C + K*S)) for K destinations, S

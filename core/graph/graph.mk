@@ -4,5 +4,4 @@
 libkeirocore_la_SOURCES += core/graph/betweenness.cc core/graph/betweenness.h core/graph/bfs.h \
 	core/graph/convex_subgraph.cc core/graph/convex_subgraph.h core/graph/graph.cc \
 	core/graph/graph.h core/graph/indexed_heap.h core/graph/partition.cc \
-	core/graph/partition.h core/graph/spanning_tree.cc core/graph/spanning_tree.h \
-	core/graph/switch_bfs.h
+	core/graph/partition.h core/graph/spanning_tree.cc core/graph/spanning_tree.h

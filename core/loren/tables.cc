@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "core/graph/switch_bfs.h"
+#include "core/graph/bfs.h"
 #include "core/log.h"
 
 namespace keiro::loren {

@@ -5,7 +5,7 @@
 #include <numeric>
 #include <random>
 
-#include "core/graph/switch_bfs.h"
+#include "core/graph/bfs.h"
 #include "core/log.h"
 
 namespace keiro::minimal {

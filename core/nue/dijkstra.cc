@@ -49,6 +49,11 @@ CdgDijkstra::Outcome CdgDijkstra::route(int32_t d, std::span<const int64_t> weig
   bool after_impasse = false;
   order_len_ = 0;
   order_valid_ = true;
+  // Invariant: every reached switch v has a route next_[v] towards d (-1 at
+  // d), and the dependencies of these routes are used, tentatively, in the
+  // layer's CDG, which stays acyclic. Every pass of the outer loop after an
+  // impasse reaches at least one more switch or returns, so there are at
+  // most S passes.
   for (;;) {
     // Lines 10-23.
     while (!heap_.empty()) {

@@ -41,6 +41,7 @@
 // Memory O(S + C + Δ^2); route() allocates nothing.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -94,10 +95,14 @@ class CdgDijkstra {
   bool attempt_island(int32_t z, int32_t q, int32_t a, std::span<const int64_t> weight);
   bool escape_repair(int32_t d, std::span<const int64_t> weight, EscapePaths &escape);
   bool attempt_shortcut(int32_t u, int32_t q, int64_t nd);
-  // The dependency that u's route uses at its next hop, or -1.
+  // The dependency that u's route uses at its next hop, or -1. u and its
+  // next hop must have been reached in this run (next_ of other switches is
+  // stale).
   int32_t dependency_of(int32_t u) const {
+    assert(reached(u) && "dependency_of: switch not reached in this run");
     const int32_t q = next_[u];
     if (q < 0) return -1;
+    assert(reached(ch_.dst[q]) && "dependency_of: next hop not reached in this run");
     const int32_t c = next_[ch_.dst[q]];
     return c < 0 ? -1 : cdg_.edge(q, c);
   }
@@ -109,7 +114,10 @@ class CdgDijkstra {
   // v and its dependants had on the old channel.
   void switch_channel(int32_t v, int32_t c);
   // mark_[v] == base_: reached this run; base_ + 1: settled (popped).
-  bool reached(int32_t v) const { return mark_[v] >= base_; }
+  bool reached(int32_t v) const {
+    assert(v >= 0 && v < num_switches_ && "reached: not a switch id");
+    return mark_[v] >= base_;
+  }
   bool settled(int32_t v) const { return mark_[v] == base_ + 1; }
 
   CompleteCdg &cdg_;
@@ -124,7 +132,7 @@ class CdgDijkstra {
   std::vector<uint32_t> mark_, skip_;
   uint32_t base_ = 0, skip_epoch_ = 0;
   int32_t num_reached_ = 0;
-  graph::IndexedHeap heap_;
+  graph::IndexedHeap<graph::StoredKeys<int64_t>> heap_;
   struct Candidate {
     int64_t cost;
     int32_t q, a;

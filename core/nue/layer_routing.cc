@@ -5,16 +5,14 @@
 #include <limits>
 
 #include "core/fabric.h"
-#include "core/log.h"
 
 namespace keiro::nue {
 
 LayerRouter::LayerRouter(const Fabric &f)
     : f_(f), cdg_(f), escape_(f), dijkstra_(f, cdg_), load_(f) {}
 
-void LayerRouter::set_layer(int32_t layer, int32_t root, std::span<const int32_t> parent_channel,
+void LayerRouter::set_layer(int32_t root, std::span<const int32_t> parent_channel,
                             std::span<const int32_t> dest_count) {
-  layer_ = layer;
   root_ = root;
   parent_.assign(parent_channel.begin(), parent_channel.end());
   dest_count_.assign(dest_count.begin(), dest_count.end());
@@ -29,8 +27,7 @@ void LayerRouter::begin(std::span<const int64_t> weight, LayerOutcome &out) {
 }
 
 void LayerRouter::route_lid(const DestinationPort &p, int offset, uint8_t *col,
-                            std::span<int64_t> weight, int attempt, Logger &log,
-                            LayerOutcome &out) {
+                            std::span<int64_t> weight, LayerOutcome &out) {
   const int32_t num_sw = f_.num_switches();
   const CdgDijkstra::Outcome o = dijkstra_.route(p.sw, weight, &escape_);
   if (o.reached_all) {
@@ -43,11 +40,7 @@ void LayerRouter::route_lid(const DestinationPort &p, int offset, uint8_t *col,
     dijkstra_.abandon();
     escape_.route_to(p.sw, dijkstra_.next_mut());
     ++out.fallbacks;
-    if (log.enabled(LogLevel::kVerbose))
-      log.logf(LogLevel::kVerbose,
-               "keiro-nue: layer %d, order attempt %d: unsolvable impasse for LID %d, escape "
-               "paths used",
-               layer_, attempt, p.lid + offset);
+    out.fallback_lids.push_back(static_cast<uint16_t>(p.lid + offset));
   }
   // Line 10: the LID's forwarding entry on every switch.
   const std::span<const int32_t> next = dijkstra_.next();
@@ -62,7 +55,7 @@ void LayerRouter::route_lid(const DestinationPort &p, int offset, uint8_t *col,
 LayerOutcome LayerRouter::route(std::span<const DestinationPort> ports,
                                 std::span<const int32_t> order, std::span<const int32_t> column_of,
                                 std::span<int64_t> weight, std::span<uint8_t> columns,
-                                int64_t abort_above, int attempt, Logger &log) {
+                                int64_t abort_above) {
   LayerOutcome out;
   begin(weight, out);
   const size_t num_sw = static_cast<size_t>(f_.num_switches());
@@ -70,7 +63,7 @@ LayerOutcome LayerRouter::route(std::span<const DestinationPort> ports,
     const DestinationPort &p = ports[pi];
     for (int i = 0; i < p.num_lids; ++i) {
       route_lid(p, i, columns.data() + static_cast<size_t>(column_of[pi] + i) * num_sw, weight,
-                attempt, log, out);
+                out);
       if (out.max_weight > abort_above) {
         out.aborted = true;
         end(out);

@@ -6,11 +6,12 @@
 // channel weight update.
 //
 // The result goes into a column buffer (one byte per switch and LID of the
-// layer) so that the driver can route a layer several times, in different
-// destination orders, and keep the best attempt.
+// layer) so that the driver (nue.cc) can route a layer several times, in
+// different destination orders, and keep the best attempt.
 //
 // route(): O(L_i * (C + S log S) + condition (d) searches) for the layer's
-// L_i LIDs; no allocation per destination. Memory O(C * Δ + S).
+// L_i LIDs; no allocation per destination (except to list a LID that falls
+// back to the escape paths). Memory O(C * Δ + S).
 #pragma once
 
 #include <cstdint>
@@ -25,16 +26,16 @@
 
 namespace keiro {
 class Fabric;
-class Logger;
 }  // namespace keiro
 
 namespace keiro::nue {
 
 struct LayerOutcome {
   int64_t lids = 0;
-  int64_t fallbacks = 0;   // LIDs routed over the escape paths
-  int64_t backtracks = 0;  // islands reached by local backtracking (in routed LIDs)
-  int64_t repairs = 0;     // islands reached over their escape path
+  int64_t fallbacks = 0;                // LIDs routed over the escape paths
+  std::vector<uint16_t> fallback_lids;  // those LIDs, in routing order
+  int64_t backtracks = 0;               // islands reached by local backtracking (in routed LIDs)
+  int64_t repairs = 0;                  // islands reached over their escape path
   int64_t shortcuts = 0;
   int64_t escape_dependencies = 0;
   int64_t max_weight = 0;  // largest channel weight afterwards (balance score)
@@ -48,18 +49,17 @@ class LayerRouter {
 
   // The layer's escape tree: parent_channel[v] = channel (parent -> v), -1 at
   // the root; dest_count[v] = destination LIDs of the layer on switch v.
-  void set_layer(int32_t layer, int32_t root, std::span<const int32_t> parent_channel,
+  void set_layer(int32_t root, std::span<const int32_t> parent_channel,
                  std::span<const int32_t> dest_count);
 
   // Routes the LIDs of ports[order[i]] in that order. column_of[order[i]] is
   // the first column of the port's LIDs (one column per LID, num_switches
   // bytes each) in columns. weight is updated. Gives up (aborted) as soon as
   // a channel weight exceeds abort_above: the attempt cannot win any more.
-  // attempt only labels log lines. Same as begin(), route_lid() for every
-  // LID, end().
+  // Same as begin(), route_lid() for every LID, end().
   LayerOutcome route(std::span<const DestinationPort> ports, std::span<const int32_t> order,
                      std::span<const int32_t> column_of, std::span<int64_t> weight,
-                     std::span<uint8_t> columns, int64_t abort_above, int attempt, Logger &log);
+                     std::span<uint8_t> columns, int64_t abort_above);
 
   // The same one LID at a time, so that several layers (each with its own
   // router and CDG) can take turns. begin(): lines 6-7 (a new complete CDG
@@ -68,7 +68,7 @@ class LayerRouter {
   // Lines 8-11 for LID p.lid + offset: its LFT column col (num_switches
   // bytes) and the weight update.
   void route_lid(const DestinationPort &p, int offset, uint8_t *col, std::span<int64_t> weight,
-                 int attempt, Logger &log, LayerOutcome &out);
+                 LayerOutcome &out);
   void end(LayerOutcome &out) const { out.cdg = cdg_.stats(); }
 
  private:
@@ -77,7 +77,7 @@ class LayerRouter {
   EscapePaths escape_;
   CdgDijkstra dijkstra_;
   ChannelLoad load_;
-  int32_t layer_ = 0, root_ = -1;
+  int32_t root_ = -1;
   std::vector<int32_t> parent_, dest_count_;
 };
 

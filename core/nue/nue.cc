@@ -1,64 +1,56 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// keiro-nue: Nue routing (Domke, Hoefler, Matsuoka, "Routing on the
-// Dependency Graph", HPDC'16). This file is the driver, Algorithm 2:
+// Nue routing, Algorithm 2 of Domke, Hoefler, Matsuoka, "Routing on the
+// Dependency Graph: A New Approach to Deadlock-Free High-Performance
+// Routing", HPDC 2016 (contract in nue.h). The steps and where they are:
 //
 //   line 1     split destinations into k layers      layers.h (METIS / cluster / random)
-//   line 3     N_i^d = destination switches of L_i   below
+//   line 3     N_i^d = destination switches of L_i   Router::prepare_layers
 //   line 4     convex subgraph H_i (Sec. 4.3)        graph/convex_subgraph.h
-//   line 5     central root of H_i (Brandes)         graph/betweenness.h, or option nue_root
+//   line 5     central root of H_i (Brandes)         graph/betweenness.h, or NueOptions::root
 //   line 6     new complete CDG D_i (Sec. 4.1)       cdg.h (reset per attempt)
 //   line 7     escape paths D_i^s (Sec. 4.2)         graph/spanning_tree.h, escape_paths.h
 //   line 8-9   per destination LID: Algorithm 1      dijkstra.h (+ 4.6.2 / 4.6.3 and an
 //              with Algorithm 3 for every new        escape repair), cdg.h, omega.h
 //              dependency; escape fallback
-//   line 10    forwarding tables                     layer_routing.h
+//   line 10    forwarding tables                     layer_routing.h (one column per LID)
 //   line 11    channel weight update                 channel_load.h
 //
 // Destination order. Which dependencies a layer ends up with depends on the
 // order in which its destinations are routed, and with few layers that
 // decides how well the paths balance: routing a region of the fabric in one
-// go lets its dependencies cut the rings through it (a 6x6x6 torus routed
-// plane by plane in one layer funnelled whole planes over the escape tree,
-// max edge forwarding index 16148 instead of 2000-7000 for random orders).
-// The paper leaves the order open. keiro routes each layer's destinations in
-// a seeded random order (option nue_seed), always with the switches' own
-// LIDs last (management traffic, lowest priority). With a single layer, where
-// all dependencies share one CDG and the order matters most (one layer on
-// that torus: 2100-7100 over ten seeds), a layer whose most loaded channel
-// carries more than kRetryImbalance times the mean load is routed once more
-// in another order and the better attempt (smaller largest channel weight)
-// is kept; the second attempt stops as soon as it cannot win any more.
+// go lets its dependencies cut the rings through it, and the remaining
+// destinations of the region then crowd onto the escape tree. The paper
+// leaves the order open. keiro routes each layer's destinations in a seeded
+// random order (NueOptions::seed), always with the switches' own LIDs last
+// (management traffic, lowest priority). With a single layer, where all
+// dependencies share one CDG and the order matters most, a layer whose most
+// loaded channel carries more than kRetryImbalance times the mean load is
+// routed once more in another order and the better attempt (smaller largest
+// channel weight) is kept; the second attempt stops as soon as it cannot win
+// any more (route_single_layer).
 //
 // Layers take turns. Algorithm 2 routes layer after layer; with METIS layers
 // (compact regions) that means region after region, and the greedy weight
 // updates then balance each region's traffic only against the regions
 // before it. keiro builds every layer's CDG, root and escape tree first and
 // then interleaves the layers' destinations in proportion to the layers'
-// sizes, each routed in its own layer's CDG (one CDG per layer in memory).
-// On a 128-switch random regular fabric (degree 8, 4 CAs per switch) the
-// max edge forwarding index over five seeds went from 984-996 to 792-816
-// with 4 layers and from 1004-1044 to 744-780 with 8; on a 6x6x6 torus with
-// 1% failed links from 938-1006 to 794-814 (4 layers) and from 992-1060 to
-// 780-822 (8 layers), at the same path lengths. With 2 layers, where the
-// escape paths bind most, both orders scatter alike (rrg 1044-1496, torus
-// 964-1846 over the seeds). The escape trees are built before any weight
-// exists, so they no longer steer around earlier layers' load.
+// sizes, each routed in its own layer's CDG (one CDG per layer in memory;
+// route_interleaved). The escape trees are therefore built before any
+// weight exists: minimum-depth trees with uniform costs.
+//
+// docs/nue.md ("Design notes and measurements") has the figures behind
+// both choices.
 //
 // Terminals hang off switches: the Dijkstra of a destination LID starts at
 // the switch the LID belongs to, and that switch forwards to the LID's port
 // (port 0 for its own LIDs). Switch LIDs are destinations like CA LIDs and
 // are routed inside the deadlock-free layers. Each LID (every LMC offset)
 // gets its own run with the weights left by the previous ones. The path SL
-// of a LID is its layer, and SL i maps to VL i everywhere.
-//
-// Time (S switches, C channels, Δ max degree, L LIDs, k layers, A attempts):
-// O(k * (S * C + S * Δ^2) + A * L * (C + S log S) + cycle searches);
-// memory O(k * C * Δ + S * L) including the tables.
+// of a LID is its layer.
 #include "core/nue/nue.h"
 
 #include <algorithm>
-#include <cinttypes>
-#include <exception>
+#include <cassert>
 #include <limits>
 #include <memory>
 #include <numeric>
@@ -72,28 +64,23 @@
 #include "core/graph/convex_subgraph.h"
 #include "core/graph/graph.h"
 #include "core/graph/spanning_tree.h"
+#include "core/log.h"
 #include "core/nue/channel_load.h"
 #include "core/nue/layer_routing.h"
-#include "core/nue/layers.h"
 
-namespace keiro {
+namespace keiro::nue {
 
 namespace {
 
-constexpr const char *kName = "keiro-nue";
 constexpr int kOrderAttempts = 2;
 // A single layer is routed again in another order when its first attempt
 // leaves the most loaded channel with more than this many times the mean
 // channel load.
 constexpr double kRetryImbalance = 4.0;
 
-std::string describe(const Fabric &f, int32_t s) {
-  return strprintf("'%s' (0x%016" PRIx64 ")", f.sw(s).name.c_str(), f.sw(s).guid);
-}
-
 // Destination order of attempt `attempt` for the ports of one layer: CA and
 // router ports in a seeded random order, then the switch LIDs, also shuffled.
-void attempt_order(std::span<const nue::DestinationPort> ports, std::span<const int32_t> grouped,
+void attempt_order(std::span<const DestinationPort> ports, std::span<const int32_t> grouped,
                    int attempt, uint64_t seed, std::vector<int32_t> &order) {
   order.assign(grouped.begin(), grouped.end());
   std::mt19937_64 rng(seed * 1000003u + static_cast<uint64_t>(attempt));
@@ -115,187 +102,188 @@ double imbalance(std::span<const int64_t> weight, int64_t w0) {
                  : 0.0;
 }
 
-struct Totals {
-  int64_t lids = 0, fallbacks = 0, backtracks = 0, repairs = 0, shortcuts = 0, escape_deps = 0;
-  int64_t cycle_searches = 0, search_visits = 0, blocked = 0, attempts = 0;
-};
+// One run of Algorithm 2 on one fabric: the steps below in the order run()
+// calls them. The tables are built in place in out.out_port.
+class Router {
+ public:
+  Router(const Fabric &f, const NueOptions &opt, NueResult &out)
+      : f_(f), opt_(opt), out_(out), num_sw_(f.num_switches()) {}
 
-bool route(const EngineInput &in, Routing &out, EngineReport &rep) {
-  const Fabric &f = in.fabric;
-  Logger &log = in.log;
-  const int32_t num_sw = f.num_switches();
+  bool run(std::string &err) {
+    out_ = NueResult{};
+    out_.num_switches = num_sw_;
+    if (num_sw_ == 0) return true;
+    g_ = graph::switch_graph(f_);
+    if (!check_connected(err) || !split_destinations(err)) return false;
+    prepare_layers();
+    if (layers_ == 1) {
+      route_single_layer();
+    } else if (layers_ > 1) {
+      route_interleaved();
+    }
+    collect();
+    return self_check(err);
+  }
 
-  // ---- options ----
-  const int k = std::clamp(std::min(in.max_vls, in.max_sls), 1, kMaxDataVls);
-  nue::PartitionMethod method;
-  const std::string method_name = in.options.get("nue_partition");
-  if (!nue::parse_partition_method(method_name, method)) {
-    log.logf(LogLevel::kError, "%s: unknown nue_partition '%s'", kName, method_name.c_str());
+ private:
+  // The escape paths span the switch graph, so it must be connected.
+  bool check_connected(std::string &err) const {
+    std::vector<int32_t> dist(num_sw_), order(num_sw_);
+    const int32_t reached = graph::bfs(g_, 0, dist, order);
+    if (reached == num_sw_) return true;
+    int32_t lost = 0;
+    while (dist[lost] >= 0) ++lost;
+    err = strprintf(
+        "the switch graph is disconnected: %d of %d switches (e.g. %s) cannot be reached from %s",
+        num_sw_ - reached, num_sw_, f_.describe(lost).c_str(), f_.describe(0).c_str());
     return false;
   }
-  const int seed = static_cast<int>(in.options.get_int("nue_seed"));
-  int32_t fixed_root = -1;
-  if (in.options.has("nue_root")) {
+
+  // Line 1, and the layout of the tables: ports grouped by layer (CA/router
+  // ports by switch, switch LIDs last), one column per LID in that order.
+  bool split_destinations(std::string &err) {
+    ports_ = destination_ports(f_);
     std::string why;
-    fixed_root = f.find_switch(in.options.get("nue_root"), why);
-    if (fixed_root < 0) {
-      log.logf(LogLevel::kError, "%s: nue_root %s", kName, why.c_str());
+    layers_ = assign_layers(g_, ports_, opt_.layers, opt_.partition, opt_.seed, layer_of_, why);
+    if (layers_ < 0) {
+      err = "partitioning the destinations failed: " + why;
       return false;
     }
-  }
-
-  const std::vector<nue::DestinationPort> ports = nue::destination_ports(f);
-  if (num_sw == 0) {
-    rep.add("layers", 0L);
-    rep.add("escape_fallbacks", 0L);
+    by_layer_.resize(ports_.size());
+    std::iota(by_layer_.begin(), by_layer_.end(), 0);
+    std::stable_sort(by_layer_.begin(), by_layer_.end(), [&](int32_t a, int32_t b) {
+      const DestinationPort &pa = ports_[a], &pb = ports_[b];
+      if (layer_of_[a] != layer_of_[b]) return layer_of_[a] < layer_of_[b];
+      if (pa.is_switch != pb.is_switch) return !pa.is_switch;
+      return pa.sw != pb.sw ? pa.sw < pb.sw : pa.port < pb.port;
+    });
+    int64_t num_lids = 0;
+    for (const DestinationPort &p : ports_) num_lids += p.num_lids;
+    w0_ = ChannelLoad::initial_weight(num_lids);
+    weight_.assign(f_.num_channels(), w0_);
+    column_of_.resize(ports_.size());
+    out_.column_lid.resize(num_lids);
+    out_.column_layer.resize(num_lids);
+    int32_t next_column = 0;
+    for (int32_t pi : by_layer_) {
+      column_of_[pi] = next_column;
+      for (int j = 0; j < ports_[pi].num_lids; ++j, ++next_column) {
+        out_.column_lid[next_column] = static_cast<uint16_t>(ports_[pi].lid + j);
+        out_.column_layer[next_column] = static_cast<uint8_t>(layer_of_[pi]);
+      }
+    }
+    out_.out_port.assign(static_cast<size_t>(num_lids) * num_sw_, 0);
     return true;
   }
 
-  // The switch graph must be connected (the escape paths span it).
-  const graph::Graph g = graph::switch_graph(f);
-  {
-    std::vector<int32_t> dist(num_sw), order(num_sw);
-    const int32_t reached = graph::bfs(g, 0, dist, order);
-    if (reached < num_sw) {
-      int32_t lost = 0;
-      while (dist[lost] >= 0) ++lost;
-      log.logf(LogLevel::kError,
-               "%s: the switch graph is disconnected: %d of %d switches (e.g. %s) cannot be "
-               "reached from %s",
-               kName, num_sw - reached, num_sw, describe(f, lost).c_str(), describe(f, 0).c_str());
-      return false;
+  // Lines 3-5 and 7 for every layer: N_i^d, convex subgraph, root, escape
+  // tree, each in its own LayerRouter (with its own CDG).
+  void prepare_layers() {
+    layer_begin_.assign(layers_ + 1, 0);
+    out_.layer.resize(layers_);
+    std::vector<int32_t> dest_count(num_sw_), parent(num_sw_), dest_switches;
+    std::vector<double> centrality_weight(num_sw_);
+    // Every channel still has the initial weight: uniform tree costs.
+    const std::vector<int64_t> tree_cost(f_.num_channels(), 2 * w0_);
+    for (int layer = 0, pos = 0; layer < layers_; ++layer) {
+      size_t end = static_cast<size_t>(pos);
+      std::fill(dest_count.begin(), dest_count.end(), 0);
+      for (; end < by_layer_.size() && layer_of_[by_layer_[end]] == layer; ++end)
+        dest_count[ports_[by_layer_[end]].sw] += ports_[by_layer_[end]].num_lids;
+      layer_begin_[layer] = static_cast<size_t>(pos);
+      layer_begin_[layer + 1] = end;
+      pos = static_cast<int>(end);
+      dest_switches.clear();
+      for (int32_t s = 0; s < num_sw_; ++s)
+        if (dest_count[s] > 0) dest_switches.push_back(s);
+      NueLayer &info = out_.layer[layer];
+      info.root = opt_.root;
+      if (info.root < 0) {
+        const graph::ConvexSubgraph h = graph::convex_subgraph(g_, dest_switches);
+        info.convex_subgraph = h.num_nodes;
+        for (int32_t s = 0; s < num_sw_; ++s) centrality_weight[s] = dest_count[s];
+        const std::vector<double> c =
+            graph::betweenness(g_, h.node_in.data(), h.arc_in.data(), centrality_weight);
+        info.root = graph::most_central(c, h.node_in.data());
+      }
+      info.ports = static_cast<int32_t>(end - layer_begin_[layer]);
+      info.switches = static_cast<int32_t>(dest_switches.size());
+      graph::min_depth_spanning_tree(g_, info.root, tree_cost, parent);
+      routers_.push_back(std::make_unique<LayerRouter>(f_));
+      routers_.back()->set_layer(info.root, parent, dest_count);
     }
+    outcome_.resize(std::max(layers_, 1));
   }
 
-  // ---- Algorithm 2, line 1: destinations into layers ----
-  std::vector<int32_t> layer_of;
-  std::string err;
-  const int layers = nue::assign_layers(g, ports, k, method, seed, layer_of, err);
-  if (layers < 0) {
-    log.logf(LogLevel::kError, "%s: partitioning the destinations failed: %s", kName, err.c_str());
-    return false;
-  }
-  // Ports by layer, CA/router ports grouped by switch, switch LIDs last.
-  std::vector<int32_t> by_layer(ports.size());
-  std::iota(by_layer.begin(), by_layer.end(), 0);
-  std::stable_sort(by_layer.begin(), by_layer.end(), [&](int32_t a, int32_t b) {
-    const nue::DestinationPort &pa = ports[a], &pb = ports[b];
-    if (layer_of[a] != layer_of[b]) return layer_of[a] < layer_of[b];
-    if (pa.is_switch != pb.is_switch) return !pa.is_switch;
-    return pa.sw != pb.sw ? pa.sw < pb.sw : pa.port < pb.port;
-  });
-
-  int64_t num_lids = 0;
-  for (const nue::DestinationPort &p : ports) num_lids += p.num_lids;
-  const int64_t w0 = nue::ChannelLoad::initial_weight(num_lids);
-  std::vector<int64_t> weight(f.num_channels(), w0);
-  // One LFT column (num_sw bytes) per LID, in by_layer order.
-  std::vector<int32_t> column_of(ports.size());
-  {
-    int32_t next_column = 0;
-    for (int32_t pi : by_layer) {
-      column_of[pi] = next_column;
-      next_column += ports[pi].num_lids;
-    }
-  }
-  std::vector<uint8_t> columns(static_cast<size_t>(num_lids) * num_sw), best_columns;
-  Totals total;
-
-  // ---- lines 3-5 and 7 for every layer: N_i^d, convex subgraph, root, escape tree ----
-  std::vector<std::unique_ptr<nue::LayerRouter>> routers;
-  std::vector<size_t> layer_begin(layers + 1, 0);
-  std::vector<int32_t> dest_count(num_sw), parent(num_sw), dest_switches;
-  std::vector<double> centrality_weight(num_sw);
-  // Escape trees are built before anything is routed, so every channel still
-  // has the initial weight: minimum-depth trees with uniform costs.
-  const std::vector<int64_t> tree_cost(f.num_channels(), 2 * w0);
-  for (int layer = 0, pos = 0; layer < layers; ++layer) {
-    size_t end = static_cast<size_t>(pos);
-    std::fill(dest_count.begin(), dest_count.end(), 0);
-    for (; end < by_layer.size() && layer_of[by_layer[end]] == layer; ++end)
-      dest_count[ports[by_layer[end]].sw] += ports[by_layer[end]].num_lids;
-    layer_begin[layer] = static_cast<size_t>(pos);
-    layer_begin[layer + 1] = end;
-    pos = static_cast<int>(end);
-    dest_switches.clear();
-    for (int32_t s = 0; s < num_sw; ++s)
-      if (dest_count[s] > 0) dest_switches.push_back(s);
-    int32_t root = fixed_root;
-    int32_t hull_size = 0;
-    if (root < 0) {
-      const graph::ConvexSubgraph h = graph::convex_subgraph(g, dest_switches);
-      hull_size = h.num_nodes;
-      for (int32_t s = 0; s < num_sw; ++s) centrality_weight[s] = dest_count[s];
-      const std::vector<double> c =
-          graph::betweenness(g, h.node_in.data(), h.arc_in.data(), centrality_weight);
-      root = graph::most_central(c, h.node_in.data());
-    }
-    graph::min_depth_spanning_tree(g, root, tree_cost, parent);
-    routers.push_back(std::make_unique<nue::LayerRouter>(f));
-    routers.back()->set_layer(layer, root, parent, dest_count);
-    rep.add("root_layer" + std::to_string(layer), describe(f, root));
-    if (log.enabled(LogLevel::kVerbose))
-      log.logf(LogLevel::kVerbose,
-               "%s: layer %d: %zu destination ports on %zu switches, root %s, convex subgraph %d "
-               "switches",
-               kName, layer, end - layer_begin[layer], dest_switches.size(),
-               describe(f, root).c_str(), hull_size);
-  }
-
-  std::vector<nue::LayerOutcome> outcome(std::max(layers, 1));
-  std::vector<int32_t> order;
-  if (layers == 1) {
-    // ---- lines 6-11 for every attempted destination order; keep the best ----
-    const std::span<const int32_t> grouped(by_layer);
+  // Lines 6-11 with one layer: route it in up to kOrderAttempts destination
+  // orders and keep the best attempt.
+  void route_single_layer() {
+    const std::span<const int32_t> grouped(by_layer_);
+    std::vector<int32_t> order;
     std::vector<int64_t> attempt_weight, best_weight;
+    std::vector<uint8_t> &columns = out_.out_port;
+    std::vector<uint8_t> best_columns(columns.size());
     int best_attempt = -1;
-    best_columns.resize(columns.size());
+    // Invariant: weight_ holds the weights before the layer; once an attempt
+    // has finished, outcome_[0], best_weight and best_columns hold the best
+    // one so far (smallest largest channel weight, then fewest escape
+    // fallbacks, the earlier one on ties). An attempt that exceeds the best
+    // largest weight is aborted: it cannot win.
     for (int attempt = 0; attempt < kOrderAttempts; ++attempt) {
-      attempt_order(ports, grouped, attempt, static_cast<uint64_t>(seed) * 64, order);
-      attempt_weight = weight;
+      attempt_order(ports_, grouped, attempt, static_cast<uint64_t>(opt_.seed) * 64, order);
+      attempt_weight = weight_;
       const int64_t abort_above =
-          best_attempt >= 0 ? outcome[0].max_weight : std::numeric_limits<int64_t>::max();
-      const nue::LayerOutcome o = routers[0]->route(ports, order, column_of, attempt_weight,
-                                                    columns, abort_above, attempt, log);
-      ++total.attempts;
-      total.cycle_searches += o.cdg.cycle_searches;
-      total.search_visits += o.cdg.dfs_visits;
+          best_attempt >= 0 ? outcome_[0].max_weight : std::numeric_limits<int64_t>::max();
+      LayerOutcome o =
+          routers_[0]->route(ports_, order, column_of_, attempt_weight, columns, abort_above);
+      count_work(o);
       if (o.aborted) continue;
       if (best_attempt >= 0 &&
-          (o.max_weight > outcome[0].max_weight ||
-           (o.max_weight == outcome[0].max_weight && o.fallbacks >= outcome[0].fallbacks)))
+          (o.max_weight > outcome_[0].max_weight ||
+           (o.max_weight == outcome_[0].max_weight && o.fallbacks >= outcome_[0].fallbacks)))
         continue;
-      outcome[0] = o;
+      outcome_[0] = std::move(o);
       best_attempt = attempt;
       best_weight.swap(attempt_weight);
       best_columns.swap(columns);
-      if (imbalance(best_weight, w0) <= kRetryImbalance) break;
+      if (imbalance(best_weight, w0_) <= kRetryImbalance) break;
     }
     columns.swap(best_columns);
-  } else if (layers > 1) {
-    // ---- lines 6-11, the layers taking turns ----
-    // Every layer routes its destinations in its own seeded random order
-    // (switch LIDs last), but the layers interleave in proportion to their
-    // sizes instead of one after the other: the channel weights then see the
-    // whole fabric's traffic grow evenly (figures in the comment at the top).
-    std::vector<std::vector<int32_t>> layer_order(layers);
-    std::vector<size_t> next(layers, 0), cas(layers, 0);
-    for (int layer = 0; layer < layers; ++layer) {
-      const std::span<const int32_t> grouped(by_layer.data() + layer_begin[layer],
-                                             layer_begin[layer + 1] - layer_begin[layer]);
-      attempt_order(ports, grouped, 0, static_cast<uint64_t>(seed) * 64 + layer,
+  }
+
+  // Lines 6-11 with several layers, taking turns: every layer routes its
+  // destinations in its own seeded random order (switch LIDs last) in its
+  // own CDG, but the layers interleave in proportion to their sizes instead
+  // of one after the other, so that the channel weights see the whole
+  // fabric's traffic grow evenly.
+  void route_interleaved() {
+    std::vector<std::vector<int32_t>> layer_order(layers_);
+    std::vector<size_t> next(layers_, 0), cas(layers_, 0);
+    for (int layer = 0; layer < layers_; ++layer) {
+      const std::span<const int32_t> grouped(by_layer_.data() + layer_begin_[layer],
+                                             layer_begin_[layer + 1] - layer_begin_[layer]);
+      attempt_order(ports_, grouped, 0, static_cast<uint64_t>(opt_.seed) * 64 + layer,
                     layer_order[layer]);
-      for (int32_t pi : layer_order[layer]) cas[layer] += ports[pi].is_switch ? 0 : 1;
-      routers[layer]->begin(weight, outcome[layer]);
+      for (int32_t pi : layer_order[layer]) cas[layer] += ports_[pi].is_switch ? 0 : 1;
+      routers_[layer]->begin(weight_, outcome_[layer]);
     }
-    // Two rounds: CA/router ports of all layers, then the switch LIDs.
+    // Two rounds: the CA/router ports of all layers, then the switch LIDs
+    // (each layer's order lists its CA/router ports first).
     for (int round = 0; round < 2; ++round) {
+      const auto stop = [&](int layer) {
+        return round == 0 ? cas[layer] : layer_order[layer].size();
+      };
+      // Invariant: layer i has routed the first next[i] ports of its order,
+      // and the next port always comes from the layer that has routed the
+      // smallest fraction next[i] / |order of i| among those with ports
+      // left in this round (the lowest layer on ties), so the layers
+      // progress in proportion to their sizes. The loop ends when no layer
+      // has ports left in this round.
       for (;;) {
         int pick = -1;
         double pick_done = 2.0;
-        for (int layer = 0; layer < layers; ++layer) {
-          const size_t stop = round == 0 ? cas[layer] : layer_order[layer].size();
-          if (next[layer] >= stop) continue;
+        for (int layer = 0; layer < layers_; ++layer) {
+          if (next[layer] >= stop(layer)) continue;
           const double done =
               static_cast<double>(next[layer]) / static_cast<double>(layer_order[layer].size());
           if (done < pick_done) {
@@ -305,111 +293,89 @@ bool route(const EngineInput &in, Routing &out, EngineReport &rep) {
         }
         if (pick < 0) break;
         const int32_t pi = layer_order[pick][next[pick]++];
-        const nue::DestinationPort &p = ports[pi];
+        const DestinationPort &p = ports_[pi];
         for (int i = 0; i < p.num_lids; ++i)
-          routers[pick]->route_lid(p, i,
-                                   columns.data() + static_cast<size_t>(column_of[pi] + i) * num_sw,
-                                   weight, 0, log, outcome[pick]);
+          routers_[pick]->route_lid(
+              p, i, out_.out_port.data() + static_cast<size_t>(column_of_[pi] + i) * num_sw_,
+              weight_, outcome_[pick]);
       }
     }
-    for (int layer = 0; layer < layers; ++layer) {
-      routers[layer]->end(outcome[layer]);
-      ++total.attempts;
-      total.cycle_searches += outcome[layer].cdg.cycle_searches;
-      total.search_visits += outcome[layer].cdg.dfs_visits;
+    for (int layer = 0; layer < layers_; ++layer) {
+      routers_[layer]->end(outcome_[layer]);
+      count_work(outcome_[layer]);
     }
   }
 
-  // ---- line 10: the LFT columns and SLs ----
-  for (int32_t pi : by_layer) {
-    const nue::DestinationPort &p = ports[pi];
-    for (int j = 0; j < p.num_lids; ++j) {
-      const auto lid = static_cast<uint16_t>(p.lid + j);
-      const uint8_t *col = columns.data() + static_cast<size_t>(column_of[pi] + j) * num_sw;
-      for (int32_t s = 0; s < num_sw; ++s) out.set_out_port(s, lid, col[s]);
-      out.set_dest_sl(lid, static_cast<uint8_t>(layer_of[pi]));
+  // Work of one layer routing, kept or not.
+  void count_work(const LayerOutcome &o) {
+    ++out_.order_attempts;
+    out_.cycle_searches += o.cdg.cycle_searches;
+    out_.cycle_search_visits += o.cdg.dfs_visits;
+  }
+
+  // The kept outcomes into the result.
+  void collect() {
+    out_.layers = layers_;
+    for (int layer = 0; layer < layers_; ++layer) {
+      LayerOutcome &o = outcome_[layer];
+      NueLayer &info = out_.layer[layer];
+      info.lids = o.lids;
+      info.escape_dependencies = o.escape_dependencies;
+      info.escape_fallbacks = o.fallbacks;
+      info.fallback_lids = std::move(o.fallback_lids);
+      out_.lids += o.lids;
+      out_.escape_fallbacks += o.fallbacks;
+      out_.backtracking += o.backtracks;
+      out_.escape_repairs += o.repairs;
+      out_.shortcuts += o.shortcuts;
+      out_.escape_dependencies += o.escape_dependencies;
+      out_.blocked_dependencies += o.cdg.blocked;
     }
   }
-  for (int layer = 0; layer < layers; ++layer) {
-    const nue::LayerOutcome &o = outcome[layer];
-    total.lids += o.lids;
-    total.fallbacks += o.fallbacks;
-    total.backtracks += o.backtracks;
-    total.repairs += o.repairs;
-    total.shortcuts += o.shortcuts;
-    total.escape_deps += o.escape_dependencies;
-    total.blocked += o.cdg.blocked;
-    if (log.enabled(LogLevel::kVerbose))
-      log.logf(LogLevel::kVerbose,
-               "%s: layer %d: %lld LIDs, %lld escape dependencies, %lld escape fallbacks", kName,
-               layer, static_cast<long long>(o.lids), static_cast<long long>(o.escape_dependencies),
-               static_cast<long long>(o.fallbacks));
-  }
 
-  for (int i = 0; i < std::max(layers, 1); ++i)
-    out.set_uniform_sl2vl(static_cast<uint8_t>(i), static_cast<uint8_t>(i));
-
-  // The engine's own assertion: every switch has a next hop to every LID.
-  for (uint16_t lid : f.lids()) {
-    for (int32_t s = 0; s < num_sw; ++s) {
-      if (out.out_port(s, lid) != kNoPort) continue;
-      log.logf(LogLevel::kError, "%s: internal error: switch %s has no route to LID %u", kName,
-               describe(f, s).c_str(), lid);
+  // The runtime self-check of the first guarantee in nue.h: a column for
+  // every LID, a port for every switch in every column.
+  bool self_check(std::string &err) const {
+    std::vector<uint8_t> has_column(f_.max_lid() + 1, 0);
+    for (uint16_t lid : out_.column_lid) has_column[lid] = 1;
+    for (uint16_t lid : f_.lids()) {
+      if (has_column[lid]) continue;
+      err = strprintf("internal error: no routes to LID %u", lid);
       return false;
     }
+    for (int32_t j = 0; j < out_.num_columns(); ++j) {
+      for (int32_t s = 0; s < num_sw_; ++s) {
+        if (out_.port(s, j) != kNoPort) continue;
+        err = strprintf("internal error: switch %s has no route to LID %u", f_.describe(s).c_str(),
+                        out_.column_lid[j]);
+        return false;
+      }
+    }
+    return true;
   }
 
-  out.vls_used = std::max(layers, 1);
-  out.sls_used = std::max(layers, 1);
-  rep.add("layers", static_cast<long>(layers));
-  rep.add("escape_fallbacks", static_cast<long>(total.fallbacks));
-  rep.add("backtracking", static_cast<long>(total.backtracks));
-  rep.add("escape_repairs", static_cast<long>(total.repairs));
-  rep.add("shortcuts", static_cast<long>(total.shortcuts));
-  rep.add("escape_dependencies", static_cast<long>(total.escape_deps));
-  rep.add("order_attempts", static_cast<long>(total.attempts));
-  rep.add("cycle_searches", static_cast<long>(total.cycle_searches));
-  rep.add("cycle_search_visits", static_cast<long>(total.search_visits));
-  rep.add("blocked_dependencies", static_cast<long>(total.blocked));
-  log.logf(LogLevel::kInfo,
-           "%s: routed %lld LIDs in %d of %d layers (partition %s); %lld of them fell back to "
-           "the escape paths; islands reached by backtracking %lld, by escape repair %lld; "
-           "%lld shortcuts",
-           kName, static_cast<long long>(total.lids), layers, k, method_name.c_str(),
-           static_cast<long long>(total.fallbacks), static_cast<long long>(total.backtracks),
-           static_cast<long long>(total.repairs), static_cast<long long>(total.shortcuts));
-  return true;
-}
-
-}  // namespace
-
-bool route_nue(const EngineInput &in, Routing &out, EngineReport &rep) {
-  out.reset(in.fabric, Routing::SlScope::kPerDestination);
-  try {
-    return route(in, out, rep);
-  } catch (const std::exception &e) {
-    in.log.logf(LogLevel::kError, "%s: %s", kName, e.what());
-    return false;
-  }
-}
-
-}  // namespace keiro
-
-namespace keiro::nue {
-
-namespace {
-constexpr OptionSpec kOptions[] = {
-    {"nue_root", OptionSpec::kGuidOrName, 0, 0, nullptr, "",
-     "root switch of Nue's escape paths (GUID or node description); default: most central"},
-    {"nue_partition", OptionSpec::kChoice, 0, 0, "metis|random|cluster", "metis",
-     "how Nue splits destinations into virtual layers"},
-    {"nue_seed", OptionSpec::kInt, 0, 2147483647, nullptr, "1",
-     "seed for Nue's random choices (partitioning, METIS)"},
+  const Fabric &f_;
+  const NueOptions &opt_;
+  NueResult &out_;
+  const int32_t num_sw_;
+  graph::Graph g_;
+  std::vector<DestinationPort> ports_;
+  int layers_ = 0;
+  std::vector<int32_t> layer_of_, by_layer_, column_of_;  // per port / in layer order / per port
+  std::vector<size_t> layer_begin_;  // by_layer_[layer_begin_[i], layer_begin_[i + 1]): layer i
+  int64_t w0_ = 0;
+  std::vector<int64_t> weight_;  // per channel
+  std::vector<std::unique_ptr<LayerRouter>> routers_;
+  std::vector<LayerOutcome> outcome_;  // per layer
 };
+
 }  // namespace
 
-constinit const EngineDesc kEngine = {
-    "nue", "keiro-nue", route_nue,
-    "Nue: deadlock-free routing inside the complete channel dependency graph, 1..15 VLs", kOptions};
+bool route(const Fabric &f, const NueOptions &opt, NueResult &out, std::string &err) {
+  assert(f.finalized() && "nue::route: the fabric must be finalized");
+  assert(opt.layers >= 1 && opt.layers <= kMaxDataVls && "nue::route: layers not in 1..15");
+  assert(opt.root >= -1 && opt.root < f.num_switches() && "nue::route: root is not a switch id");
+  return Router(f, opt, out).run(err);
+}
 
 }  // namespace keiro::nue

@@ -1,19 +1,92 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// keiro-nue: Nue routing (Domke, Hoefler, Matsuoka, HPDC'16,
-// ../shared/papers/nue-domke2016.txt). See nue.cc for the map from the
-// paper's algorithms and sections to the code.
+// Nue routing (J. Domke, T. Hoefler, S. Matsuoka, "Routing on the Dependency
+// Graph: A New Approach to Deadlock-Free High-Performance Routing", HPDC
+// 2016), Algorithm 2: the destinations are split into k virtual layers
+// (Section 4.5), and every destination LID is routed by the modified
+// Dijkstra of Algorithm 1 inside the complete channel dependency graph of
+// its layer (Sections 4.1, 4.6), with the layer's escape paths (Section 4.2)
+// as the fallback. nue.cc maps the paper's lines to the code; the engine
+// around it (options, Routing tables, report, log lines) is
+// core/nue/engine.h.
+//
+// nue::route() guarantees, when it returns true:
+//  - every switch has an out port towards every LID of the fabric (every
+//    LMC offset): port 0 for its own LIDs, the terminal's port for the LIDs
+//    of a terminal attached to it, otherwise a switch-to-switch port;
+//  - the routes towards each LID form a tree: no forwarding loops;
+//  - every LID belongs to one layer 0..layers-1 and all its routes use only
+//    dependencies of that layer's acyclic CDG, so with path SL = layer and
+//    SL i -> VL i on every hop the tables are free of credit loops;
+//  - the same fabric and options give the same tables.
+// Preconditions: f is finalized; 1 <= opt.layers <= kMaxDataVls; opt.root is
+// -1 or a switch id. It fails (false, one sentence in err, out unspecified)
+// when the switch graph is disconnected, when METIS fails, and when its own
+// final check finds a switch without a route (an internal error).
+//
+// Time (S switches, C channels, Δ max degree, L LIDs, k layers, A order
+// attempts): O(k * (S * C + S * Δ^2) + A * L * (C + S log S) + cycle
+// searches). Memory O(k * C * Δ + S * L), the S * L bytes of tables
+// included (twice with one layer: the best attempt and the current one).
 #pragma once
 
-#include "core/engine.h"
+#include <cstdint>
+#include <string>
+#include <vector>
 
-namespace keiro {
-
-// Routes every LID of in.fabric with k = in.max_vls virtual layers.
-bool route_nue(const EngineInput &in, Routing &out, EngineReport &rep);
-
-}  // namespace keiro
+#include "core/fabric.h"
+#include "core/nue/layers.h"
 
 namespace keiro::nue {
-// The registry entry (core/engine.cc): names, route function, option keys.
-extern const EngineDesc kEngine;
+
+struct NueOptions {
+  int layers = 1;  // k: most virtual layers, 1..kMaxDataVls; empty ones are dropped
+  PartitionMethod partition = PartitionMethod::kMetis;  // Algorithm 2 line 1
+  int seed = 1;       // destination orders, random partitions, METIS
+  int32_t root = -1;  // escape-tree root of every layer; -1: the most central
+                      // switch of each layer's convex subgraph (line 5)
+};
+
+struct NueLayer {
+  int32_t root = -1;            // escape-tree root (switch id)
+  int32_t ports = 0;            // destination ports (base LIDs) in the layer
+  int32_t switches = 0;         // switches those ports are on or attached to
+  int32_t convex_subgraph = 0;  // switches of H_i; 0 when NueOptions::root was given
+  int64_t lids = 0;             // destination LIDs routed in the layer
+  int64_t escape_dependencies = 0;
+  int64_t escape_fallbacks = 0;         // LIDs routed entirely over the escape paths
+  std::vector<uint16_t> fallback_lids;  // those LIDs, in routing order
+};
+
+struct NueResult {
+  int layers = 0;  // non-empty layers = SLs = VLs of the tables (0: no destination)
+  // Totals over the layers (of the kept attempt with one layer).
+  int64_t lids = 0;
+  int64_t escape_fallbacks = 0;     // LIDs routed entirely over the escape paths
+  int64_t backtracking = 0;         // islands reached by local backtracking (4.6.2)
+  int64_t escape_repairs = 0;       // islands reached over their escape path
+  int64_t shortcuts = 0;            // settled switches rerouted over an island (4.6.3)
+  int64_t escape_dependencies = 0;  // dependencies the escape paths put into the CDGs
+  int64_t blocked_dependencies = 0;
+  // Work over every attempt, kept or not.
+  int64_t order_attempts = 0;       // layer routings (one per layer, two for a retried one)
+  int64_t cycle_searches = 0;       // Algorithm 3 searches that ran
+  int64_t cycle_search_visits = 0;  // channels those searches visited
+  std::vector<NueLayer> layer;      // per layer
+
+  // The tables, one column of num_switches bytes per destination LID:
+  // column j holds, for every switch s, out_port[j * num_switches + s] towards
+  // LID column_lid[j], whose layer (path SL) is column_layer[j].
+  int32_t num_switches = 0;
+  std::vector<uint16_t> column_lid;
+  std::vector<uint8_t> column_layer;
+  std::vector<uint8_t> out_port;
+  uint8_t port(int32_t s, int32_t column) const {
+    return out_port[static_cast<size_t>(column) * num_switches + s];
+  }
+  int32_t num_columns() const { return static_cast<int32_t>(column_lid.size()); }
+};
+
+// Routes every LID of f (see the guarantees above). out is overwritten.
+bool route(const Fabric &f, const NueOptions &opt, NueResult &out, std::string &err);
+
 }  // namespace keiro::nue

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "core/graph/bfs.h"
+
 namespace keiro::topo {
 
 Adjacency adjacency(const GenFabric &g) {
@@ -20,19 +22,11 @@ Adjacency adjacency(const GenFabric &g, const std::vector<char> &skip) {
 }
 
 void bfs(const Adjacency &adj, int32_t src, std::vector<int32_t> &dist) {
-  dist.assign(adj.size(), -1);
-  std::vector<int32_t> queue;
-  queue.reserve(adj.size());
-  dist[src] = 0;
-  queue.push_back(src);
-  for (size_t h = 0; h < queue.size(); ++h) {
-    const int32_t u = queue[h];
-    for (int32_t v : adj[u])
-      if (dist[v] < 0) {
-        dist[v] = dist[u] + 1;
-        queue.push_back(v);
-      }
-  }
+  dist.resize(adj.size());
+  std::vector<int32_t> order(adj.size());
+  graph::bfs_over(src, dist, order, [&](int32_t u, auto &&visit) {
+    for (int32_t v : adj[u]) visit(v);
+  });
 }
 
 bool connected(const Adjacency &adj) {

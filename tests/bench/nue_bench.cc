@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// nue_bench: times route_nue on the benchmark fabrics and prints the
-// route quality (escape fallbacks, hops, edge forwarding index), checked by
-// the independent walker of tests/unit/oracles.h.
+// nue_bench: times nue::route (core/nue/nue.h) on the benchmark
+// fabrics and prints its counters and the route quality (hops, edge
+// forwarding index), checked by the independent walker of tests/unit/oracles.h on
+// the tables nue::write_tables produces (not timed).
 //
 //   tests/bench/nue_bench [--reps N] [--net-dir DIR] [--opt key=value ...] [--lmc L]
 //                   [--fabric rrg128|torus666] [--k K]
@@ -18,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "core/engine.h"
+#include "core/nue/engine.h"
 #include "core/nue/nue.h"
 #include "tests/unit/fabrics.h"
 #include "tests/unit/oracles.h"
@@ -86,17 +87,17 @@ int main(int argc, char **argv) {
     if (!only_fabric.empty() && only_fabric != b.name) continue;
     for (int k : {1, 2, 4, 8}) {
       if (only_k && k != only_k) continue;
+      keiro::nue::NueOptions opt;
+      if (!keiro::nue::read_options(options, b.fabric, k, opt, err)) {
+        std::fprintf(stderr, "nue_bench: %s\n", err.c_str());
+        return 2;
+      }
       double best = 1e30, sum = 0, best_cpu = 1e30;
-      keiro::Routing r;
-      keiro::EngineReport rep;
-      bool ok = true;
+      keiro::nue::NueResult res;
       for (int i = 0; i < reps; ++i) {
-        keiro::NullLogger log;
-        keiro::EngineInput in{b.fabric, options, log, k, 16, true};
-        rep = keiro::EngineReport{};
         const auto t0 = std::chrono::steady_clock::now();
         const std::clock_t c0 = std::clock();
-        ok = keiro::route_nue(in, r, rep);
+        const bool ok = keiro::nue::route(b.fabric, opt, res, err);
         const double ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
                 .count();
@@ -104,24 +105,29 @@ int main(int argc, char **argv) {
             std::min(best_cpu, 1000.0 * static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC);
         best = std::min(best, ms);
         sum += ms;
-        if (!ok) break;
+        if (!ok) {
+          std::printf("%-9s %2d nue::route failed: %s\n", b.name, k, err.c_str());
+          return 1;
+        }
       }
-      if (!ok) {
-        std::printf("%-9s %2d route_nue failed\n", b.name, k);
-        return 1;
-      }
+      keiro::Routing r;
+      r.reset(b.fabric, keiro::Routing::SlScope::kPerDestination);
+      keiro::nue::write_tables(b.fabric, res, r);
       const keiro::fixtures::RouteCheck c = keiro::fixtures::check_routes(b.fabric, r);
       if (!c.ok) {
         std::printf("%-9s %2d check failed: %s\n", b.name, k, c.problem.c_str());
         return 1;
       }
       std::printf(
-          "%-9s %2d %8.2f %8.2f %8.2f %6s %6s %6s %6s %4lld %8.3f %7lld %7.1f %3d %8s %9s %8s\n",
-          b.name, k, best, sum / reps, best_cpu, rep.get("escape_fallbacks").c_str(),
-          rep.get("backtracking").c_str(), rep.get("escape_repairs").c_str(),
-          rep.get("shortcuts").c_str(), static_cast<long long>(c.max_hops), c.avg_hops,
-          static_cast<long long>(c.max_efi), c.avg_efi, c.vls, rep.get("cycle_searches").c_str(),
-          rep.get("cycle_search_visits").c_str(), rep.get("order_attempts").c_str());
+          "%-9s %2d %8.2f %8.2f %8.2f %6lld %6lld %6lld %6lld %4lld %8.3f %7lld %7.1f %3d %8lld "
+          "%9lld %8lld\n",
+          b.name, k, best, sum / reps, best_cpu, static_cast<long long>(res.escape_fallbacks),
+          static_cast<long long>(res.backtracking), static_cast<long long>(res.escape_repairs),
+          static_cast<long long>(res.shortcuts), static_cast<long long>(c.max_hops), c.avg_hops,
+          static_cast<long long>(c.max_efi), c.avg_efi, c.vls,
+          static_cast<long long>(res.cycle_searches),
+          static_cast<long long>(res.cycle_search_visits),
+          static_cast<long long>(res.order_attempts));
     }
   }
   return 0;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// Graph container, BFS and the indexed heap.
+// Graph container, BFS (Graph and Fabric variants) and the indexed heap.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -76,7 +76,7 @@ TEST(GraphBasic, BfsDistancesAndMasks) {
 }
 
 TEST(IndexedHeap, PopsInKeyOrderWithDecreaseKey) {
-  IndexedHeap h;
+  IndexedHeap<StoredKeys<int64_t>> h;
   h.resize(100);
   std::mt19937 rng(7);
   std::vector<int64_t> key(100);
@@ -109,7 +109,7 @@ TEST(IndexedHeap, PopsInKeyOrderWithDecreaseKey) {
 }
 
 TEST(IndexedHeap, ClearEmptiesAndAllowsReuse) {
-  IndexedHeap h;
+  IndexedHeap<StoredKeys<int64_t>> h;
   h.resize(4);
   h.push_or_decrease(2, 5);
   h.push_or_decrease(3, 1);
@@ -121,6 +121,68 @@ TEST(IndexedHeap, ClearEmptiesAndAllowsReuse) {
   h.push_or_decrease(1, 9);
   EXPECT_EQ(h.pop(), 1);
   EXPECT_EQ(h.pop(), 2);
+}
+
+// Keys kept by the caller (ACRO's use): a compound key (a, b) with ties by
+// a priority permutation; every item starts in the heap and keys only fall.
+TEST(IndexedHeap, CallerKeysPopInCompoundKeyOrder) {
+  const int n = 50;
+  std::mt19937 rng(11);
+  std::vector<int32_t> a(n), b(n), prio(n);
+  for (int i = 0; i < n; ++i) {
+    a[i] = static_cast<int32_t>(rng() % 4);
+    b[i] = static_cast<int32_t>(rng() % 5);
+    prio[i] = n - 1 - i;
+  }
+  auto less = [&](int32_t x, int32_t y) {
+    if (a[x] != a[y]) return a[x] < a[y];
+    if (b[x] != b[y]) return b[x] < b[y];
+    return prio[x] < prio[y];
+  };
+  IndexedHeap<CallerKeys<decltype(less)>> h({less});
+  h.build(n);
+  EXPECT_EQ(h.size(), n);
+  // Lower some keys while they are in the heap.
+  for (int i = 0; i < n; i += 7) {
+    if (a[i] > 0) --a[i];
+    b[i] = 0;
+    h.decreased(i);
+  }
+  std::vector<int32_t> expected(n);
+  for (int i = 0; i < n; ++i) expected[i] = i;
+  std::sort(expected.begin(), expected.end(), less);
+  std::vector<int32_t> popped;
+  while (!h.empty()) {
+    EXPECT_EQ(h.top(), expected[popped.size()]);
+    popped.push_back(h.pop());
+    EXPECT_FALSE(h.contains(popped.back()));
+  }
+  EXPECT_EQ(popped, expected);
+  // build() refills the heap for another round.
+  h.build(3);
+  EXPECT_EQ(h.size(), 3);
+  EXPECT_TRUE(h.contains(2));
+}
+
+// The Fabric variant and the Graph variant of the one BFS agree, visiting
+// order included (switch_graph keeps the channel ids as arc ids).
+TEST(GraphBasic, SwitchBfsEqualsGraphBfs) {
+  Fabric f;
+  for (int i = 0; i < 6; ++i) f.add_switch({static_cast<uint64_t>(0x10 + i), "s", 8});
+  const Edges links = {{0, 3}, {0, 1}, {1, 2}, {3, 4}, {4, 5}, {2, 5}, {0, 3}};
+  std::vector<uint8_t> next_port(6, 1);
+  for (const auto &[u, v] : links) f.add_link(u, next_port[u]++, v, next_port[v]++);
+  f.finalize();
+  const Graph g = switch_graph(f);
+  std::vector<int32_t> d1(6), o1(6), d2(6), o2(6);
+  for (int32_t src = 0; src < 6; ++src) {
+    EXPECT_EQ(switch_bfs(f, src, d1, o1), 6);
+    EXPECT_EQ(bfs(g, src, d2, o2), 6);
+    EXPECT_EQ(d1, d2);
+    EXPECT_EQ(o1, o2);
+  }
+  EXPECT_EQ(d1, (std::vector<int32_t>{3, 2, 1, 2, 1, 0}));  // from switch 5
+  EXPECT_EQ(o1, (std::vector<int32_t>{5, 4, 2, 3, 1, 0}));
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// route_nue end to end on small hand-checked fabrics, its options and error
-// paths, and property tests on random fabrics: every (switch, LID) has a
+// keiro-nue end to end (nue::route_engine, core/nue/engine.h) and the pure
+// nue::route (core/nue/nue.h) on small hand-checked fabrics, its options and
+// error paths, and property tests on random fabrics: every (switch, LID) has a
 // route, no forwarding loops, and the per-layer CDG induced by the routes is
 // acyclic (checked independently by fixtures::check_routes).
 #include <gtest/gtest.h>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "core/engine.h"
+#include "core/nue/engine.h"
 #include "core/nue/nue.h"
 #include "tests/unit/fabrics.h"
 #include "tests/unit/oracles.h"
@@ -70,6 +72,90 @@ TEST(NueRoute, RootByGuidAndBadRoot) {
   route(f, "nue_root=0xdead", 1, bad_guid);
   EXPECT_FALSE(bad_guid.ok);
   EXPECT_EQ(bad_guid.log.count(LogLevel::kError), 1);
+}
+
+// Two switches share the node description "twin": nue_root=twin is
+// ambiguous and must be refused (one ERROR line naming the problem), not
+// resolved to the first match; the GUID of either one works.
+TEST(NueRoute, AmbiguousRootDescriptionIsOneError) {
+  Fabric f;
+  for (int i = 0; i < 3; ++i) {
+    SwitchInfo si;
+    si.guid = 0x1000 + static_cast<uint64_t>(i);
+    si.name = i < 2 ? "twin" : "other";
+    si.num_ports = 4;
+    f.add_switch(si);
+  }
+  f.add_link(0, 1, 1, 1);
+  f.add_link(1, 2, 2, 1);
+  f.add_link(2, 2, 0, 2);
+  assign_lids(f, 0);
+  f.finalize();
+  NueRun run;
+  route(f, "nue_root=twin", 1, run);
+  EXPECT_FALSE(run.ok);
+  ASSERT_EQ(run.log.count(LogLevel::kError), 1);
+  EXPECT_TRUE(run.log.contains("keiro-nue: nue_root 'twin' is the node description of 2 switches"))
+      << run.log.lines[0].text;
+  EXPECT_TRUE(run.log.contains("GUID"));
+  EXPECT_EQ(run.log.count(LogLevel::kInfo), 0);
+  NueRun by_guid;
+  route(f, "nue_root=0x1001", 1, by_guid);
+  ASSERT_TRUE(by_guid.ok);
+  EXPECT_EQ(by_guid.rep.get("root_layer0"), "'twin' (0x0000000000001001)");
+  // The same refusal from read_options, without the engine around it.
+  Options o;
+  std::string err;
+  ASSERT_TRUE(Options::parse("nue_root=twin", o, err)) << err;
+  nue::NueOptions opt;
+  EXPECT_FALSE(nue::read_options(o, f, 1, opt, err));
+  EXPECT_NE(err.find("2 switches"), std::string::npos) << err;
+}
+
+// The typed counters of the pure function on the paper's Fig. 2 fabric
+// (5 switches, one CA each, root S4, one layer). Fig. 4 of the paper gives
+// the 8 escape dependencies; 10 LIDs (5 switch LIDs, 5 CA LIDs) in one
+// layer. The work counters are this implementation's on this input (a
+// change in them means a change in the algorithm's path through the CDG).
+TEST(NueRoute, PureRouteCountersOnFig2) {
+  const Fabric f = fig2();
+  nue::NueOptions opt;
+  opt.layers = 1;
+  opt.root = 4;
+  nue::NueResult r;
+  std::string err;
+  ASSERT_TRUE(nue::route(f, opt, r, err)) << err;
+  EXPECT_EQ(r.layers, 1);
+  ASSERT_EQ(r.layer.size(), 1u);
+  EXPECT_EQ(r.layer[0].root, 4);
+  EXPECT_EQ(r.layer[0].ports, 10);
+  EXPECT_EQ(r.layer[0].switches, 5);
+  EXPECT_EQ(r.layer[0].convex_subgraph, 0);  // root given: no H_i
+  EXPECT_EQ(r.lids, 10);
+  EXPECT_EQ(r.layer[0].lids, 10);
+  EXPECT_EQ(r.escape_dependencies, 8);  // Fig. 4
+  EXPECT_EQ(r.escape_fallbacks, 0);
+  EXPECT_TRUE(r.layer[0].fallback_lids.empty());
+  EXPECT_EQ(r.backtracking, 0);
+  EXPECT_EQ(r.escape_repairs, 0);
+  EXPECT_EQ(r.shortcuts, 0);
+  EXPECT_EQ(r.order_attempts, 1);  // balanced enough: no second order
+  EXPECT_EQ(r.cycle_searches, 1);
+  EXPECT_EQ(r.cycle_search_visits, 3);
+  EXPECT_EQ(r.blocked_dependencies, 1);
+  // The tables: one column per LID, own LIDs on port 0, CA LIDs on the CA's
+  // port (links take the first ports: S2 and S4 have three, the others
+  // two), every column in layer 0.
+  const int ca_port[5] = {3, 3, 4, 3, 4};
+  ASSERT_EQ(r.num_columns(), 10);
+  EXPECT_EQ(r.num_switches, 5);
+  for (int32_t j = 0; j < r.num_columns(); ++j) {
+    EXPECT_EQ(r.column_layer[j], 0);
+    const int32_t owner = f.lid_switch(r.column_lid[j]);
+    for (int32_t s = 0; s < 5; ++s) EXPECT_NE(r.port(s, j), kNoPort);
+    const bool own = f.sw(owner).lid == r.column_lid[j];
+    EXPECT_EQ(r.port(owner, j), own ? 0 : ca_port[owner]);
+  }
 }
 
 TEST(NueRoute, DisconnectedFabricIsOneError) {

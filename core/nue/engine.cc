@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "core/nue/engine.h"
+
+#include <algorithm>
+#include <exception>
+
+namespace keiro::nue {
+
+namespace {
+
+constexpr const char *kName = "keiro-nue";
+
+// The one place where the typed result becomes report facts.
+void add_facts(const Fabric &f, const NueResult &r, EngineReport &rep) {
+  for (int i = 0; i < r.layers; ++i)
+    rep.add("root_layer" + std::to_string(i), f.describe(r.layer[i].root));
+  rep.add("layers", static_cast<long>(r.layers));
+  rep.add("escape_fallbacks", static_cast<long>(r.escape_fallbacks));
+  rep.add("backtracking", static_cast<long>(r.backtracking));
+  rep.add("escape_repairs", static_cast<long>(r.escape_repairs));
+  rep.add("shortcuts", static_cast<long>(r.shortcuts));
+  rep.add("escape_dependencies", static_cast<long>(r.escape_dependencies));
+  rep.add("order_attempts", static_cast<long>(r.order_attempts));
+  rep.add("cycle_searches", static_cast<long>(r.cycle_searches));
+  rep.add("cycle_search_visits", static_cast<long>(r.cycle_search_visits));
+  rep.add("blocked_dependencies", static_cast<long>(r.blocked_dependencies));
+}
+
+void log_layers(const Fabric &f, const NueResult &r, Logger &log) {
+  if (!log.enabled(LogLevel::kVerbose)) return;
+  for (int i = 0; i < r.layers; ++i) {
+    const NueLayer &l = r.layer[i];
+    log.logf(LogLevel::kVerbose,
+             "%s: layer %d: %d destination ports on %d switches, root %s, convex subgraph %d "
+             "switches",
+             kName, i, l.ports, l.switches, f.describe(l.root).c_str(), l.convex_subgraph);
+    for (uint16_t lid : l.fallback_lids)
+      log.logf(LogLevel::kVerbose, "%s: layer %d: unsolvable impasse for LID %u, escape paths used",
+               kName, i, lid);
+    log.logf(LogLevel::kVerbose,
+             "%s: layer %d: %lld LIDs, %lld escape dependencies, %lld escape fallbacks", kName, i,
+             static_cast<long long>(l.lids), static_cast<long long>(l.escape_dependencies),
+             static_cast<long long>(l.escape_fallbacks));
+  }
+}
+
+bool route_logged(const EngineInput &in, Routing &out, EngineReport &rep) {
+  const Fabric &f = in.fabric;
+  const int k = std::clamp(std::min(in.max_vls, in.max_sls), 1, kMaxDataVls);
+  NueOptions opt;
+  NueResult r;
+  std::string err;
+  if (!read_options(in.options, f, k, opt, err) || !route(f, opt, r, err)) {
+    in.log.logf(LogLevel::kError, "%s: %s", kName, err.c_str());
+    return false;
+  }
+  write_tables(f, r, out);
+  add_facts(f, r, rep);
+  log_layers(f, r, in.log);
+  in.log.logf(LogLevel::kInfo,
+              "%s: routed %lld LIDs in %d of %d layers (partition %s); %lld of them fell back to "
+              "the escape paths; islands reached by backtracking %lld, by escape repair %lld; "
+              "%lld shortcuts",
+              kName, static_cast<long long>(r.lids), r.layers, k,
+              in.options.get("nue_partition").c_str(), static_cast<long long>(r.escape_fallbacks),
+              static_cast<long long>(r.backtracking), static_cast<long long>(r.escape_repairs),
+              static_cast<long long>(r.shortcuts));
+  return true;
+}
+
+}  // namespace
+
+bool read_options(const Options &o, const Fabric &f, int max_layers, NueOptions &opt,
+                  std::string &err) {
+  opt.layers = std::clamp(max_layers, 1, kMaxDataVls);
+  const std::string method = o.get("nue_partition");
+  if (!parse_partition_method(method, opt.partition)) {
+    err = "unknown nue_partition '" + method + "'";
+    return false;
+  }
+  opt.seed = static_cast<int>(o.get_int("nue_seed"));
+  opt.root = -1;
+  if (o.has("nue_root")) {
+    std::string why;
+    opt.root = f.find_switch(o.get("nue_root"), why);
+    if (opt.root < 0) {
+      err = "nue_root " + why;
+      return false;
+    }
+  }
+  return true;
+}
+
+void write_tables(const Fabric &f, const NueResult &r, Routing &out) {
+  const int32_t num_sw = f.num_switches();
+  if (num_sw == 0) return;
+  for (int32_t j = 0; j < r.num_columns(); ++j) {
+    const uint16_t lid = r.column_lid[j];
+    const uint8_t *col = r.out_port.data() + static_cast<size_t>(j) * num_sw;
+    for (int32_t s = 0; s < num_sw; ++s) out.set_out_port(s, lid, col[s]);
+    out.set_dest_sl(lid, r.column_layer[j]);
+  }
+  const int layers = std::max(r.layers, 1);
+  for (int i = 0; i < layers; ++i)
+    out.set_uniform_sl2vl(static_cast<uint8_t>(i), static_cast<uint8_t>(i));
+  out.vls_used = layers;
+  out.sls_used = layers;
+}
+
+bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep) {
+  out.reset(in.fabric, Routing::SlScope::kPerDestination);
+  try {
+    return route_logged(in, out, rep);
+  } catch (const std::exception &e) {
+    in.log.logf(LogLevel::kError, "%s: %s", kName, e.what());
+    return false;
+  }
+}
+
+namespace {
+constexpr OptionSpec kOptions[] = {
+    {"nue_root", OptionSpec::kGuidOrName, 0, 0, nullptr, "",
+     "root switch of Nue's escape paths (GUID or node description); default: most central"},
+    {"nue_partition", OptionSpec::kChoice, 0, 0, "metis|random|cluster", "metis",
+     "how Nue splits destinations into virtual layers"},
+    {"nue_seed", OptionSpec::kInt, 0, 2147483647, nullptr, "1",
+     "seed for Nue's random choices (partitioning, METIS)"},
+};
+}  // namespace
+
+constinit const EngineDesc kEngine = {
+    "nue", "keiro-nue", route_engine,
+    "Nue: deadlock-free routing inside the complete channel dependency graph, 1..15 VLs", kOptions};
+
+}  // namespace keiro::nue

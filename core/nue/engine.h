@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// keiro-nue: Nue routing (core/nue/nue.h) as a keiro engine. The adapter
+// reads the options into NueOptions, calls nue::route(), writes the Routing
+// tables (LFTs, path SL = layer, SL i -> VL i on every port) and turns the
+// NueResult into the report's facts and one INFO line.
+//
+// Options: nue_partition (metis | cluster | random), nue_root (GUID or node
+// description), nue_seed; the layer count is min(VL budget, max_sls), at
+// most 15.
+//
+// Fails with one ERROR line when nue_root names no switch or several (a
+// shared node description), when the switch graph is disconnected, when
+// METIS fails, or on an internal error (an exception included).
+// Time and memory: those of nue::route() plus O(S * L) to write the tables.
+#pragma once
+
+#include <string>
+
+#include "core/engine.h"
+#include "core/nue/nue.h"
+
+namespace keiro::nue {
+
+// NueOptions from the engine options: opt.layers = max_layers (clamped to
+// 1..kMaxDataVls), nue_partition, nue_seed, nue_root (resolved on f by
+// Fabric::find_switch). False with one sentence in err for an unknown
+// partition method or a nue_root that names no switch or several.
+bool read_options(const Options &o, const Fabric &f, int max_layers, NueOptions &opt,
+                  std::string &err);
+
+// Writes r's tables into out, which must be reset for f with
+// Routing::SlScope::kPerDestination: every LFT column, the path SL of every
+// LID (its layer) and SL i -> VL i for every layer; vls_used and sls_used.
+// O(S * L).
+void write_tables(const Fabric &f, const NueResult &r, Routing &out);
+
+// The adapter (RouteFn): reads in.options into NueOptions, routes, writes
+// the tables, turns the typed result into rep's facts.
+bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep);
+
+// The registry entry (core/engine.cc): names, route function, option keys.
+extern const EngineDesc kEngine;
+
+}  // namespace keiro::nue
