@@ -126,16 +126,16 @@ int run_acro(const std::vector<std::string> &args) {
 
   // ---- the fabric and the destination trees ----
   std::string err;
-  LoadedRouting loaded;
+  io::LoadedRouting loaded;
   Fabric own_fabric;
   DestTrees trees;
   const Fabric *fp = nullptr;
   std::string source;
   if (!dumps.empty()) {
-    LoadOptions lo;
+    io::LoadOptions lo;
     lo.topology = topology;
     lo.vls = static_cast<uint8_t>(vls);
-    if (!load_dump_dir(dumps, lo, loaded, err)) {
+    if (!io::load_dump_dir(dumps, lo, loaded, err)) {
       std::fprintf(stderr, "keiro acro: %s\n", err.c_str());
       return 2;
     }
@@ -147,9 +147,9 @@ int run_acro(const std::vector<std::string> &args) {
     }
     source = "the LFTs of " + dumps;
   } else {
-    TopologyReadOptions ro;
+    io::TopologyReadOptions ro;
     ro.vls = static_cast<uint8_t>(vls);
-    if (!read_topology(topology, own_fabric, err, ro)) {
+    if (!io::read_topology(topology, own_fabric, err, ro)) {
       std::fprintf(stderr, "keiro acro: %s\n", err.c_str());
       return 2;
     }
@@ -225,7 +225,7 @@ int run_acro(const std::vector<std::string> &args) {
     return 1;
   }
   r.engine = "keiro-acro";
-  const CheckResult cr = verify_routing(f, r);
+  const check::Result cr = check::verify(f, r);
   std::printf("  needs: %d VLs, %d SLs (SL per source switch and destination LID)\n", st.vls_used,
               st.sls_used);
   std::printf("  self-check: %s\n", cr.ok ? "every pair reachable, no credit loop"
@@ -237,23 +237,23 @@ int run_acro(const std::vector<std::string> &args) {
     std::error_code ec;
     std::filesystem::create_directories(out_dir, ec);
     const std::string d = out_dir + "/";
-    if (ec || !write_subnet_lst(d + "opensm-subnet.lst", f, err) ||
-        !write_lfts_dump(d + "opensm-lfts.dump", f, r, err) ||
-        !write_sl2vl_dump(d + "opensm-sl2vl.dump", f, r, err) ||
-        !write_path_sl_file(d + kPathSlFileName, f, r, err)) {
+    if (ec || !io::write_subnet_lst(d + "opensm-subnet.lst", f, err) ||
+        !io::write_lfts_dump(d + "opensm-lfts.dump", f, r, err) ||
+        !io::write_sl2vl_dump(d + "opensm-sl2vl.dump", f, r, err) ||
+        !io::write_path_sl_file(d + io::kPathSlFileName, f, r, err)) {
       std::fprintf(stderr, "keiro acro: cannot write to %s: %s\n", out_dir.c_str(),
                    ec ? ec.message().c_str() : err.c_str());
       return 2;
     }
     std::printf("  wrote opensm-subnet.lst, opensm-lfts.dump, opensm-sl2vl.dump, %s to %s\n",
-                kPathSlFileName, out_dir.c_str());
+                io::kPathSlFileName, out_dir.c_str());
   }
   if (tables) {
     std::fflush(stdout);
     std::cout << "# path SLs\n";
-    write_path_sl_file(std::cout, f, r);
+    io::write_path_sl_file(std::cout, f, r);
     std::cout << "# SL2VL\n";
-    write_sl2vl_dump(std::cout, f, r);
+    io::write_sl2vl_dump(std::cout, f, r);
     std::cout.flush();
   }
   return cr.ok ? 0 : 1;

@@ -132,7 +132,7 @@ bool run_parallel(Live &lv, const std::vector<std::string> &cmds, std::string &o
   return true;
 }
 
-bool load_live(Live &lv, const LoadOptions &opt, LoadedRouting &out, std::string &err) {
+bool load_live(Live &lv, const io::LoadOptions &opt, io::LoadedRouting &out, std::string &err) {
   std::string text;
   if (!run_parallel(lv, {"ibnetdiscover"}, text, err)) return false;
   if (text.empty()) {
@@ -141,11 +141,11 @@ bool load_live(Live &lv, const LoadOptions &opt, LoadedRouting &out, std::string
         "and --umad2sim)";
     return false;
   }
-  TopologyReadOptions ropt;
+  io::TopologyReadOptions ropt;
   ropt.vls = opt.vls;
   ropt.lmc = static_cast<uint8_t>(std::max(0, opt.lmc));
   Fabric probe;
-  if (!parse_topology(text, "ibnetdiscover", probe, err, ropt)) return false;
+  if (!io::parse_topology(text, "ibnetdiscover", probe, err, ropt)) return false;
 
   // The LFTs of every switch; they also tell the LMC.
   std::vector<std::string> cmds;
@@ -155,17 +155,17 @@ bool load_live(Live &lv, const LoadOptions &opt, LoadedRouting &out, std::string
   if (!run_parallel(lv, cmds, lfts, err)) return false;
   int lmc = opt.lmc;
   if (lmc < 0) {
-    lmc = std::max(0, lmc_from_lfts(lfts));
+    lmc = std::max(0, io::lmc_from_lfts(lfts));
     if (lmc > 0)
       out.notes.push_back(strprintf("LMC %d, from the LIDs per CA port in the LFTs", lmc));
   }
   ropt.lmc = static_cast<uint8_t>(lmc);
-  if (!parse_topology(text, "ibnetdiscover", out.fabric, err, ropt)) return false;
+  if (!io::parse_topology(text, "ibnetdiscover", out.fabric, err, ropt)) return false;
   const Fabric &f = out.fabric;
   out.routing.reset(f);
-  DumpReadReport rep;
+  io::DumpReadReport rep;
   std::istringstream lin(lfts);
-  if (!read_lfts_dump(lin, "ibroute", f, out.routing, rep, err)) return false;
+  if (!io::read_lfts_dump(lin, "ibroute", f, out.routing, rep, err)) return false;
   if (!rep.missing.empty())
     out.notes.push_back(
         strprintf("ibroute gave no LFT for %zu switches (every entry dropped), "
@@ -182,7 +182,7 @@ bool load_live(Live &lv, const LoadOptions &opt, LoadedRouting &out, std::string
     if (f.terminal(t).lid) cmds.push_back(strprintf("smpquery sl2vl %u", f.terminal(t).lid));
   std::string sl2vl;
   if (!run_parallel(lv, cmds, sl2vl, err)) return false;
-  const int64_t rows = parse_smpquery_sl2vl(sl2vl, "smpquery", f, out.routing, err);
+  const int64_t rows = io::parse_smpquery_sl2vl(sl2vl, "smpquery", f, out.routing, err);
   if (rows < 0) return false;
   int64_t want = 0;
   for (int32_t s = 0; s < f.num_switches(); ++s)
@@ -258,7 +258,7 @@ bool load_live(Live &lv, const LoadOptions &opt, LoadedRouting &out, std::string
         }
     std::string all;
     if (!run_parallel(lv, cmds, all, err)) return false;
-    got = parse_saquery_paths(all, "saquery", out.source_sls, err);
+    got = io::parse_saquery_paths(all, "saquery", out.source_sls, err);
     if (got < 0) return false;
     out.sl_source = strprintf("saquery (%lld PathRecords)", static_cast<long long>(got));
   }
@@ -288,14 +288,14 @@ bool load_live(Live &lv, const LoadOptions &opt, LoadedRouting &out, std::string
   return true;
 }
 
-bool save_dir(const std::string &dir, const LoadedRouting &lr, std::string &err) {
+bool save_dir(const std::string &dir, const io::LoadedRouting &lr, std::string &err) {
   if (!write_dumps(dir, lr.fabric, lr.routing, err)) return false;
   const std::string d = dir + "/";
   if (lr.use_source_sls) {
-    std::ofstream out(d + kPathSlFileName);
-    write_path_sl_file(out, lr.source_sls, lr.fabric.max_lid(), "saquery");
+    std::ofstream out(d + io::kPathSlFileName);
+    io::write_path_sl_file(out, lr.source_sls, lr.fabric.max_lid(), "saquery");
     if (!out) {
-      err = "cannot write " + d + kPathSlFileName;
+      err = "cannot write " + d + io::kPathSlFileName;
       return false;
     }
   }
@@ -304,8 +304,8 @@ bool save_dir(const std::string &dir, const LoadedRouting &lr, std::string &err)
 
 // ---------------------------------------------------------------- output
 
-std::string result_text(const std::string &what, const LoadedRouting &lr, const CheckResult &c,
-                        double read_seconds) {
+std::string result_text(const std::string &what, const io::LoadedRouting &lr,
+                        const check::Result &c, double read_seconds) {
   const Fabric &f = lr.fabric;
   std::string o = "keiro check: " + what + "\n";
   auto row = [&](const char *k, const std::string &v) {
@@ -338,7 +338,7 @@ std::string result_text(const std::string &what, const LoadedRouting &lr, const 
   }
   if (c.credit_loop) {
     o += "offending cycle (switch, out port, VL) and the paths behind each dependency:\n";
-    for (const CycleDependency &d : c.cycle_deps) {
+    for (const check::CycleDependency &d : c.cycle_deps) {
       o += strprintf("  %s -> %s: %lld paths, e.g.\n", d.from.c_str(), d.to.c_str(),
                      static_cast<long long>(d.paths));
       for (const std::string &e : d.examples) o += "      " + e + "\n";
@@ -348,23 +348,24 @@ std::string result_text(const std::string &what, const LoadedRouting &lr, const 
   return o;
 }
 
-std::string result_json(const std::string &what, const LoadedRouting &lr, const CheckResult &c) {
-  RoutingFigures fig;
+std::string result_json(const std::string &what, const io::LoadedRouting &lr,
+                        const check::Result &c) {
+  metrics::RoutingFigures fig;
   fig.label = what;
   fig.engine = lr.engine;
   fill_fabric(fig, lr.fabric);
   fig.check = c;
   fig.notes = lr.notes;
   fig.notes.insert(fig.notes.begin(), "path SLs: " + lr.sl_source);
-  return figures_json(fig);
+  return metrics::figures_json(fig);
 }
 
 int run_check(const std::vector<std::string> &args) {
   std::string dir, save;
-  LoadOptions lopt;
+  io::LoadOptions lopt;
   Live lv;
   bool live = false, json = false;
-  CheckOptions copt;
+  check::Options copt;
   std::string pairs = "all";
   for (ArgWalker w("check", args); w.next();) {
     const std::string &a = w.arg();
@@ -385,7 +386,7 @@ int run_check(const std::vector<std::string> &args) {
       copt.max_problems = static_cast<int>(n);
     } else if (a == "--pairs") {
       if (!w.value(v)) return 2;
-      if (!parse_check_pairs(v, copt)) {
+      if (!check::parse_pairs(v, copt)) {
         std::fprintf(stderr, "keiro check: --pairs is all, ca-sources or ca\n");
         return 2;
       }
@@ -426,7 +427,7 @@ int run_check(const std::vector<std::string> &args) {
     std::fprintf(stderr, "keiro check: give a dump directory or --live\n\n%s", kUsage);
     return 2;
   }
-  LoadedRouting lr;
+  io::LoadedRouting lr;
   std::string err;
   const auto t0 = std::chrono::steady_clock::now();
   if (live) {
@@ -447,7 +448,7 @@ int run_check(const std::vector<std::string> &args) {
         strprintf("read the fabric with %d diagnostic commands in %.1f s", lv.commands, read_s));
   if (!save.empty() && !save_dir(save, lr, err)) return input_error("check", err);
   if (lr.use_source_sls) copt.source_sls = &lr.source_sls;
-  const CheckResult c = verify_routing(lr.fabric, lr.routing, copt);
+  const check::Result c = check::verify(lr.fabric, lr.routing, copt);
   if (pairs != "all")
     lr.notes.push_back(pairs == "ca" ? "--pairs ca: only traffic between CA/router ports checked"
                                      : "--pairs ca-sources: traffic sent by switches not checked");

@@ -44,7 +44,7 @@ int run_route(const std::vector<std::string> &args) {
   std::string engines;
   for (const EngineDesc &e : all_engines()) engines += std::string(" ") + e.name;
   std::string engine = "nue", topology, out_dir, opt_text, sm_node;
-  TopologyReadOptions ropt;
+  io::TopologyReadOptions ropt;
   bool qos = true, json = false, verbose = false, traffic = false;
   for (ArgWalker w("route", args); w.next();) {
     const std::string &a = w.arg();
@@ -105,7 +105,7 @@ int run_route(const std::vector<std::string> &args) {
   EngineInput in{f, options, log, budget, static_cast<int>(options.get_int("max_sls")), qos};
   Routing r;
   EngineReport rep;
-  RoutingFigures fig;
+  metrics::RoutingFigures fig;
   // The engine or the check logged the ERROR line; fig.check is the self-check's result.
   if (!run_engine(*e, in, r, rep, &fig.check)) return 1;
   fig.check.seconds = rep.check_seconds;
@@ -116,27 +116,27 @@ int run_route(const std::vector<std::string> &args) {
   fig.route_seconds = rep.route_seconds;
   fig.vl_budget = budget;
   fig.facts = rep.facts;
-  fig.paths = path_stats(f, r);
+  fig.paths = metrics::path_stats(f, r);
   if (traffic) {
     fig.have_traffic = true;
-    fig.traffic = traffic_metrics(f, r, fig.traffic_options);
+    fig.traffic = metrics::traffic(f, r, fig.traffic_options);
   }
 
   if (!out_dir.empty()) {
     std::string err;
     if (!write_dumps(out_dir, f, r, err) ||
-        !write_path_sl_file(out_dir + "/" + kPathSlFileName, f, r, err))
+        !io::write_path_sl_file(out_dir + "/" + io::kPathSlFileName, f, r, err))
       return input_error("route", err);
     fig.notes.push_back("wrote opensm-subnet.lst, opensm-lfts.dump, opensm-sl2vl.dump and " +
-                        std::string(kPathSlFileName) + " to " + out_dir);
+                        std::string(io::kPathSlFileName) + " to " + out_dir);
   }
 
   if (json) {
-    std::printf("%s\n", figures_json(fig).c_str());
+    std::printf("%s\n", metrics::figures_json(fig).c_str());
   } else {
     fig.label.clear();
     std::printf("keiro route: %s with %s\n%s", topology.c_str(), e->osm_name,
-                figures_text(fig).c_str());
+                metrics::figures_text(fig).c_str());
   }
   return 0;
 }

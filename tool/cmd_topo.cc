@@ -73,7 +73,7 @@ std::string hex(uint64_t v) {
 // keiro topo show: a canonical listing of a topology file.
 int run_show(const std::vector<std::string> &args) {
   std::string path;
-  TopologyReadOptions opt;
+  io::TopologyReadOptions opt;
   for (size_t i = 1; i < args.size(); ++i) {
     if (args[i] == "--lmc" && i + 1 < args.size()) {
       const long l = to_long(args[++i], "LMC");
@@ -88,7 +88,7 @@ int run_show(const std::vector<std::string> &args) {
   if (path.empty()) throw topo::TopoError("usage: keiro topo show FILE [--lmc L]");
   Fabric f;
   std::string err;
-  if (!read_topology(path, f, err, opt)) {
+  if (!io::read_topology(path, f, err, opt)) {
     std::fprintf(stderr, "keiro topo: %s\n", err.c_str());
     return 1;
   }

@@ -84,12 +84,13 @@ bool InputReader::options(const std::string &text, Options &out) {
   return reported(Options::parse(text, out, err_));
 }
 
-bool InputReader::fabric(const std::string &path, const TopologyReadOptions &opt, Fabric &out) {
-  return reported(read_topology(path, out, err_, opt));
+bool InputReader::fabric(const std::string &path, const io::TopologyReadOptions &opt, Fabric &out) {
+  return reported(io::read_topology(path, out, err_, opt));
 }
 
-bool InputReader::dumps(const std::string &dir, const LoadOptions &opt, LoadedRouting &out) {
-  return reported(load_dump_dir(dir, opt, out, err_));
+bool InputReader::dumps(const std::string &dir, const io::LoadOptions &opt,
+                        io::LoadedRouting &out) {
+  return reported(io::load_dump_dir(dir, opt, out, err_));
 }
 
 bool make_dirs(const std::string &dir, std::string &err) {
@@ -103,12 +104,12 @@ bool make_dirs(const std::string &dir, std::string &err) {
 bool write_dumps(const std::string &dir, const Fabric &f, const Routing &r, std::string &err) {
   if (!make_dirs(dir, err)) return false;
   const std::string d = dir + "/";
-  return write_subnet_lst(d + "opensm-subnet.lst", f, err) &&
-         write_lfts_dump(d + "opensm-lfts.dump", f, r, err) &&
-         write_sl2vl_dump(d + "opensm-sl2vl.dump", f, r, err);
+  return io::write_subnet_lst(d + "opensm-subnet.lst", f, err) &&
+         io::write_lfts_dump(d + "opensm-lfts.dump", f, r, err) &&
+         io::write_sl2vl_dump(d + "opensm-sl2vl.dump", f, r, err);
 }
 
-void fill_fabric(RoutingFigures &g, const Fabric &f) {
+void fill_fabric(metrics::RoutingFigures &g, const Fabric &f) {
   g.switches = f.num_switches();
   g.terminals = f.num_terminals();
   g.links = f.num_channels() / 2;

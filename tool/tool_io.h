@@ -63,15 +63,15 @@ class ArgWalker {
 // Prints "keiro COMMAND: what" and returns 2.
 int input_error(const char *command, const std::string &what);
 
-// Reads one command's inputs with Options::parse, read_topology and
-// load_dump_dir; on failure prints the reader's error as input_error() does
+// Reads one command's inputs with Options::parse, io::read_topology and
+// io::load_dump_dir; on failure prints the reader's error as input_error() does
 // and returns false.
 class InputReader {
  public:
   explicit InputReader(const char *command) : command_(command) {}
   bool options(const std::string &text, Options &out);
-  bool fabric(const std::string &path, const TopologyReadOptions &opt, Fabric &out);
-  bool dumps(const std::string &dir, const LoadOptions &opt, LoadedRouting &out);
+  bool fabric(const std::string &path, const io::TopologyReadOptions &opt, Fabric &out);
+  bool dumps(const std::string &dir, const io::LoadOptions &opt, io::LoadedRouting &out);
 
  private:
   bool reported(bool ok);  // ok, or false after printing err_
@@ -87,6 +87,6 @@ bool make_dirs(const std::string &dir, std::string &err);
 bool write_dumps(const std::string &dir, const Fabric &f, const Routing &r, std::string &err);
 
 // The fabric's sizes in g: switches, terminals, links, LIDs.
-void fill_fabric(RoutingFigures &g, const Fabric &f);
+void fill_fabric(metrics::RoutingFigures &g, const Fabric &f);
 
 }  // namespace keiro::tool

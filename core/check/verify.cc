@@ -11,7 +11,7 @@
 #include "core/log.h"
 #include "core/timing.h"
 
-namespace keiro {
+namespace keiro::check {
 
 void SourceLidSls::reset(uint16_t max_lid) {
   max_lid_ = max_lid;
@@ -67,7 +67,7 @@ struct Source {
 
 class Checker {
  public:
-  Checker(const Fabric &f, const Routing &r, const CheckOptions &o, CheckResult &res)
+  Checker(const Fabric &f, const Routing &r, const Options &o, Result &res)
       : f_(f), r_(r), opt_(o), res_(res), walk_(f, r) {}
 
   void run() {
@@ -527,8 +527,8 @@ class Checker {
 
   const Fabric &f_;
   const Routing &r_;
-  const CheckOptions &opt_;
-  CheckResult &res_;
+  const Options &opt_;
+  Result &res_;
   DestinationWalk walk_;
   std::vector<Source> sources_;
   std::vector<int32_t> src_start_;
@@ -550,20 +550,20 @@ class Checker {
 
 }  // namespace
 
-bool parse_check_pairs(const std::string &which, CheckOptions &o) {
+bool parse_pairs(const std::string &which, Options &o) {
   if (which != "all" && which != "ca-sources" && which != "ca") return false;
   o.switch_sources = which == "all";
   o.switch_destinations = which != "ca";
   return true;
 }
 
-CheckResult verify_routing(const Fabric &f, const Routing &r) {
-  return verify_routing(f, r, CheckOptions{});
+Result verify(const Fabric &f, const Routing &r) {
+  return verify(f, r, Options{});
 }
 
-CheckResult verify_routing(const Fabric &f, const Routing &r, const CheckOptions &opt) {
+Result verify(const Fabric &f, const Routing &r, const Options &opt) {
   const auto t0 = std::chrono::steady_clock::now();
-  CheckResult res;
+  Result res;
   if (!f.finalized() || r.num_switches() != f.num_switches() || r.max_lid() < f.max_lid()) {
     res.first_problem = strprintf(
         "routing tables do not match the fabric (%d switches and max LID %u in the tables, %d "
@@ -578,4 +578,4 @@ CheckResult verify_routing(const Fabric &f, const Routing &r, const CheckOptions
   return res;
 }
 
-}  // namespace keiro
+}  // namespace keiro::check

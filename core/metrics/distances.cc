@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-namespace keiro {
+namespace keiro::metrics {
 
 SwitchDistances::SwitchDistances(const Fabric &f) : n_(f.num_switches()) {
   d_.assign(static_cast<size_t>(n_) * n_, kUnreachable);
@@ -26,4 +26,4 @@ SwitchDistances::SwitchDistances(const Fabric &f) : n_(f.num_switches()) {
   }
 }
 
-}  // namespace keiro
+}  // namespace keiro::metrics

@@ -52,7 +52,7 @@ TEST(DlEngine, EveryRestrictionAndPolicyIsDeadlockFree) {
         route(f, std::string("dl_restriction=") + rs + " dl_policy=" + pol, vls, run);
         ASSERT_TRUE(run.ok) << rs << " " << pol << ": " << last_line(run);
         EXPECT_EQ(run.log.count(LogLevel::kError), 0);
-        const CheckResult c = verify_routing(f, run.r);
+        const check::Result c = check::verify(f, run.r);
         EXPECT_TRUE(c.ok) << c.first_problem;
         EXPECT_LE(c.vls_used, vls);
         const int32_t root = dl::central_root(f);
@@ -115,7 +115,7 @@ TEST(DlEngine, LmcAndSwitchLids) {
   DlRun run;
   route(f, "dl_subnets=2", 4, run);
   ASSERT_TRUE(run.ok) << last_line(run);
-  const CheckResult c = verify_routing(f, run.r);
+  const check::Result c = check::verify(f, run.r);
   EXPECT_TRUE(c.ok) << c.first_problem;
   EXPECT_EQ(c.pairs_checked, static_cast<int64_t>(f.lids().size()) * (f.lids().size() - 1) -
                                  // pairs of LIDs of the same CA port are not checked

@@ -39,7 +39,7 @@ Figures run(const Fabric &f, int vls, const std::string &restriction = "ud") {
   EngineReport rep;
   const EngineDesc *e = find_engine("dl");
   EXPECT_TRUE(run_engine(*e, in, r, rep)) << (log.lines.empty() ? "" : log.lines.back().text);
-  const CheckResult c = verify_routing(f, r);
+  const check::Result c = check::verify(f, r);
   EXPECT_TRUE(c.ok) << c.first_problem;
   EXPECT_FALSE(c.credit_loop);
   EXPECT_LE(c.vls_used, vls);
