@@ -3,6 +3,7 @@
 // stretch, edge forwarding index, VLs/SLs, effective bandwidth and the shift
 // all-to-all estimate (core/metrics/), with a table, JSON or SVG charts.
 #include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -18,6 +19,7 @@
 #include "core/metrics/svg.h"
 #include "core/metrics/traffic.h"
 #include "core/options.h"
+#include "tool/args.h"
 #include "tool/command.h"
 #include "tool/tool_io.h"
 
@@ -166,7 +168,6 @@ int run_analyze(const std::vector<std::string> &args) {
   for (ArgWalker w("analyze", args); w.next();) {
     const std::string &a = w.arg();
     std::string v;
-    double x = 0;
     if (a == "-h" || a == "--help") {
       std::fputs(kUsage, stdout);
       return 0;
@@ -178,30 +179,21 @@ int run_analyze(const std::vector<std::string> &args) {
       if (!w.value(v)) return 2;
       opt_text += (opt_text.empty() ? "" : " ") + v;
     } else if (a == "--lmc") {
-      if (!w.num_value(0, 7, x)) return 2;
-      lopt.lmc = static_cast<int>(x);
-      ropt.lmc = static_cast<uint8_t>(x);
+      if (!w.int_value(0, 7, lopt.lmc)) return 2;
+      ropt.lmc = static_cast<uint8_t>(lopt.lmc);
     } else if (a == "--vls") {
-      if (!w.num_value(1, 15, x)) return 2;
-      ropt.vls = static_cast<uint8_t>(x);
+      if (!w.int_value(1, 15, ropt.vls)) return 2;
     } else if (a == "--patterns") {
-      if (!w.num_value(1, 100000, x)) return 2;
-      topt.patterns = static_cast<int>(x);
+      if (!w.int_value(1, 100000, topt.patterns)) return 2;
     } else if (a == "--hotspot") {
-      if (!w.num_value(0, 1, x)) return 2;
-      topt.hotspot_beta = x;
+      if (!w.num_value(0, 1, topt.hotspot_beta)) return 2;
     } else if (a == "--local") {
-      if (!w.num_value(0, 100, x)) return 2;
-      topt.local_gamma = x;
+      if (!w.num_value(0, 100, topt.local_gamma)) return 2;
     } else if (a == "--seed") {
-      if (!w.num_value(0, 1e18, x)) return 2;
-      topt.seed = static_cast<uint64_t>(x);
+      if (!w.int_value(0, LONG_MAX, topt.seed)) return 2;
     } else if (a == "--pairs") {
-      if (!w.value(v)) return 2;
-      if (!check::parse_pairs(v, base_copt)) {
-        std::fprintf(stderr, "keiro analyze: --pairs is all, ca-sources or ca\n");
-        return 2;
-      }
+      if (!w.choice_value({"all", "ca-sources", "ca"}, v)) return 2;
+      check::parse_pairs(v, base_copt);
     } else if (a == "--no-traffic") {
       traffic = false;
     } else if (a == "--all-lids") {
@@ -210,17 +202,13 @@ int run_analyze(const std::vector<std::string> &args) {
       json = true;
     } else if (a == "--plot") {
       if (!w.value(plot_dir)) return 2;
-    } else if (!a.empty() && a[0] == '-') {
-      std::fprintf(stderr, "keiro analyze: unknown option '%s'\n\n%s", a.c_str(), kUsage);
-      return 2;
+    } else if (w.is_option()) {
+      return w.unknown(kUsage);
     } else {
       inputs.push_back(a);
     }
   }
-  if (inputs.empty()) {
-    std::fprintf(stderr, "keiro analyze: no input\n\n%s", kUsage);
-    return 2;
-  }
+  if (inputs.empty()) return usage_error("analyze", "no input", kUsage);
   Options options;
   InputReader read("analyze");
   if (!read.options(opt_text, options)) return 2;
@@ -232,14 +220,8 @@ int run_analyze(const std::vector<std::string> &args) {
     g.label = in;
     if (in.rfind("engine:", 0) == 0) {
       const EngineDesc *e = find_engine(in.substr(7));
-      if (!e) {
-        std::fprintf(stderr, "keiro analyze: unknown engine '%s'\n", in.substr(7).c_str());
-        return 2;
-      }
-      if (lopt.topology.empty()) {
-        std::fprintf(stderr, "keiro analyze: %s needs --topology FILE\n", in.c_str());
-        return 2;
-      }
+      if (!e) return usage_error("analyze", "unknown engine '" + in.substr(7) + "'");
+      if (lopt.topology.empty()) return usage_error("analyze", in + " needs --topology FILE");
       if (!topo_read) {
         ropt.sm_node = lopt.sm_node;
         if (!read.fabric(lopt.topology, ropt, topo)) return 2;

@@ -8,10 +8,12 @@
 
 #include "core/engine.h"
 #include "core/io/path_sl_file.h"
+#include "core/log.h"
 #include "core/metrics/path_stats.h"
 #include "core/metrics/report.h"
 #include "core/metrics/traffic.h"
 #include "core/options.h"
+#include "tool/args.h"
 #include "tool/command.h"
 #include "tool/tool_io.h"
 
@@ -46,12 +48,12 @@ int run_route(const std::vector<std::string> &args) {
   std::string engine = "nue", topology, out_dir, opt_text, sm_node;
   io::TopologyReadOptions ropt;
   bool qos = true, json = false, verbose = false, traffic = false;
+  const std::string usage = strprintf(kUsage, engines.c_str());
   for (ArgWalker w("route", args); w.next();) {
     const std::string &a = w.arg();
     std::string v;
-    long n = 0;
     if (a == "-h" || a == "--help") {
-      std::printf(kUsage, engines.c_str());
+      std::fputs(usage.c_str(), stdout);
       return 0;
     } else if (a == "--engine") {
       if (!w.value(engine)) return 2;
@@ -63,11 +65,9 @@ int run_route(const std::vector<std::string> &args) {
       if (!w.value(v)) return 2;
       opt_text += (opt_text.empty() ? "" : " ") + v;
     } else if (a == "--lmc") {
-      if (!w.int_value(0, 7, n)) return 2;
-      ropt.lmc = static_cast<uint8_t>(n);
+      if (!w.int_value(0, 7, ropt.lmc)) return 2;
     } else if (a == "--vls") {
-      if (!w.int_value(1, 15, n)) return 2;
-      ropt.vls = static_cast<uint8_t>(n);
+      if (!w.int_value(1, 15, ropt.vls)) return 2;
     } else if (a == "--sm-node") {
       if (!w.value(ropt.sm_node)) return 2;
     } else if (a == "--no-qos") {
@@ -79,21 +79,13 @@ int run_route(const std::vector<std::string> &args) {
     } else if (a == "-v" || a == "--verbose") {
       verbose = true;
     } else {
-      std::fprintf(stderr, "keiro route: unknown argument '%s'\n\n", a.c_str());
-      std::fprintf(stderr, kUsage, engines.c_str());
-      return 2;
+      return w.unknown(usage);
     }
   }
-  if (topology.empty()) {
-    std::fprintf(stderr, "keiro route: --topology FILE is required\n\n");
-    std::fprintf(stderr, kUsage, engines.c_str());
-    return 2;
-  }
+  if (topology.empty()) return usage_error("route", "--topology FILE is required", usage);
   const EngineDesc *e = find_engine(engine);
   if (!e) {
-    std::fprintf(stderr, "keiro route: unknown engine '%s' (engines:%s)\n", engine.c_str(),
-                 engines.c_str());
-    return 2;
+    return usage_error("route", "unknown engine '" + engine + "' (engines:" + engines + ")");
   }
   Options options;
   Fabric f;

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <chrono>
 
 #include "core/check/paths.h"
 #include "core/log.h"
@@ -562,7 +561,7 @@ Result verify(const Fabric &f, const Routing &r) {
 }
 
 Result verify(const Fabric &f, const Routing &r, const Options &opt) {
-  const auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = Clock::now();
   Result res;
   if (!f.finalized() || r.num_switches() != f.num_switches() || r.max_lid() < f.max_lid()) {
     res.first_problem = strprintf(
