@@ -30,12 +30,17 @@ void SourceLidSls::set(uint16_t slid, uint16_t dlid, uint8_t sl) {
   v = sl;
 }
 
+namespace {
+
+// "switch-name" for the problem and cycle lines (the GUID when the switch
+// has no name): shorter than Fabric::describe, as a cycle names many.
 std::string switch_label(const Fabric &f, int32_t s) {
   const SwitchInfo &si = f.sw(s);
   if (!si.name.empty()) return si.name;
   return strprintf("0x%016llx", static_cast<unsigned long long>(si.guid));
 }
 
+// "LID 12 ('H4')" for the problem lines.
 std::string lid_label(const Fabric &f, uint16_t lid) {
   const LidOwner o = f.lid_owner(lid);
   switch (o.kind) {
@@ -50,8 +55,6 @@ std::string lid_label(const Fabric &f, uint16_t lid) {
       return strprintf("LID %u (unused)", lid);
   }
 }
-
-namespace {
 
 constexpr int kVls = 16;  // VL values 0..15 in SL2VL tables (15 = drop)
 

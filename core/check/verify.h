@@ -112,9 +112,4 @@ bool parse_pairs(const std::string &which, Options &o);
 Result verify(const Fabric &f, const Routing &r);
 Result verify(const Fabric &f, const Routing &r, const Options &opt);
 
-// "switch-name" for messages (the GUID when the switch has no name).
-std::string switch_label(const Fabric &f, int32_t s);
-// "LID 12 ('H4')" for messages.
-std::string lid_label(const Fabric &f, uint16_t lid);
-
 }  // namespace keiro::check
