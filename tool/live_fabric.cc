@@ -88,6 +88,8 @@ bool run_parallel(Live &lv, const std::vector<std::string> &cmds, std::string &o
   return true;
 }
 
+// The fabric (ibnetdiscover), the LFTs (ibroute; they also tell the LMC),
+// SL2VL (smpquery) and the path SLs (saquery or the SA tool), in this order.
 bool load_live(Live &lv, const io::LoadOptions &opt, io::LoadedRouting &out, std::string &err) {
   std::string text;
   if (!run_parallel(lv, {"ibnetdiscover"}, text, err)) return false;
