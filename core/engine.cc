@@ -64,18 +64,18 @@ int vl_budget(const Fabric &f, const Options &o, bool qos, const char *engine, L
 }
 
 bool run_engine(const EngineDesc &e, const EngineInput &in, Routing &out, EngineReport &rep,
-                CheckResult *check, const StageFn &stage, bool *stage_ran) {
+                check::Result *check_out, const StageFn &stage, bool *stage_ran) {
   if (stage_ran) *stage_ran = false;
   auto t0 = std::chrono::steady_clock::now();
   if (!e.route(in, out, rep)) return false;
   rep.route_seconds = seconds_since(t0);
   out.engine = e.osm_name;
-  CheckResult own;
-  CheckResult &r = check ? *check : own;
+  check::Result own;
+  check::Result &r = check_out ? *check_out : own;
   const Routing &routed = out;
   auto run_check = [&] {
     const auto t1 = std::chrono::steady_clock::now();
-    r = verify_routing(in.fabric, routed);
+    r = check::verify(in.fabric, routed);
     rep.check_seconds = seconds_since(t1);
   };
   bool staged = true;

@@ -22,7 +22,9 @@
 
 namespace keiro {
 
-struct CheckResult;  // core/check/verify.h
+namespace check {
+struct Result;  // core/check/verify.h
+}  // namespace check
 
 struct EngineInput {
   const Fabric &fabric;
@@ -70,7 +72,7 @@ int vl_budget(const Fabric &f, const Options &o, bool qos, const char *engine, L
 // returns false (after logging its own ERROR line) if it failed.
 using StageFn = std::function<bool(const Routing &)>;
 
-// Routes and self-checks. out is reset by the engine. When check is given,
+// Routes and self-checks. out is reset by the engine. When check_out is given,
 // it receives the self-check's result (core/check/verify.h) whenever the
 // check ran, passed or not, so that callers need not check again.
 //
@@ -82,6 +84,7 @@ using StageFn = std::function<bool(const Routing &)>;
 // stages the LFTs and hop tables in OpenSM's new_lft/hops, which OpenSM
 // only sends to the switches when the engine returns success.
 bool run_engine(const EngineDesc &e, const EngineInput &in, Routing &out, EngineReport &rep,
-                CheckResult *check = nullptr, const StageFn &stage = {}, bool *stage_ran = nullptr);
+                check::Result *check_out = nullptr, const StageFn &stage = {},
+                bool *stage_ran = nullptr);
 
 }  // namespace keiro

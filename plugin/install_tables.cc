@@ -12,7 +12,7 @@ namespace keiro::plugin {
 
 long install_tables(const Fabric &f, const Routing &r,
                     const std::vector<osm_switch_t *> &osm_switch) {
-  const std::vector<uint8_t> hops = hop_counts(f, r);
+  const std::vector<uint8_t> hops = check::hop_counts(f, r);
   const size_t stride = static_cast<size_t>(r.max_lid()) + 1;
   long routed = 0;
   for (int32_t s = 0; s < f.num_switches(); ++s) {

@@ -86,7 +86,7 @@ std::string path_sl_dump_path(const PluginState &p) {
   const osm_opensm_t *osm = p.osm;
   if (!osm_log_is_active(&osm->log, OSM_LOG_ROUTING)) return {};
   const char *dir = osm->subn.opt.dump_files_dir;
-  return std::string(dir && *dir ? dir : ".") + "/" + kPathSlFileName;
+  return std::string(dir && *dir ? dir : ".") + "/" + io::kPathSlFileName;
 }
 
 void report(void *data, osm_epi_event_id_t event, void *) {
@@ -108,7 +108,7 @@ void report(void *data, osm_epi_event_id_t event, void *) {
       run->dump_pending = false;
       std::string err;
       OsmLogger log(&p.osm->log, kErrDump);
-      if (!write_path_sl_file(path, run->owned->fabric(), run->owned->routing(), err)) {
+      if (!io::write_path_sl_file(path, run->owned->fabric(), run->owned->routing(), err)) {
         log.error(kErrDump,
                   std::string(run->reg->desc->osm_name) + ": path SLs not written: " + err);
         continue;

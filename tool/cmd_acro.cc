@@ -5,8 +5,6 @@
 // them as path SLs + SL2VL within the VL/SL budget, self-checks the result
 // and prints what it needs; --out writes the tables in OpenSM's formats.
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -22,7 +20,9 @@
 #include "core/minimal/dest_trees.h"
 #include "core/minimal/forwarding_index.h"
 #include "core/vlmap/vlmap.h"
+#include "tool/args.h"
 #include "tool/command.h"
+#include "tool/tool_io.h"
 
 namespace keiro::tool {
 namespace {
@@ -53,92 +53,54 @@ const char *kUsage =
     "exit status: 0 realized and checked, 1 ACRO or the realization or the check\n"
     "failed, 2 unusable input\n";
 
-bool to_long(const std::string &s, long lo, long hi, long &v) {
-  char *end = nullptr;
-  v = std::strtol(s.c_str(), &end, 10);
-  return !s.empty() && !*end && v >= lo && v <= hi;
-}
-
 int run_acro(const std::vector<std::string> &args) {
   std::string dumps, topology, out_dir, method = "repair";
   long max_vls = 0, max_sls = kNumSls, seed = 0, vls = 8;
   bool lash = false, tables = false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string &a = args[i];
-    std::string v;
-    auto value = [&]() {
-      if (i + 1 >= args.size()) {
-        std::fprintf(stderr, "keiro acro: %s needs a value\n", a.c_str());
-        return false;
-      }
-      v = args[++i];
-      return true;
-    };
-    auto number = [&](long lo, long hi, long &dst) {
-      if (!value()) return false;
-      if (!to_long(v, lo, hi, dst)) {
-        std::fprintf(stderr, "keiro acro: %s needs %ld..%ld, not '%s'\n", a.c_str(), lo, hi,
-                     v.c_str());
-        return false;
-      }
-      return true;
-    };
+  for (ArgWalker w("acro", args); w.next();) {
+    const std::string &a = w.arg();
     if (a == "-h" || a == "--help") {
       std::printf("%s", kUsage);
       return 0;
     } else if (a == "--dumps") {
-      if (!value()) return 2;
-      dumps = v;
+      if (!w.value(dumps)) return 2;
     } else if (a == "--topology") {
-      if (!value()) return 2;
-      topology = v;
+      if (!w.value(topology)) return 2;
     } else if (a == "--out") {
-      if (!value()) return 2;
-      out_dir = v;
+      if (!w.value(out_dir)) return 2;
     } else if (a == "--method") {
-      if (!value()) return 2;
-      method = v;
-      if (method != "firstfit" && method != "bestfit" && method != "repair") {
-        std::fprintf(stderr, "keiro acro: --method is firstfit, bestfit or repair\n");
-        return 2;
-      }
+      if (!w.choice_value({"firstfit", "bestfit", "repair"}, method)) return 2;
     } else if (a == "--max-vls") {
-      if (!number(1, kMaxDataVls, max_vls)) return 2;
+      if (!w.int_value(1, kMaxDataVls, max_vls)) return 2;
     } else if (a == "--max-sls") {
-      if (!number(1, kNumSls, max_sls)) return 2;
+      if (!w.int_value(1, kNumSls, max_sls)) return 2;
     } else if (a == "--seed") {
-      if (!number(0, 2147483647, seed)) return 2;
+      if (!w.int_value(0, 2147483647, seed)) return 2;
     } else if (a == "--vls") {
-      if (!number(1, kMaxDataVls, vls)) return 2;
+      if (!w.int_value(1, kMaxDataVls, vls)) return 2;
     } else if (a == "--lash") {
       lash = true;
     } else if (a == "--tables") {
       tables = true;
     } else {
-      std::fprintf(stderr, "keiro acro: unknown argument '%s'\n\n%s", a.c_str(), kUsage);
-      return 2;
+      return w.unknown(kUsage);
     }
   }
-  if (dumps.empty() && topology.empty()) {
-    std::fprintf(stderr, "keiro acro: --dumps DIR or --topology FILE is required\n\n%s", kUsage);
-    return 2;
-  }
+  if (dumps.empty() && topology.empty())
+    return usage_error("acro", "--dumps DIR or --topology FILE is required", kUsage);
 
   // ---- the fabric and the destination trees ----
   std::string err;
-  LoadedRouting loaded;
+  io::LoadedRouting loaded;
   Fabric own_fabric;
   minimal::DestTrees trees;
   const Fabric *fp = nullptr;
   std::string source;
   if (!dumps.empty()) {
-    LoadOptions lo;
+    io::LoadOptions lo;
     lo.topology = topology;
     lo.vls = static_cast<uint8_t>(vls);
-    if (!load_dump_dir(dumps, lo, loaded, err)) {
-      std::fprintf(stderr, "keiro acro: %s\n", err.c_str());
-      return 2;
-    }
+    if (!InputReader("acro").dumps(dumps, lo, loaded)) return 2;
     fp = &loaded.fabric;
     if (!minimal::trees_from_lfts(*fp, loaded.routing, trees, err)) {
       std::fprintf(stderr, "keiro acro: the LFTs of %s are not a usable routing: %s\n",
@@ -147,12 +109,9 @@ int run_acro(const std::vector<std::string> &args) {
     }
     source = "the LFTs of " + dumps;
   } else {
-    TopologyReadOptions ro;
+    io::TopologyReadOptions ro;
     ro.vls = static_cast<uint8_t>(vls);
-    if (!read_topology(topology, own_fabric, err, ro)) {
-      std::fprintf(stderr, "keiro acro: %s\n", err.c_str());
-      return 2;
-    }
+    if (!InputReader("acro").fabric(topology, ro, own_fabric)) return 2;
     fp = &own_fabric;
     minimal::BalancedOptions bo;
     bo.seed = static_cast<uint64_t>(seed);
@@ -225,7 +184,7 @@ int run_acro(const std::vector<std::string> &args) {
     return 1;
   }
   r.engine = "keiro-acro";
-  const CheckResult cr = verify_routing(f, r);
+  const check::Result cr = check::verify(f, r);
   std::printf("  needs: %d VLs, %d SLs (SL per source switch and destination LID)\n", st.vls_used,
               st.sls_used);
   std::printf("  self-check: %s\n", cr.ok ? "every pair reachable, no credit loop"
@@ -234,26 +193,18 @@ int run_acro(const std::vector<std::string> &args) {
               (long long)minimal::forwarding_index(f, trees).max);
 
   if (!out_dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(out_dir, ec);
-    const std::string d = out_dir + "/";
-    if (ec || !write_subnet_lst(d + "opensm-subnet.lst", f, err) ||
-        !write_lfts_dump(d + "opensm-lfts.dump", f, r, err) ||
-        !write_sl2vl_dump(d + "opensm-sl2vl.dump", f, r, err) ||
-        !write_path_sl_file(d + kPathSlFileName, f, r, err)) {
-      std::fprintf(stderr, "keiro acro: cannot write to %s: %s\n", out_dir.c_str(),
-                   ec ? ec.message().c_str() : err.c_str());
-      return 2;
-    }
+    if (!write_dumps(out_dir, f, r, err) ||
+        !io::write_path_sl_file(out_dir + "/" + io::kPathSlFileName, f, r, err))
+      return input_error("acro", "cannot write to " + out_dir + ": " + err);
     std::printf("  wrote opensm-subnet.lst, opensm-lfts.dump, opensm-sl2vl.dump, %s to %s\n",
-                kPathSlFileName, out_dir.c_str());
+                io::kPathSlFileName, out_dir.c_str());
   }
   if (tables) {
     std::fflush(stdout);
     std::cout << "# path SLs\n";
-    write_path_sl_file(std::cout, f, r);
+    io::write_path_sl_file(std::cout, f, r);
     std::cout << "# SL2VL\n";
-    write_sl2vl_dump(std::cout, f, r);
+    io::write_sl2vl_dump(std::cout, f, r);
     std::cout.flush();
   }
   return cr.ok ? 0 : 1;

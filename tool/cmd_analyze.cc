@@ -3,6 +3,7 @@
 // stretch, edge forwarding index, VLs/SLs, effective bandwidth and the shift
 // all-to-all estimate (core/metrics/), with a table, JSON or SVG charts.
 #include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -18,6 +19,7 @@
 #include "core/metrics/svg.h"
 #include "core/metrics/traffic.h"
 #include "core/options.h"
+#include "tool/args.h"
 #include "tool/command.h"
 #include "tool/tool_io.h"
 
@@ -50,14 +52,15 @@ const char *kUsage =
     "  --plot DIR        write hops.svg, link-load.svg and compare.svg into DIR\n"
     "exit status: 0 every routing passes the check, 1 one does not, 2 unusable input\n";
 
-void measure(RoutingFigures &g, const Fabric &f, const Routing &r, const CheckOptions &copt,
-             const PathStatsOptions &popt, bool traffic, const TrafficOptions &topt) {
+void measure(metrics::RoutingFigures &g, const Fabric &f, const Routing &r,
+             const check::Options &copt, const metrics::PathStatsOptions &popt, bool traffic,
+             const metrics::TrafficOptions &topt) {
   fill_fabric(g, f);
-  g.check = verify_routing(f, r, copt);
-  g.paths = path_stats(f, r, popt);
+  g.check = check::verify(f, r, copt);
+  g.paths = metrics::path_stats(f, r, popt);
   g.have_traffic = traffic;
   g.traffic_options = topt;
-  if (traffic) g.traffic = traffic_metrics(f, r, topt);
+  if (traffic) g.traffic = metrics::traffic(f, r, topt);
 }
 
 bool write_file(const std::string &path, const std::string &text) {
@@ -66,27 +69,29 @@ bool write_file(const std::string &path, const std::string &text) {
   return static_cast<bool>(out);
 }
 
-bool plot(const std::string &dir, const std::vector<RoutingFigures> &figs, std::string &err) {
+bool plot(const std::string &dir, const std::vector<metrics::RoutingFigures> &figs,
+          std::string &err) {
   if (!make_dirs(dir, err)) return false;
   // Hop histogram, in percent of each routing's routes.
   size_t longest = 0;
-  for (const RoutingFigures &g : figs) longest = std::max(longest, g.paths.hop_histogram.size());
+  for (const metrics::RoutingFigures &g : figs)
+    longest = std::max(longest, g.paths.hop_histogram.size());
   size_t first = longest;
-  for (const RoutingFigures &g : figs)
+  for (const metrics::RoutingFigures &g : figs)
     for (size_t h = 0; h < g.paths.hop_histogram.size(); ++h)
       if (g.paths.hop_histogram[h]) first = std::min(first, h);
   std::vector<std::string> cats;
   for (size_t h = first; h < longest; ++h) cats.push_back(std::to_string(h));
-  std::vector<ChartSeries> hops, loads, cmp;
-  for (const RoutingFigures &g : figs) {
-    ChartSeries s{g.label, {}};
+  std::vector<metrics::ChartSeries> hops, loads, cmp;
+  for (const metrics::RoutingFigures &g : figs) {
+    metrics::ChartSeries s{g.label, {}};
     for (size_t h = first; h < longest; ++h)
       s.values.push_back(h < g.paths.hop_histogram.size() && g.paths.pairs
                              ? 100.0 * static_cast<double>(g.paths.hop_histogram[h]) /
                                    static_cast<double>(g.paths.pairs)
                              : 0.0);
     hops.push_back(s);
-    ChartSeries l{g.label, {}};
+    metrics::ChartSeries l{g.label, {}};
     std::vector<int64_t> efi = g.paths.efi;
     std::sort(efi.rbegin(), efi.rend());
     for (const int64_t e : efi) l.values.push_back(static_cast<double>(e));
@@ -96,28 +101,32 @@ bool plot(const std::string &dir, const std::vector<RoutingFigures> &figs, std::
   struct Metric {
     const char *name;
     bool higher_better;
-    double (*get)(const RoutingFigures &);
+    double (*get)(const metrics::RoutingFigures &);
   };
   const Metric metrics[] = {
-      {"avg hops", false, [](const RoutingFigures &g) { return g.paths.avg_hops; }},
-      {"max hops", false, [](const RoutingFigures &g) { return double(g.paths.max_hops); }},
-      {"max EFI", false, [](const RoutingFigures &g) { return g.paths.efi_summary.max; }},
-      {"min EFI", true, [](const RoutingFigures &g) { return g.paths.efi_summary.min; }},
-      {"Gamma unif.", true, [](const RoutingFigures &g) { return g.traffic.gamma_uniform; }},
-      {"Gamma hotspot", true, [](const RoutingFigures &g) { return g.traffic.gamma_hotspot; }},
-      {"Gamma local", true, [](const RoutingFigures &g) { return g.traffic.gamma_local; }},
-      {"shift a2a", true, [](const RoutingFigures &g) { return g.traffic.shift_throughput; }},
+      {"avg hops", false, [](const metrics::RoutingFigures &g) { return g.paths.avg_hops; }},
+      {"max hops", false,
+       [](const metrics::RoutingFigures &g) { return double(g.paths.max_hops); }},
+      {"max EFI", false, [](const metrics::RoutingFigures &g) { return g.paths.efi_summary.max; }},
+      {"min EFI", true, [](const metrics::RoutingFigures &g) { return g.paths.efi_summary.min; }},
+      {"Gamma unif.", true,
+       [](const metrics::RoutingFigures &g) { return g.traffic.gamma_uniform; }},
+      {"Gamma hotspot", true,
+       [](const metrics::RoutingFigures &g) { return g.traffic.gamma_hotspot; }},
+      {"Gamma local", true, [](const metrics::RoutingFigures &g) { return g.traffic.gamma_local; }},
+      {"shift a2a", true,
+       [](const metrics::RoutingFigures &g) { return g.traffic.shift_throughput; }},
   };
   std::vector<std::string> mcats;
-  const bool traffic =
-      std::all_of(figs.begin(), figs.end(), [](const RoutingFigures &g) { return g.have_traffic; });
-  for (const RoutingFigures &g : figs) cmp.push_back({g.label, {}});
+  const bool traffic = std::all_of(figs.begin(), figs.end(),
+                                   [](const metrics::RoutingFigures &g) { return g.have_traffic; });
+  for (const metrics::RoutingFigures &g : figs) cmp.push_back({g.label, {}});
   for (const Metric &m : metrics) {
     if (!traffic && std::string(m.name).rfind("Gamma", 0) == 0) continue;
     if (!traffic && std::string(m.name) == "shift a2a") continue;
     mcats.push_back(m.name);
     double best = m.higher_better ? 0 : 1e300;
-    for (const RoutingFigures &g : figs)
+    for (const metrics::RoutingFigures &g : figs)
       best = m.higher_better ? std::max(best, m.get(g)) : std::min(best, m.get(g));
     for (size_t i = 0; i < figs.size(); ++i) {
       const double v = m.get(figs[i]);
@@ -131,14 +140,16 @@ bool plot(const std::string &dir, const std::vector<RoutingFigures> &figs, std::
   }
   const std::string d = dir + "/";
   if (!write_file(d + "hops.svg",
-                  svg_bar_chart({"Path length between CAs", "links", "% of routes"}, cats, hops)) ||
+                  metrics::svg_bar_chart({"Path length between CAs", "links", "% of routes"}, cats,
+                                         hops)) ||
       !write_file(d + "link-load.svg",
-                  svg_line_chart({"Routes per switch-to-switch channel (sorted)",
-                                  "channels, most loaded first (fraction)", "routes"},
-                                 loads)) ||
-      !write_file(d + "compare.svg", svg_bar_chart({"Routings compared (1 = best of the inputs)",
-                                                    "", "relative to best"},
-                                                   mcats, cmp))) {
+                  metrics::svg_line_chart({"Routes per switch-to-switch channel (sorted)",
+                                           "channels, most loaded first (fraction)", "routes"},
+                                          loads)) ||
+      !write_file(d + "compare.svg",
+                  metrics::svg_bar_chart(
+                      {"Routings compared (1 = best of the inputs)", "", "relative to best"}, mcats,
+                      cmp))) {
     err = "cannot write the charts into " + dir;
     return false;
   }
@@ -147,17 +158,16 @@ bool plot(const std::string &dir, const std::vector<RoutingFigures> &figs, std::
 
 int run_analyze(const std::vector<std::string> &args) {
   std::vector<std::string> inputs;
-  LoadOptions lopt;
+  io::LoadOptions lopt;
   std::string opt_text, plot_dir;
-  TopologyReadOptions ropt;
-  TrafficOptions topt;
-  PathStatsOptions popt;
+  io::TopologyReadOptions ropt;
+  metrics::TrafficOptions topt;
+  metrics::PathStatsOptions popt;
   bool json = false, traffic = true;
-  CheckOptions base_copt;
+  check::Options base_copt;
   for (ArgWalker w("analyze", args); w.next();) {
     const std::string &a = w.arg();
     std::string v;
-    double x = 0;
     if (a == "-h" || a == "--help") {
       std::fputs(kUsage, stdout);
       return 0;
@@ -169,30 +179,21 @@ int run_analyze(const std::vector<std::string> &args) {
       if (!w.value(v)) return 2;
       opt_text += (opt_text.empty() ? "" : " ") + v;
     } else if (a == "--lmc") {
-      if (!w.num_value(0, 7, x)) return 2;
-      lopt.lmc = static_cast<int>(x);
-      ropt.lmc = static_cast<uint8_t>(x);
+      if (!w.int_value(0, 7, lopt.lmc)) return 2;
+      ropt.lmc = static_cast<uint8_t>(lopt.lmc);
     } else if (a == "--vls") {
-      if (!w.num_value(1, 15, x)) return 2;
-      ropt.vls = static_cast<uint8_t>(x);
+      if (!w.int_value(1, 15, ropt.vls)) return 2;
     } else if (a == "--patterns") {
-      if (!w.num_value(1, 100000, x)) return 2;
-      topt.patterns = static_cast<int>(x);
+      if (!w.int_value(1, 100000, topt.patterns)) return 2;
     } else if (a == "--hotspot") {
-      if (!w.num_value(0, 1, x)) return 2;
-      topt.hotspot_beta = x;
+      if (!w.num_value(0, 1, topt.hotspot_beta)) return 2;
     } else if (a == "--local") {
-      if (!w.num_value(0, 100, x)) return 2;
-      topt.local_gamma = x;
+      if (!w.num_value(0, 100, topt.local_gamma)) return 2;
     } else if (a == "--seed") {
-      if (!w.num_value(0, 1e18, x)) return 2;
-      topt.seed = static_cast<uint64_t>(x);
+      if (!w.int_value(0, LONG_MAX, topt.seed)) return 2;
     } else if (a == "--pairs") {
-      if (!w.value(v)) return 2;
-      if (!parse_check_pairs(v, base_copt)) {
-        std::fprintf(stderr, "keiro analyze: --pairs is all, ca-sources or ca\n");
-        return 2;
-      }
+      if (!w.choice_value({"all", "ca-sources", "ca"}, v)) return 2;
+      check::parse_pairs(v, base_copt);
     } else if (a == "--no-traffic") {
       traffic = false;
     } else if (a == "--all-lids") {
@@ -201,36 +202,26 @@ int run_analyze(const std::vector<std::string> &args) {
       json = true;
     } else if (a == "--plot") {
       if (!w.value(plot_dir)) return 2;
-    } else if (!a.empty() && a[0] == '-') {
-      std::fprintf(stderr, "keiro analyze: unknown option '%s'\n\n%s", a.c_str(), kUsage);
-      return 2;
+    } else if (w.is_option()) {
+      return w.unknown(kUsage);
     } else {
       inputs.push_back(a);
     }
   }
-  if (inputs.empty()) {
-    std::fprintf(stderr, "keiro analyze: no input\n\n%s", kUsage);
-    return 2;
-  }
+  if (inputs.empty()) return usage_error("analyze", "no input", kUsage);
   Options options;
   InputReader read("analyze");
   if (!read.options(opt_text, options)) return 2;
-  std::vector<RoutingFigures> figs;
+  std::vector<metrics::RoutingFigures> figs;
   Fabric topo;  // the fabric of engine:NAME inputs, read once
   bool topo_read = false;
   for (const std::string &in : inputs) {
-    RoutingFigures g;
+    metrics::RoutingFigures g;
     g.label = in;
     if (in.rfind("engine:", 0) == 0) {
       const EngineDesc *e = find_engine(in.substr(7));
-      if (!e) {
-        std::fprintf(stderr, "keiro analyze: unknown engine '%s'\n", in.substr(7).c_str());
-        return 2;
-      }
-      if (lopt.topology.empty()) {
-        std::fprintf(stderr, "keiro analyze: %s needs --topology FILE\n", in.c_str());
-        return 2;
-      }
+      if (!e) return usage_error("analyze", "unknown engine '" + in.substr(7) + "'");
+      if (lopt.topology.empty()) return usage_error("analyze", in + " needs --topology FILE");
       if (!topo_read) {
         ropt.sm_node = lopt.sm_node;
         if (!read.fabric(lopt.topology, ropt, topo)) return 2;
@@ -250,9 +241,9 @@ int run_analyze(const std::vector<std::string> &args) {
       g.facts = rep.facts;
       measure(g, topo, r, base_copt, popt, traffic, topt);
     } else {
-      LoadedRouting lr;
+      io::LoadedRouting lr;
       if (!read.dumps(in, lopt, lr)) return 2;
-      CheckOptions copt = base_copt;
+      check::Options copt = base_copt;
       if (lr.use_source_sls) copt.source_sls = &lr.source_sls;
       g.engine = lr.engine;
       g.notes = lr.notes;
@@ -264,7 +255,7 @@ int run_analyze(const std::vector<std::string> &args) {
   // Column labels: drop the directory prefix all inputs share.
   if (figs.size() > 1) {
     size_t common = std::string::npos;
-    for (const RoutingFigures &g : figs) {
+    for (const metrics::RoutingFigures &g : figs) {
       const std::string &a = figs[0].label;
       size_t n = 0;
       while (n < a.size() && n < g.label.size() && a[n] == g.label[n]) ++n;
@@ -272,18 +263,18 @@ int run_analyze(const std::vector<std::string> &args) {
     }
     const size_t cut = common > 0 ? figs[0].label.rfind('/', common - 1) : std::string::npos;
     if (cut != std::string::npos)
-      for (RoutingFigures &g : figs)
+      for (metrics::RoutingFigures &g : figs)
         if (g.label.size() > cut + 1) g.label = g.label.substr(cut + 1);
   }
   if (json) {
-    std::fputs(
-        figs.size() == 1 ? (figures_json(figs[0]) + "\n").c_str() : comparison_json(figs).c_str(),
-        stdout);
+    std::fputs(figs.size() == 1 ? (metrics::figures_json(figs[0]) + "\n").c_str()
+                                : metrics::comparison_json(figs).c_str(),
+               stdout);
   } else if (figs.size() == 1) {
-    std::fputs(figures_text(figs[0]).c_str(), stdout);
+    std::fputs(metrics::figures_text(figs[0]).c_str(), stdout);
   } else {
-    std::fputs(comparison_table(figs).c_str(), stdout);
-    for (const RoutingFigures &g : figs) {
+    std::fputs(metrics::comparison_table(figs).c_str(), stdout);
+    for (const metrics::RoutingFigures &g : figs) {
       if (!g.check.ok)
         std::printf("%s: check FAILED: %s\n", g.label.c_str(), g.check.first_problem.c_str());
       for (const std::string &n : g.notes)
@@ -292,8 +283,8 @@ int run_analyze(const std::vector<std::string> &args) {
   }
   std::string err;
   if (!plot_dir.empty() && !plot(plot_dir, figs, err)) return input_error("analyze", err);
-  const bool all_ok =
-      std::all_of(figs.begin(), figs.end(), [](const RoutingFigures &g) { return g.check.ok; });
+  const bool all_ok = std::all_of(figs.begin(), figs.end(),
+                                  [](const metrics::RoutingFigures &g) { return g.check.ok; });
   return all_ok ? 0 : 1;
 }
 

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // keiro hdn-exchange: the total exchange of the HDN paper (Algorithm 2) as a
 // checked schedule over a generated HDN (core/topo/hdn_exchange.h).
+#include <climits>
 #include <cstdio>
-#include <cstdlib>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "core/topo/graph_metrics.h"
 #include "core/topo/hdn.h"
 #include "core/topo/hdn_exchange.h"
+#include "tool/args.h"
 #include "tool/command.h"
 
 namespace keiro::tool {
@@ -21,47 +23,34 @@ const char *kUsage =
     "  exactly once, and prints the steps and T_k(m) next to Theorem 3.\n"
     "  --ts, --tw  startup and per-word time (default 1, 1); --m message length (default 1)\n";
 
-double to_double(const std::string &s, const std::string &what) {
-  char *end = nullptr;
-  const double v = std::strtod(s.c_str(), &end);
-  if (s.empty() || *end || v < 0) throw topo::TopoError("bad " + what + " '" + s + "'");
-  return v;
-}
-
 int run_hdn_exchange(const std::vector<std::string> &args) {
   std::string base, S;
   int k = -1;
   topo::ExchangeModel model;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string &a = args[i];
+  const double kNoLimit = std::numeric_limits<double>::max();
+  for (ArgWalker w("hdn-exchange", args); w.next();) {
+    const std::string &a = w.arg();
     if (a == "--help" || a == "-h") {
       std::fputs(kUsage, stdout);
       return 0;
+    } else if (a == "--base") {
+      if (!w.value(base)) return 2;
+    } else if (a == "--k") {
+      if (!w.int_value(0, INT_MAX, k)) return 2;
+    } else if (a == "--S") {
+      if (!w.value(S)) return 2;
+    } else if (a == "--ts") {
+      if (!w.num_value(0, kNoLimit, model.ts)) return 2;
+    } else if (a == "--tw") {
+      if (!w.num_value(0, kNoLimit, model.tw)) return 2;
+    } else if (a == "--m") {
+      if (!w.num_value(0, kNoLimit, model.m)) return 2;
+    } else {
+      return w.unknown(kUsage);
     }
-    if (i + 1 >= args.size()) {
-      std::fputs(kUsage, stderr);
-      return 2;
-    }
-    const std::string &v = args[++i];
-    if (a == "--base")
-      base = v;
-    else if (a == "--k")
-      k = static_cast<int>(to_double(v, "level"));
-    else if (a == "--S")
-      S = v;
-    else if (a == "--ts")
-      model.ts = to_double(v, "t_s");
-    else if (a == "--tw")
-      model.tw = to_double(v, "t_w");
-    else if (a == "--m")
-      model.m = to_double(v, "m");
-    else
-      throw topo::TopoError("unknown option '" + a + "'");
   }
-  if (base.empty() || k < 0 || S.empty()) {
-    std::fputs(kUsage, stderr);
-    return 2;
-  }
+  if (base.empty() || k < 0 || S.empty())
+    return usage_error("hdn-exchange", "--base, --k and --S are required", kUsage);
   const topo::HdnSpec spec = topo::parse_hdn(base, k, S);
   topo::TopoOptions o;
   o.hcas = 0;

@@ -8,10 +8,12 @@
 
 #include "core/engine.h"
 #include "core/io/path_sl_file.h"
+#include "core/log.h"
 #include "core/metrics/path_stats.h"
 #include "core/metrics/report.h"
 #include "core/metrics/traffic.h"
 #include "core/options.h"
+#include "tool/args.h"
 #include "tool/command.h"
 #include "tool/tool_io.h"
 
@@ -44,14 +46,14 @@ int run_route(const std::vector<std::string> &args) {
   std::string engines;
   for (const EngineDesc &e : all_engines()) engines += std::string(" ") + e.name;
   std::string engine = "nue", topology, out_dir, opt_text, sm_node;
-  TopologyReadOptions ropt;
+  io::TopologyReadOptions ropt;
   bool qos = true, json = false, verbose = false, traffic = false;
+  const std::string usage = strprintf(kUsage, engines.c_str());
   for (ArgWalker w("route", args); w.next();) {
     const std::string &a = w.arg();
     std::string v;
-    long n = 0;
     if (a == "-h" || a == "--help") {
-      std::printf(kUsage, engines.c_str());
+      std::fputs(usage.c_str(), stdout);
       return 0;
     } else if (a == "--engine") {
       if (!w.value(engine)) return 2;
@@ -63,11 +65,9 @@ int run_route(const std::vector<std::string> &args) {
       if (!w.value(v)) return 2;
       opt_text += (opt_text.empty() ? "" : " ") + v;
     } else if (a == "--lmc") {
-      if (!w.int_value(0, 7, n)) return 2;
-      ropt.lmc = static_cast<uint8_t>(n);
+      if (!w.int_value(0, 7, ropt.lmc)) return 2;
     } else if (a == "--vls") {
-      if (!w.int_value(1, 15, n)) return 2;
-      ropt.vls = static_cast<uint8_t>(n);
+      if (!w.int_value(1, 15, ropt.vls)) return 2;
     } else if (a == "--sm-node") {
       if (!w.value(ropt.sm_node)) return 2;
     } else if (a == "--no-qos") {
@@ -79,21 +79,13 @@ int run_route(const std::vector<std::string> &args) {
     } else if (a == "-v" || a == "--verbose") {
       verbose = true;
     } else {
-      std::fprintf(stderr, "keiro route: unknown argument '%s'\n\n", a.c_str());
-      std::fprintf(stderr, kUsage, engines.c_str());
-      return 2;
+      return w.unknown(usage);
     }
   }
-  if (topology.empty()) {
-    std::fprintf(stderr, "keiro route: --topology FILE is required\n\n");
-    std::fprintf(stderr, kUsage, engines.c_str());
-    return 2;
-  }
+  if (topology.empty()) return usage_error("route", "--topology FILE is required", usage);
   const EngineDesc *e = find_engine(engine);
   if (!e) {
-    std::fprintf(stderr, "keiro route: unknown engine '%s' (engines:%s)\n", engine.c_str(),
-                 engines.c_str());
-    return 2;
+    return usage_error("route", "unknown engine '" + engine + "' (engines:" + engines + ")");
   }
   Options options;
   Fabric f;
@@ -105,7 +97,7 @@ int run_route(const std::vector<std::string> &args) {
   EngineInput in{f, options, log, budget, static_cast<int>(options.get_int("max_sls")), qos};
   Routing r;
   EngineReport rep;
-  RoutingFigures fig;
+  metrics::RoutingFigures fig;
   // The engine or the check logged the ERROR line; fig.check is the self-check's result.
   if (!run_engine(*e, in, r, rep, &fig.check)) return 1;
   fig.check.seconds = rep.check_seconds;
@@ -116,27 +108,27 @@ int run_route(const std::vector<std::string> &args) {
   fig.route_seconds = rep.route_seconds;
   fig.vl_budget = budget;
   fig.facts = rep.facts;
-  fig.paths = path_stats(f, r);
+  fig.paths = metrics::path_stats(f, r);
   if (traffic) {
     fig.have_traffic = true;
-    fig.traffic = traffic_metrics(f, r, fig.traffic_options);
+    fig.traffic = metrics::traffic(f, r, fig.traffic_options);
   }
 
   if (!out_dir.empty()) {
     std::string err;
     if (!write_dumps(out_dir, f, r, err) ||
-        !write_path_sl_file(out_dir + "/" + kPathSlFileName, f, r, err))
+        !io::write_path_sl_file(out_dir + "/" + io::kPathSlFileName, f, r, err))
       return input_error("route", err);
     fig.notes.push_back("wrote opensm-subnet.lst, opensm-lfts.dump, opensm-sl2vl.dump and " +
-                        std::string(kPathSlFileName) + " to " + out_dir);
+                        std::string(io::kPathSlFileName) + " to " + out_dir);
   }
 
   if (json) {
-    std::printf("%s\n", figures_json(fig).c_str());
+    std::printf("%s\n", metrics::figures_json(fig).c_str());
   } else {
     fig.label.clear();
     std::printf("keiro route: %s with %s\n%s", topology.c_str(), e->osm_name,
-                figures_text(fig).c_str());
+                metrics::figures_text(fig).c_str());
   }
   return 0;
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // keiro topo: writes generated fabrics as ibsim net files (core/topo/).
 #include <algorithm>
+#include <climits>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "core/topo/families.h"
 #include "core/topo/gen_fabric.h"
 #include "core/topo/hdn.h"
+#include "tool/args.h"
 #include "tool/command.h"
 
 namespace keiro::tool {
@@ -46,20 +48,20 @@ const char *kUsage =
     "  its switches, links and end ports with GUIDs and LIDs (missing LIDs given as\n"
     "  OpenSM would), one per line, sorted: two files of one fabric print the same.\n";
 
-long to_long(const std::string &s, const char *what) {
-  char *end = nullptr;
-  const long v = std::strtol(s.c_str(), &end, 10);
-  if (s.empty() || *end) throw topo::TopoError(std::string("bad ") + what + " '" + s + "'");
-  return v;
-}
+const char *kShowUsage = "usage: keiro topo show FILE [--lmc L]";
 
-std::vector<int> dims_of(const std::string &s) {
-  std::vector<int> d;
+// "KxKx.." as dimension sizes; false after printing why.
+bool dims_of(const std::string &s, std::vector<int> &d) {
   size_t b = 0;
   for (;;) {
     const size_t e = s.find('x', b);
-    d.push_back(static_cast<int>(to_long(s.substr(b, e - b), "dimension")));
-    if (e == std::string::npos) return d;
+    long v = 0;
+    if (!to_int(s.substr(b, e - b), INT_MIN, INT_MAX, v)) {
+      usage_error("topo", "KxKx.. needs integer sizes, not '" + s + "'");
+      return false;
+    }
+    d.push_back(static_cast<int>(v));
+    if (e == std::string::npos) return true;
     b = e + 1;
   }
 }
@@ -73,22 +75,20 @@ std::string hex(uint64_t v) {
 // keiro topo show: a canonical listing of a topology file.
 int run_show(const std::vector<std::string> &args) {
   std::string path;
-  TopologyReadOptions opt;
-  for (size_t i = 1; i < args.size(); ++i) {
-    if (args[i] == "--lmc" && i + 1 < args.size()) {
-      const long l = to_long(args[++i], "LMC");
-      if (l < 0 || l > 7) throw topo::TopoError("LMC must be 0..7");
-      opt.lmc = static_cast<uint8_t>(l);
-    } else if (path.empty() && args[i][0] != '-') {
-      path = args[i];
+  io::TopologyReadOptions opt;
+  for (ArgWalker w("topo", args, 1); w.next();) {
+    if (w.arg() == "--lmc") {
+      if (!w.int_value(0, 7, opt.lmc)) return 2;
+    } else if (path.empty() && !w.is_option()) {
+      path = w.arg();
     } else {
-      throw topo::TopoError("usage: keiro topo show FILE [--lmc L]");
+      return w.unknown(std::string(kShowUsage) + "\n");
     }
   }
-  if (path.empty()) throw topo::TopoError("usage: keiro topo show FILE [--lmc L]");
+  if (path.empty()) return usage_error("topo", kShowUsage);
   Fabric f;
   std::string err;
-  if (!read_topology(path, f, err, opt)) {
+  if (!io::read_topology(path, f, err, opt)) {
     std::fprintf(stderr, "keiro topo: %s\n", err.c_str());
     return 1;
   }
@@ -129,81 +129,91 @@ int run_topo(const std::vector<std::string> &args) {
   double fail = 0;
   std::string out_path, layout_path, base, S;
   int k = -1;
-  for (size_t i = 1; i < args.size(); ++i) {
-    const std::string &a = args[i];
-    auto value = [&]() -> const std::string & {
-      if (i + 1 >= args.size()) throw topo::TopoError(a + " needs a value");
-      return args[++i];
-    };
+  for (ArgWalker w("topo", args, 1); w.next();) {
+    const std::string &a = w.arg();
+    std::string v;
     if (a == "--hcas-per-switch") {
-      o.hcas = static_cast<int>(to_long(value(), "HCA count"));
+      if (!w.int_value(0, INT_MAX, o.hcas)) return 2;
     } else if (a == "--seed") {
-      const std::string &v = value();
-      char *end = nullptr;
-      o.seed = std::strtoull(v.c_str(), &end, 0);
-      if (v.empty() || *end) throw topo::TopoError("bad seed '" + v + "'");
+      if (!w.int_value(0, LONG_MAX, o.seed)) return 2;
     } else if (a == "--fail-links") {
-      const std::string &v = value();
-      char *end = nullptr;
-      fail = std::strtod(v.c_str(), &end);
-      if (v.empty() || *end) throw topo::TopoError("bad fraction '" + v + "'");
+      if (!w.num_value(0, 1, fail)) return 2;
     } else if (a == "--redundancy") {
-      o.redundancy = static_cast<int>(to_long(value(), "redundancy"));
+      if (!w.int_value(1, INT_MAX, o.redundancy)) return 2;
     } else if (a == "--radix") {
-      o.radix = static_cast<int>(to_long(value(), "radix"));
-      if (o.radix != 36 && o.radix != 48) throw topo::TopoError("--radix must be 36 or 48");
+      if (!w.choice_value({"36", "48"}, v)) return 2;
+      o.radix = v == "36" ? 36 : 48;
     } else if (a == "-o") {
-      out_path = value();
+      if (!w.value(out_path)) return 2;
     } else if (a == "--layout") {
-      layout_path = value();
+      if (!w.value(layout_path)) return 2;
     } else if (a == "--base") {
-      base = value();
+      if (!w.value(base)) return 2;
     } else if (a == "--k") {
-      k = static_cast<int>(to_long(value(), "level"));
+      if (!w.int_value(0, INT_MAX, k)) return 2;
     } else if (a == "--S") {
-      S = value();
-    } else if (!a.empty() && a[0] == '-') {
-      throw topo::TopoError("unknown option '" + a + "'");
+      if (!w.value(S)) return 2;
+    } else if (w.is_option()) {
+      return w.unknown(kUsage);
     } else {
       pos.push_back(a);
     }
   }
-  auto need = [&](size_t n, const char *usage) {
-    if (pos.size() != n) throw topo::TopoError(std::string("usage: keiro topo ") + usage);
+  // The positional parameters, as many as names, as integers; false after
+  // printing why.
+  std::vector<int> n;
+  auto params = [&](std::initializer_list<const char *> names, const char *usage) {
+    if (pos.size() != names.size()) {
+      usage_error("topo", std::string("usage: keiro topo ") + usage);
+      return false;
+    }
+    size_t i = 0;
+    for (const char *name : names) {
+      long v = 0;
+      if (!to_int(pos[i], INT_MIN, INT_MAX, v)) {
+        usage_error("topo", std::string(name) + " needs an integer, not '" + pos[i] + "'");
+        return false;
+      }
+      n.push_back(static_cast<int>(v));
+      ++i;
+    }
+    return true;
   };
-  auto num = [&](size_t i, const char *what) { return static_cast<int>(to_long(pos[i], what)); };
   topo::GenFabric g;
   std::string extra;
   if (family == "random") {
-    need(2, "random N d");
-    g = topo::gen_random_regular(num(0, "N"), num(1, "d"), o);
+    if (!params({"N", "d"}, "random N d")) return 2;
+    g = topo::gen_random_regular(n[0], n[1], o);
   } else if (family == "lrt") {
-    need(3, "lrt N d r");
-    g = topo::gen_lrt(num(0, "N"), num(1, "d"), num(2, "r"), o);
+    if (!params({"N", "d", "r"}, "lrt N d r")) return 2;
+    g = topo::gen_lrt(n[0], n[1], n[2], o);
   } else if (family == "torus" || family == "mesh") {
-    need(1, "torus|mesh KxKx..");
-    g = topo::gen_torus(dims_of(pos[0]), family == "mesh", o);
+    if (pos.size() != 1) return usage_error("topo", "usage: keiro topo torus|mesh KxKx..");
+    std::vector<int> dims;
+    if (!dims_of(pos[0], dims)) return 2;
+    g = topo::gen_torus(dims, family == "mesh", o);
   } else if (family == "fattree") {
-    need(2, "fattree k n");
-    g = topo::gen_fat_tree(num(0, "k"), num(1, "n"), o);
+    if (!params({"k", "n"}, "fattree k n")) return 2;
+    g = topo::gen_fat_tree(n[0], n[1], o);
   } else if (family == "dragonfly") {
-    need(4, "dragonfly a p h g");
-    g = topo::gen_dragonfly(num(0, "a"), num(1, "p"), num(2, "h"), num(3, "g"), o);
+    if (!params({"a", "p", "h", "g"}, "dragonfly a p h g")) return 2;
+    g = topo::gen_dragonfly(n[0], n[1], n[2], n[3], o);
   } else if (family == "kautz") {
-    need(2, "kautz d k");
-    g = topo::gen_kautz(num(0, "d"), num(1, "k"), o);
+    if (!params({"d", "k"}, "kautz d k")) return 2;
+    g = topo::gen_kautz(n[0], n[1], o);
   } else if (family == "hdn") {
-    need(0, "hdn --base 2x3x5 --k K --S s1[,s2..]");
-    if (base.empty() || k < 0 || S.empty()) throw topo::TopoError("hdn needs --base, --k and --S");
+    if (!params({}, "hdn --base 2x3x5 --k K --S s1[,s2..]")) return 2;
+    if (base.empty() || k < 0 || S.empty())
+      return usage_error("topo", "hdn needs --base, --k and --S");
     const topo::HdnSpec spec = topo::parse_hdn(base, k, S);
     g = topo::gen_hdn(spec, o);
     extra = topo::describe(spec);
     extra += "rings of 2 nodes are built as two parallel links\n";
   } else {
-    throw topo::TopoError("unknown family '" + family + "' (see keiro topo --help)");
+    return usage_error("topo", "unknown family '" + family + "' (see keiro topo --help)");
   }
   if (family != "hdn" && (!base.empty() || k >= 0 || !S.empty()))
-    throw topo::TopoError("--base/--k/--S belong to hdn");
+    return usage_error("topo", "--base/--k/--S belong to hdn");
 
   std::string cmdline = "keiro topo";  // without the output file names
   for (size_t i = 0; i < args.size(); ++i) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// What keiro route, check and analyze (tool/cmd_*.cc) share: walking a
-// subcommand's arguments (ArgWalker), number parsing, the stderr logger,
-// reading the inputs and writing a dump directory. Every message goes to
+// What the keiro subcommands (tool/cmd_*.cc) share beyond the argument
+// walker (tool/args.h): the stderr logger, reading the inputs and writing a
+// dump directory. Every message goes to
 // stderr as "keiro COMMAND: ..."; 2 is the exit status for unusable input.
 #pragma once
 
@@ -15,6 +15,7 @@
 #include "core/metrics/report.h"
 #include "core/options.h"
 #include "core/routing.h"
+#include "tool/args.h"
 
 namespace keiro::tool {
 
@@ -30,48 +31,18 @@ class ToolLogger : public Logger {
   bool verbose_;
 };
 
-// The whole of s as a base-10 integer / a number in lo..hi.
-bool to_int(const std::string &s, long lo, long hi, long &v);
-bool to_num(const std::string &s, double lo, double hi, double &v);
-
-// Walks the arguments of one subcommand:
-//   for (ArgWalker w("route", args); w.next();) { if (w.arg() == "--x") ... }
-// The *_value() calls take the next argument as the current option's value
-// and, when it is missing or bad, print why and return false.
-class ArgWalker {
- public:
-  // How int_value() words a bad number: "OPT needs LO..HI, not 'V'" or
-  // "bad OPT 'V'".
-  enum class BadInt { kNeedsRange, kBad };
-
-  ArgWalker(const char *command, const std::vector<std::string> &args)
-      : command_(command), args_(args) {}
-  bool next();  // to the next argument; false after the last
-  const std::string &arg() const { return args_[cur_]; }
-  // The argument after the current one, or nullptr (for optional values).
-  const std::string *peek() const { return next_ < args_.size() ? &args_[next_] : nullptr; }
-  bool value(std::string &dst);  // missing: "OPT needs a value"
-  bool int_value(long lo, long hi, long &n, BadInt wording = BadInt::kNeedsRange);
-  bool num_value(double lo, double hi, double &x);  // bad: "bad value 'V' for OPT"
-
- private:
-  const char *command_;
-  const std::vector<std::string> &args_;
-  size_t cur_ = 0, next_ = 0;
-};
-
 // Prints "keiro COMMAND: what" and returns 2.
 int input_error(const char *command, const std::string &what);
 
-// Reads one command's inputs with Options::parse, read_topology and
-// load_dump_dir; on failure prints the reader's error as input_error() does
+// Reads one command's inputs with Options::parse, io::read_topology and
+// io::load_dump_dir; on failure prints the reader's error as input_error() does
 // and returns false.
 class InputReader {
  public:
   explicit InputReader(const char *command) : command_(command) {}
   bool options(const std::string &text, Options &out);
-  bool fabric(const std::string &path, const TopologyReadOptions &opt, Fabric &out);
-  bool dumps(const std::string &dir, const LoadOptions &opt, LoadedRouting &out);
+  bool fabric(const std::string &path, const io::TopologyReadOptions &opt, Fabric &out);
+  bool dumps(const std::string &dir, const io::LoadOptions &opt, io::LoadedRouting &out);
 
  private:
   bool reported(bool ok);  // ok, or false after printing err_
@@ -87,6 +58,6 @@ bool make_dirs(const std::string &dir, std::string &err);
 bool write_dumps(const std::string &dir, const Fabric &f, const Routing &r, std::string &err);
 
 // The fabric's sizes in g: switches, terminals, links, LIDs.
-void fill_fabric(RoutingFigures &g, const Fabric &f);
+void fill_fabric(metrics::RoutingFigures &g, const Fabric &f);
 
 }  // namespace keiro::tool

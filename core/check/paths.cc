@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-namespace keiro {
+namespace keiro::check {
 
 namespace {
 constexpr uint8_t kInProgress = 0xFE;
@@ -149,4 +149,4 @@ std::vector<uint8_t> hop_counts(const Fabric &f, const Routing &r) {
   return out;
 }
 
-}  // namespace keiro
+}  // namespace keiro::check

@@ -19,7 +19,7 @@
 #include "core/fabric.h"
 #include "core/routing.h"
 
-namespace keiro {
+namespace keiro::check {
 
 // Where a packet for the destination LID ends up once it enters a switch.
 enum class Fate : uint8_t {
@@ -78,4 +78,4 @@ class DestinationWalk {
 // (and 0xFE for paths of 254 hops or more).
 std::vector<uint8_t> hop_counts(const Fabric &f, const Routing &r);
 
-}  // namespace keiro
+}  // namespace keiro::check

@@ -5,13 +5,12 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <chrono>
 
 #include "core/check/paths.h"
 #include "core/log.h"
 #include "core/timing.h"
 
-namespace keiro {
+namespace keiro::check {
 
 void SourceLidSls::reset(uint16_t max_lid) {
   max_lid_ = max_lid;
@@ -31,12 +30,17 @@ void SourceLidSls::set(uint16_t slid, uint16_t dlid, uint8_t sl) {
   v = sl;
 }
 
+namespace {
+
+// "switch-name" for the problem and cycle lines (the GUID when the switch
+// has no name): shorter than Fabric::describe, as a cycle names many.
 std::string switch_label(const Fabric &f, int32_t s) {
   const SwitchInfo &si = f.sw(s);
   if (!si.name.empty()) return si.name;
   return strprintf("0x%016llx", static_cast<unsigned long long>(si.guid));
 }
 
+// "LID 12 ('H4')" for the problem lines.
 std::string lid_label(const Fabric &f, uint16_t lid) {
   const LidOwner o = f.lid_owner(lid);
   switch (o.kind) {
@@ -52,8 +56,6 @@ std::string lid_label(const Fabric &f, uint16_t lid) {
   }
 }
 
-namespace {
-
 constexpr int kVls = 16;  // VL values 0..15 in SL2VL tables (15 = drop)
 
 // A port that injects traffic into a switch: the switch's own port 0 or the
@@ -67,7 +69,7 @@ struct Source {
 
 class Checker {
  public:
-  Checker(const Fabric &f, const Routing &r, const CheckOptions &o, CheckResult &res)
+  Checker(const Fabric &f, const Routing &r, const Options &o, Result &res)
       : f_(f), r_(r), opt_(o), res_(res), walk_(f, r) {}
 
   void run() {
@@ -527,8 +529,8 @@ class Checker {
 
   const Fabric &f_;
   const Routing &r_;
-  const CheckOptions &opt_;
-  CheckResult &res_;
+  const Options &opt_;
+  Result &res_;
   DestinationWalk walk_;
   std::vector<Source> sources_;
   std::vector<int32_t> src_start_;
@@ -550,20 +552,20 @@ class Checker {
 
 }  // namespace
 
-bool parse_check_pairs(const std::string &which, CheckOptions &o) {
+bool parse_pairs(const std::string &which, Options &o) {
   if (which != "all" && which != "ca-sources" && which != "ca") return false;
   o.switch_sources = which == "all";
   o.switch_destinations = which != "ca";
   return true;
 }
 
-CheckResult verify_routing(const Fabric &f, const Routing &r) {
-  return verify_routing(f, r, CheckOptions{});
+Result verify(const Fabric &f, const Routing &r) {
+  return verify(f, r, Options{});
 }
 
-CheckResult verify_routing(const Fabric &f, const Routing &r, const CheckOptions &opt) {
-  const auto t0 = std::chrono::steady_clock::now();
-  CheckResult res;
+Result verify(const Fabric &f, const Routing &r, const Options &opt) {
+  const auto t0 = Clock::now();
+  Result res;
   if (!f.finalized() || r.num_switches() != f.num_switches() || r.max_lid() < f.max_lid()) {
     res.first_problem = strprintf(
         "routing tables do not match the fabric (%d switches and max LID %u in the tables, %d "
@@ -578,4 +580,4 @@ CheckResult verify_routing(const Fabric &f, const Routing &r, const CheckOptions
   return res;
 }
 
-}  // namespace keiro
+}  // namespace keiro::check

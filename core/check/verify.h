@@ -35,7 +35,7 @@
 #include "core/fabric.h"
 #include "core/routing.h"
 
-namespace keiro {
+namespace keiro::check {
 
 // Path SLs that depend on the source LID, not only on its switch (for example
 // dfsssp's, read from SA PathRecords). Pairs set here override
@@ -61,7 +61,7 @@ class SourceLidSls {
   std::vector<uint8_t> sls_;
 };
 
-struct CheckOptions {
+struct Options {
   const SourceLidSls *source_sls = nullptr;  // per source LID SLs, if any
   // Which traffic to check. Switch LIDs as sources (management traffic sent
   // by switches) and as destinations are included by default; some engines
@@ -81,7 +81,7 @@ struct CycleDependency {
   std::vector<std::string> examples;  // "'H1' (LID 2) -> LID 10 ('H3') SL 0"
 };
 
-struct CheckResult {
+struct Result {
   bool ok = false;
   int64_t pairs_checked = 0;   // (source LID, destination LID) pairs
   int64_t unreachable = 0;     // pairs not delivered for another reason than a loop
@@ -107,14 +107,9 @@ struct CheckResult {
 // Sets switch_sources/switch_destinations from "all", "ca-sources" (traffic
 // sent by CA/router ports) or "ca" (between CA/router ports); false for
 // anything else.
-bool parse_check_pairs(const std::string &which, CheckOptions &o);
+bool parse_pairs(const std::string &which, Options &o);
 
-CheckResult verify_routing(const Fabric &f, const Routing &r);
-CheckResult verify_routing(const Fabric &f, const Routing &r, const CheckOptions &opt);
+Result verify(const Fabric &f, const Routing &r);
+Result verify(const Fabric &f, const Routing &r, const Options &opt);
 
-// "switch-name" for messages (the GUID when the switch has no name).
-std::string switch_label(const Fabric &f, int32_t s);
-// "LID 12 ('H4')" for messages.
-std::string lid_label(const Fabric &f, uint16_t lid);
-
-}  // namespace keiro
+}  // namespace keiro::check

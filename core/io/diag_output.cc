@@ -7,10 +7,10 @@
 
 #include "core/log.h"
 
-namespace keiro {
+namespace keiro::io {
 
-int64_t parse_saquery_paths(const std::string &text, const std::string &name, SourceLidSls &out,
-                            std::string &err) {
+int64_t parse_saquery_paths(const std::string &text, const std::string &name,
+                            check::SourceLidSls &out, std::string &err) {
   std::istringstream in(text);
   std::string line;
   long slid = -1, dlid = -1, sl = -1;
@@ -102,4 +102,4 @@ int64_t parse_smpquery_sl2vl(const std::string &text, const std::string &name, c
   return rows;
 }
 
-}  // namespace keiro
+}  // namespace keiro::io

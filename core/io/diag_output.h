@@ -17,16 +17,16 @@
 #include "core/fabric.h"
 #include "core/routing.h"
 
-namespace keiro {
+namespace keiro::io {
 
 // Adds every complete record to out (which must be reset). Returns the number
 // of records used, or -1 with err set on malformed text.
-int64_t parse_saquery_paths(const std::string &text, const std::string &name, SourceLidSls &out,
-                            std::string &err);
+int64_t parse_saquery_paths(const std::string &text, const std::string &name,
+                            check::SourceLidSls &out, std::string &err);
 
 // Applies every "ports: in I, out O" row to the switch or CA that owns the
 // table's LID. Returns the rows applied, or -1 with err set.
 int64_t parse_smpquery_sl2vl(const std::string &text, const std::string &name, const Fabric &f,
                              Routing &r, std::string &err);
 
-}  // namespace keiro
+}  // namespace keiro::io

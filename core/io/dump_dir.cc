@@ -13,7 +13,7 @@
 #include "core/io/topology_file.h"
 #include "core/log.h"
 
-namespace keiro {
+namespace keiro::io {
 
 namespace {
 
@@ -205,4 +205,4 @@ bool load_dump_dir(const std::string &dir, const LoadOptions &opt, LoadedRouting
   return true;
 }
 
-}  // namespace keiro
+}  // namespace keiro::io

@@ -23,12 +23,12 @@
 #include "core/fabric.h"
 #include "core/routing.h"
 
-namespace keiro {
+namespace keiro::io {
 
 struct LoadedRouting {
   Fabric fabric;
   Routing routing;
-  SourceLidSls source_sls;  // filled from PathRecords (source-LID scope)
+  check::SourceLidSls source_sls;  // filled from PathRecords (source-LID scope)
   bool use_source_sls = false;
   std::string engine;     // from the path-SL file, when it names one
   std::string sl_source;  // where the path SLs came from, in words
@@ -64,4 +64,4 @@ bool load_path_sls(const std::string &path, LoadedRouting &out, std::string &err
 // not a source-switch keiro path-SL file).
 Routing::SlScope routing_scope_of_sl_file(const std::string &path, const Fabric &f);
 
-}  // namespace keiro
+}  // namespace keiro::io

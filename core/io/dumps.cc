@@ -14,7 +14,7 @@
 
 #include "core/log.h"
 
-namespace keiro {
+namespace keiro::io {
 
 namespace {
 
@@ -486,4 +486,4 @@ bool write_subnet_lst(const std::string &path, const Fabric &f, std::string &err
   return close_out(path, out, err);
 }
 
-}  // namespace keiro
+}  // namespace keiro::io

@@ -38,7 +38,7 @@
 #include "core/fabric.h"
 #include "core/routing.h"
 
-namespace keiro {
+namespace keiro::io {
 
 // What a reader found beyond the tables themselves.
 struct DumpReadReport {
@@ -82,4 +82,4 @@ bool write_subnet_lst(const std::string &path, const Fabric &f, std::string &err
 // OpenSM's name of a node type in dumps: "Switch", "Channel Adapter", "Router".
 const char *dump_node_type(const Fabric &f, LidOwner o);
 
-}  // namespace keiro
+}  // namespace keiro::io

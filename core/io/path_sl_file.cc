@@ -14,7 +14,7 @@
 
 #include "core/log.h"
 
-namespace keiro {
+namespace keiro::io {
 
 namespace {
 
@@ -103,7 +103,7 @@ bool write_path_sl_file(const std::string &path, const Fabric &f, const Routing 
   return true;
 }
 
-void write_path_sl_file(std::ostream &out, const SourceLidSls &sls, uint16_t max_lid,
+void write_path_sl_file(std::ostream &out, const check::SourceLidSls &sls, uint16_t max_lid,
                         const std::string &engine) {
   header(out, engine, max_lid, "source-lid");
   std::string row(max_lid, '-');
@@ -238,4 +238,4 @@ bool read_path_sl_file(const std::string &path, const Fabric &f, PathSlFile &out
   return read_path_sl_file(in, path, f, out, err);
 }
 
-}  // namespace keiro
+}  // namespace keiro::io

@@ -37,7 +37,7 @@
 #include "core/fabric.h"
 #include "core/routing.h"
 
-namespace keiro {
+namespace keiro::io {
 
 inline constexpr const char *kPathSlFileName = "keiro-path-sl.dump";
 
@@ -49,7 +49,7 @@ struct PathSlFile {
   // kDestination: sl[lid]; kSourceSwitch: sl[switch * (max_lid + 1) + lid],
   // switches in Fabric order; 0xFF = no SL. kSourceLid: by_lid.
   std::vector<uint8_t> sl;
-  SourceLidSls by_lid;
+  check::SourceLidSls by_lid;
   int unknown_switches = 0;  // source-switch rows for GUIDs the fabric lacks
 
   // The Routing scope to reset a Routing with before apply().
@@ -58,8 +58,8 @@ struct PathSlFile {
                                          : Routing::SlScope::kPerDestination;
   }
   // Copies destination / source-switch SLs into r (LIDs up to r.max_lid()).
-  // Source-LID SLs stay in by_lid (pass them to verify_routing via
-  // CheckOptions::source_sls).
+  // Source-LID SLs stay in by_lid (pass them to check::verify via
+  // check::Options::source_sls).
   void apply(const Fabric &f, Routing &r) const;
 };
 
@@ -68,11 +68,11 @@ void write_path_sl_file(std::ostream &out, const Fabric &f, const Routing &r);
 bool write_path_sl_file(const std::string &path, const Fabric &f, const Routing &r,
                         std::string &err);
 // Writes per-source-LID SLs (source-lid scope); rows only for LIDs that have any.
-void write_path_sl_file(std::ostream &out, const SourceLidSls &sls, uint16_t max_lid,
+void write_path_sl_file(std::ostream &out, const check::SourceLidSls &sls, uint16_t max_lid,
                         const std::string &engine);
 
 bool read_path_sl_file(std::istream &in, const std::string &name, const Fabric &f, PathSlFile &out,
                        std::string &err);
 bool read_path_sl_file(const std::string &path, const Fabric &f, PathSlFile &out, std::string &err);
 
-}  // namespace keiro
+}  // namespace keiro::io

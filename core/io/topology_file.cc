@@ -13,7 +13,7 @@
 #include "core/io/subnet_lst.h"
 #include "core/io/text_lines.h"
 
-namespace keiro {
+namespace keiro::io {
 
 namespace {
 
@@ -184,4 +184,4 @@ bool read_topology(const std::string &path, Fabric &out, std::string &err,
   return parse_topology(ss.str(), path, out, err, opt);
 }
 
-}  // namespace keiro
+}  // namespace keiro::io

@@ -26,7 +26,7 @@
 
 #include "core/fabric.h"
 
-namespace keiro {
+namespace keiro::io {
 
 struct TopologyReadOptions {
   uint8_t lmc = 0;  // LMC of CA/router ports (OpenSM's lmc option)
@@ -47,4 +47,4 @@ bool read_topology(const std::string &path, Fabric &out, std::string &err,
 bool parse_topology(std::string_view text, const std::string &name, Fabric &out, std::string &err,
                     const TopologyReadOptions &opt = {});
 
-}  // namespace keiro
+}  // namespace keiro::io

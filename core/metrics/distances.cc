@@ -5,7 +5,7 @@
 
 #include "core/graph/bfs.h"
 
-namespace keiro {
+namespace keiro::metrics {
 
 SwitchDistances::SwitchDistances(const Fabric &f) : n_(f.num_switches()) {
   d_.assign(static_cast<size_t>(n_) * n_, kUnreachable);
@@ -18,4 +18,4 @@ SwitchDistances::SwitchDistances(const Fabric &f) : n_(f.num_switches()) {
   }
 }
 
-}  // namespace keiro
+}  // namespace keiro::metrics

@@ -11,7 +11,7 @@
 
 #include "core/fabric.h"
 
-namespace keiro {
+namespace keiro::metrics {
 
 class SwitchDistances {
  public:
@@ -28,4 +28,4 @@ class SwitchDistances {
   std::vector<uint8_t> d_;
 };
 
-}  // namespace keiro
+}  // namespace keiro::metrics

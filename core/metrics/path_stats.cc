@@ -7,7 +7,7 @@
 #include "core/check/paths.h"
 #include "core/metrics/distances.h"
 
-namespace keiro {
+namespace keiro::metrics {
 
 Summary summarize(const std::vector<int64_t> &values) {
   Summary s;
@@ -35,7 +35,7 @@ PathStats path_stats(const Fabric &f, const Routing &r, const PathStatsOptions &
   st.efi.assign(f.num_channels(), 0);
   st.hop_histogram.assign(static_cast<size_t>(S) + 3, 0);
   const SwitchDistances dist(f);
-  DestinationWalk walk(f, r);
+  check::DestinationWalk walk(f, r);
   std::vector<int64_t> terms(S, 0);  // terminals per switch (sources)
   for (int32_t t = 0; t < f.num_terminals(); ++t)
     if (f.terminal(t).lid) ++terms[f.terminal(t).sw];
@@ -55,7 +55,7 @@ PathStats path_stats(const Fabric &f, const Routing &r, const PathStatsOptions &
         const int64_t n = terms[s] - (s == d ? 1 : 0);  // not to itself
         load[s] = 0;
         if (n <= 0) continue;
-        if (walk.fate(s) != Fate::kDelivered) {
+        if (walk.fate(s) != check::Fate::kDelivered) {
           st.undelivered += n;
           continue;
         }
@@ -94,4 +94,4 @@ PathStats path_stats(const Fabric &f, const Routing &r, const PathStatsOptions &
   return st;
 }
 
-}  // namespace keiro
+}  // namespace keiro::metrics

@@ -22,7 +22,7 @@
 #include "core/fabric.h"
 #include "core/routing.h"
 
-namespace keiro {
+namespace keiro::metrics {
 
 struct Summary {
   double min = 0, avg = 0, max = 0, stddev = 0;
@@ -49,4 +49,4 @@ struct PathStats {
 
 PathStats path_stats(const Fabric &f, const Routing &r, const PathStatsOptions &opt = {});
 
-}  // namespace keiro
+}  // namespace keiro::metrics

@@ -7,7 +7,7 @@
 
 #include "core/log.h"
 
-namespace keiro {
+namespace keiro::metrics {
 
 namespace {
 
@@ -25,7 +25,7 @@ std::string histogram(const std::vector<int64_t> &h) {
   return s.empty() ? "-" : s;
 }
 
-std::string check_line(const CheckResult &c) {
+std::string check_line(const check::Result &c) {
   if (c.ok) return "ok";
   return "FAILED: " + c.first_problem;
 }
@@ -33,7 +33,7 @@ std::string check_line(const CheckResult &c) {
 // (name, value) rows shared by the text block and the comparison table.
 std::vector<std::pair<std::string, std::string>> rows(const RoutingFigures &g, bool compact) {
   std::vector<std::pair<std::string, std::string>> r;
-  const CheckResult &c = g.check;
+  const check::Result &c = g.check;
   const PathStats &p = g.paths;
   r.push_back({"engine", g.engine.empty() ? "-" : g.engine});
   r.push_back({"fabric", strprintf("%d switches, %d CA/router ports, %d links, %d LIDs", g.switches,
@@ -72,7 +72,7 @@ std::vector<std::pair<std::string, std::string>> rows(const RoutingFigures &g, b
       {"EFI (sw-sw)", strprintf("min %.0f, avg %.1f, max %.0f, stddev %.1f", p.efi_summary.min,
                                 p.efi_summary.avg, p.efi_summary.max, p.efi_summary.stddev)});
   if (g.have_traffic) {
-    const TrafficMetrics &t = g.traffic;
+    const Traffic &t = g.traffic;
     r.push_back({"Gamma uniform", strprintf("%.4f", t.gamma_uniform)});
     r.push_back({strprintf("Gamma hotspot(%g)", g.traffic_options.hotspot_beta),
                  strprintf("%.4f", t.gamma_hotspot)});
@@ -124,7 +124,7 @@ std::string figures_text(const RoutingFigures &g) {
   }
   if (g.check.credit_loop) {
     out += "  offending cycle and the paths behind each dependency:\n";
-    for (const CycleDependency &d : g.check.cycle_deps) {
+    for (const check::CycleDependency &d : g.check.cycle_deps) {
       out += strprintf("    %s -> %s: %lld paths\n", d.from.c_str(), d.to.c_str(),
                        static_cast<long long>(d.paths));
       for (const std::string &e : d.examples) out += "      " + e + "\n";
@@ -135,7 +135,7 @@ std::string figures_text(const RoutingFigures &g) {
 }
 
 std::string figures_json(const RoutingFigures &g) {
-  const CheckResult &c = g.check;
+  const check::Result &c = g.check;
   const PathStats &p = g.paths;
   std::string o = "{";
   o += "\"label\":" + json_quote(g.label);
@@ -158,7 +158,7 @@ std::string figures_json(const RoutingFigures &g) {
   for (size_t i = 0; i < c.problems.size(); ++i) o += (i ? "," : "") + json_quote(c.problems[i]);
   o += "],\"cycle\":[";
   for (size_t i = 0; i < c.cycle_deps.size(); ++i) {
-    const CycleDependency &d = c.cycle_deps[i];
+    const check::CycleDependency &d = c.cycle_deps[i];
     o += (i ? "," : "") + std::string("{\"from\":") + json_quote(d.from) +
          ",\"to\":" + json_quote(d.to) +
          strprintf(",\"paths\":%lld,\"examples\":[", static_cast<long long>(d.paths));
@@ -187,7 +187,7 @@ std::string figures_json(const RoutingFigures &g) {
                  static_cast<long long>(p.efi_summary.count)) +
        "}";
   if (g.have_traffic) {
-    const TrafficMetrics &t = g.traffic;
+    const Traffic &t = g.traffic;
     o += strprintf(
         ",\"traffic\":{\"hosts\":%d,\"patterns\":%d,\"hotspot_beta\":%s,"
         "\"local_gamma\":%s,\"gamma_uniform\":%s,\"gamma_hotspot\":%s,"
@@ -250,4 +250,4 @@ std::string comparison_json(const std::vector<RoutingFigures> &figs) {
   return o + "]\n";
 }
 
-}  // namespace keiro
+}  // namespace keiro::metrics

@@ -12,7 +12,7 @@
 #include "core/metrics/path_stats.h"
 #include "core/metrics/traffic.h"
 
-namespace keiro {
+namespace keiro::metrics {
 
 struct RoutingFigures {
   std::string label;   // the input (file or directory)
@@ -20,11 +20,11 @@ struct RoutingFigures {
   int switches = 0, terminals = 0, links = 0, lids = 0;
   double route_seconds = -1;  // < 0: not known (tables read from dumps)
   int vl_budget = 0;          // 0: not known
-  CheckResult check;
+  check::Result check;
   PathStats paths;
   bool have_traffic = false;
   TrafficOptions traffic_options;
-  TrafficMetrics traffic;
+  Traffic traffic;
   std::vector<std::pair<std::string, std::string>> facts;  // engine facts
   std::vector<std::string> notes;                          // assumptions made reading the input
 };
@@ -38,4 +38,4 @@ std::string comparison_json(const std::vector<RoutingFigures> &figs);
 // JSON string literal with escapes.
 std::string json_quote(const std::string &s);
 
-}  // namespace keiro
+}  // namespace keiro::metrics

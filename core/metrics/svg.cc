@@ -6,7 +6,7 @@
 
 #include "core/log.h"
 
-namespace keiro {
+namespace keiro::metrics {
 
 namespace {
 
@@ -176,4 +176,4 @@ std::string svg_line_chart(const ChartText &t, const std::vector<ChartSeries> &s
   return o + legend(series) + "</svg>\n";
 }
 
-}  // namespace keiro
+}  // namespace keiro::metrics

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace keiro {
+namespace keiro::metrics {
 
 struct ChartSeries {
   std::string name;
@@ -29,4 +29,4 @@ std::string svg_bar_chart(const ChartText &t, const std::vector<std::string> &ca
 std::string svg_line_chart(const ChartText &t, const std::vector<ChartSeries> &series,
                            bool index_axis = false);
 
-}  // namespace keiro
+}  // namespace keiro::metrics

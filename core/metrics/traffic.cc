@@ -9,7 +9,7 @@
 #include "core/check/paths.h"
 #include "core/metrics/distances.h"
 
-namespace keiro {
+namespace keiro::metrics {
 
 namespace {
 
@@ -31,11 +31,11 @@ class HostPaths {
     // Which switches deliver each host's base LID.
     const int32_t S = f.num_switches();
     ok_.assign(static_cast<size_t>(n_) * S, 0);
-    DestinationWalk walk(f, r);
+    check::DestinationWalk walk(f, r);
     for (int32_t h = 0; h < n_; ++h) {
       walk.run(f.terminal(hosts_[h]).lid);
       for (int32_t s = 0; s < S; ++s)
-        ok_[static_cast<size_t>(h) * S + s] = walk.fate(s) == Fate::kDelivered;
+        ok_[static_cast<size_t>(h) * S + s] = walk.fate(s) == check::Fate::kDelivered;
     }
   }
 
@@ -117,8 +117,8 @@ int32_t other_uniform(Rng &rng, int32_t n, int32_t self) {
 
 }  // namespace
 
-TrafficMetrics traffic_metrics(const Fabric &f, const Routing &r, const TrafficOptions &opt) {
-  TrafficMetrics m;
+Traffic traffic(const Fabric &f, const Routing &r, const TrafficOptions &opt) {
+  Traffic m;
   const HostPaths hp(f, r);
   const int32_t N = hp.hosts();
   m.hosts = N;
@@ -221,4 +221,4 @@ TrafficMetrics traffic_metrics(const Fabric &f, const Routing &r, const TrafficO
   return m;
 }
 
-}  // namespace keiro
+}  // namespace keiro::metrics

@@ -28,7 +28,7 @@
 #include "core/fabric.h"
 #include "core/routing.h"
 
-namespace keiro {
+namespace keiro::metrics {
 
 struct TrafficOptions {
   int patterns = 100;
@@ -38,7 +38,7 @@ struct TrafficOptions {
   bool shift = true;  // compute the shift all-to-all estimate (O(N^2 * H))
 };
 
-struct TrafficMetrics {
+struct Traffic {
   int hosts = 0;
   double gamma_uniform = 0, gamma_hotspot = 0, gamma_local = 0;
   double shift_throughput = 0;  // (N-1) / sum of per-phase maximum link loads
@@ -47,6 +47,6 @@ struct TrafficMetrics {
   int64_t undelivered_flows = 0;  // flows left out because the tables drop or loop them
 };
 
-TrafficMetrics traffic_metrics(const Fabric &f, const Routing &r, const TrafficOptions &opt = {});
+Traffic traffic(const Fabric &f, const Routing &r, const TrafficOptions &opt = {});
 
-}  // namespace keiro
+}  // namespace keiro::metrics

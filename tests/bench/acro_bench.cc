@@ -114,7 +114,7 @@ int realize(int n, int d, int hcas, uint64_t seed, int sls, int vls, const char 
   double check_s = 0;
   if (ok) {
     const auto t0 = std::chrono::steady_clock::now();
-    const CheckResult cr = verify_routing(f, r);
+    const check::Result cr = check::verify(f, r);
     check_s = since(t0);
     check = cr.ok ? "ok" : "FAIL:" + cr.first_problem;
   }

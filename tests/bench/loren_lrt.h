@@ -38,7 +38,7 @@ inline LrtFabric make_lrt(int n, int d, int r, int hcas, uint64_t seed) {
   x.net = topo::write_net(g);
   x.layout = topo::write_layout(g);
   std::string err;
-  if (!parse_topology(x.net, "lrt.net", x.f, err)) throw std::runtime_error(err);
+  if (!io::parse_topology(x.net, "lrt.net", x.f, err)) throw std::runtime_error(err);
   if (!loren::parse_layout(x.layout, "lrt.layout", x.f, x.l, err)) throw std::runtime_error(err);
   return x;
 }

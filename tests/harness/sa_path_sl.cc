@@ -260,11 +260,11 @@ int main(int argc, char **argv) {
         std::printf("%u %u %d\n", p.slid, p.dlid, p.sl);
     }
   } else {
-    keiro::SourceLidSls sls;
+    keiro::check::SourceLidSls sls;
     sls.reset(max_lid);
     for (const Pair &p : pairs)
       if (p.sl >= 0) sls.set(p.slid, p.dlid, static_cast<uint8_t>(p.sl));
-    keiro::write_path_sl_file(std::cout, sls, max_lid, "sa");
+    keiro::io::write_path_sl_file(std::cout, sls, max_lid, "sa");
     std::cout.flush();
   }
   if (missing)

@@ -13,10 +13,10 @@ TEST(Paths, WalkResolvesEverySwitch) {
   const Fabric f = fixtures::ca_ring(4);
   Routing r;
   route_ring(f, r, false);
-  DestinationWalk w(f, r);
+  check::DestinationWalk w(f, r);
   w.run(7);  // H3 on S3
   EXPECT_EQ(w.dest_switch(), 2);
-  EXPECT_EQ(w.fate(2), Fate::kDelivered);
+  EXPECT_EQ(w.fate(2), check::Fate::kDelivered);
   EXPECT_EQ(w.hops(2), 1);
   EXPECT_EQ(w.hops(1), 2);
   EXPECT_EQ(w.hops(0), 3);  // S1 goes clockwise through S2
@@ -34,15 +34,15 @@ TEST(Paths, LoopAndCulprit) {
   Routing r;
   route_ring(f, r, false);
   r.set_out_port(1, 7, 3);  // S2 sends H3 back to S1, which sends it to S2
-  DestinationWalk w(f, r);
+  check::DestinationWalk w(f, r);
   w.run(7);
-  EXPECT_EQ(w.fate(0), Fate::kLoop);
-  EXPECT_EQ(w.fate(1), Fate::kLoop);
+  EXPECT_EQ(w.fate(0), check::Fate::kLoop);
+  EXPECT_EQ(w.fate(1), check::Fate::kLoop);
   EXPECT_EQ(w.culprit(1), 0);
-  EXPECT_EQ(w.fate(3), Fate::kDelivered);
+  EXPECT_EQ(w.fate(3), check::Fate::kDelivered);
   r.set_out_port(1, 7, kNoPort);
   w.run(7);
-  EXPECT_EQ(w.fate(0), Fate::kDropped);
+  EXPECT_EQ(w.fate(0), check::Fate::kDropped);
   EXPECT_EQ(w.culprit(0), 1);
 }
 
@@ -50,7 +50,7 @@ TEST(Paths, HopCounts) {
   const Fabric f = fixtures::ca_ring(4);
   Routing r;
   route_ring(f, r, false);
-  const std::vector<uint8_t> h = hop_counts(f, r);
+  const std::vector<uint8_t> h = check::hop_counts(f, r);
   const size_t stride = f.max_lid() + 1u;
   ASSERT_EQ(h.size(), 4 * stride);
   EXPECT_EQ(h[0 * stride + 0], 0xFF);  // LID 0 unused
@@ -62,7 +62,7 @@ TEST(Paths, HopCounts) {
   EXPECT_EQ(h[0 * stride + 7], 3);     // H3
   EXPECT_EQ(h[3 * stride + 6], 3);     // S4 to H2 counter-clockwise
   r.set_out_port(1, 7, kNoPort);
-  EXPECT_EQ(hop_counts(f, r)[0 * stride + 7], 0xFF);
+  EXPECT_EQ(check::hop_counts(f, r)[0 * stride + 7], 0xFF);
 }
 
 }  // namespace

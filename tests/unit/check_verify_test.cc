@@ -20,7 +20,7 @@ TEST(Verify, RingWithOppositeSplitIsDeadlockFree) {
   const Fabric f = fixtures::ca_ring(4);
   Routing r;
   route_ring(f, r, false);
-  const CheckResult c = verify_routing(f, r);
+  const check::Result c = check::verify(f, r);
   EXPECT_TRUE(c.ok) << c.first_problem;
   EXPECT_EQ(c.pairs_checked, 8 * 7);
   EXPECT_EQ(c.unreachable, 0);
@@ -38,7 +38,7 @@ TEST(Verify, ClockwiseRingHasTheExactCreditLoop) {
   const Fabric f = fixtures::ca_ring(4);
   Routing r;
   route_ring(f, r, true);
-  const CheckResult c = verify_routing(f, r);
+  const check::Result c = check::verify(f, r);
   EXPECT_FALSE(c.ok);
   EXPECT_TRUE(c.credit_loop);
   EXPECT_EQ(c.unreachable, 0);
@@ -50,7 +50,7 @@ TEST(Verify, ClockwiseRingHasTheExactCreditLoop) {
             "credit loop over 4 (channel, VL) pairs: S1 port 2 VL 0 -> S2 port 2 VL 0 -> S3 port "
             "2 VL 0 -> S4 port 2 VL 0 -> S1 port 2 VL 0");
   ASSERT_EQ(c.cycle_deps.size(), 4u);
-  const CycleDependency &d = c.cycle_deps[0];
+  const check::CycleDependency &d = c.cycle_deps[0];
   EXPECT_EQ(d.from, "S1 port 2 VL 0");
   EXPECT_EQ(d.to, "S2 port 2 VL 0");
   // Paths over S1 -> S2 -> S3: from S1 and H1 to the 4 LIDs on S3 and S4, and
@@ -60,7 +60,7 @@ TEST(Verify, ClockwiseRingHasTheExactCreditLoop) {
                                              "'H1' (LID 5) -> LID 3 ('S3') SL 0",
                                              "'S4' (LID 4) -> LID 3 ('S3') SL 0"};
   EXPECT_EQ(d.examples, examples);
-  for (const CycleDependency &dep : c.cycle_deps) EXPECT_EQ(dep.paths, 12);
+  for (const check::CycleDependency &dep : c.cycle_deps) EXPECT_EQ(dep.paths, 12);
 }
 
 // Clockwise ring, each source switch's paths on its own SL: acyclic with 4
@@ -73,7 +73,7 @@ TEST(Verify, SlToVlMappingDecides) {
     for (const uint16_t lid : f.lids()) r.set_path_sl(s, lid, static_cast<uint8_t>(s));
   for (int sl = 0; sl < 4; ++sl)
     r.set_uniform_sl2vl(static_cast<uint8_t>(sl), static_cast<uint8_t>(sl));
-  CheckResult c = verify_routing(f, r);
+  check::Result c = check::verify(f, r);
   EXPECT_TRUE(c.ok) << c.first_problem;
   EXPECT_EQ(c.vls_used, 4);
   EXPECT_EQ(c.sls_used, 4);
@@ -81,13 +81,13 @@ TEST(Verify, SlToVlMappingDecides) {
 
   for (int sl = 0; sl < 4; ++sl)
     r.set_uniform_sl2vl(static_cast<uint8_t>(sl), static_cast<uint8_t>(sl / 2));
-  c = verify_routing(f, r);
+  c = check::verify(f, r);
   EXPECT_TRUE(c.ok) << c.first_problem;
   EXPECT_EQ(c.vls_used, 2);
   EXPECT_EQ(c.sls_used, 4);
 
   for (int sl = 0; sl < 4; ++sl) r.set_uniform_sl2vl(static_cast<uint8_t>(sl), 0);
-  c = verify_routing(f, r);
+  c = check::verify(f, r);
   EXPECT_FALSE(c.ok);
   EXPECT_TRUE(c.credit_loop);
   EXPECT_EQ(c.vls_used, 1);
@@ -102,7 +102,7 @@ TEST(Verify, InPortSelectsTheVl) {
   Routing r;
   route_ring(f, r, true);
   r.set_vl(0, 3, 2, 0, 1);
-  const CheckResult c = verify_routing(f, r);
+  const check::Result c = check::verify(f, r);
   EXPECT_FALSE(c.ok);
   EXPECT_TRUE(c.credit_loop);
   EXPECT_EQ(c.vl_mask, 3u);
@@ -121,7 +121,7 @@ TEST(Verify, ForwardingLoop) {
   route_ring(f, r, false);
   // H3 is LID 7. S1 sends it to S2 (port 2); make S2 send it back (port 3).
   r.set_out_port(1, 7, 3);
-  const CheckResult c = verify_routing(f, r);
+  const check::Result c = check::verify(f, r);
   EXPECT_FALSE(c.ok);
   EXPECT_EQ(c.loops, 4);  // S1, H1, S2, H2
   EXPECT_EQ(c.unreachable, 0);
@@ -147,7 +147,7 @@ TEST(Verify, BlackHoles) {
   for (const Case &k : cases) {
     Routing bad = r;
     bad.set_out_port(1, 7, k.port);  // S2's entry for H3
-    const CheckResult c = verify_routing(f, bad);
+    const check::Result c = check::verify(f, bad);
     EXPECT_FALSE(c.ok);
     // S2 and H2, and S1 and H1 (S1 reaches S3 clockwise through S2).
     EXPECT_EQ(c.unreachable, 4) << k.want;
@@ -163,7 +163,7 @@ TEST(Verify, OwnSwitchLidMustBePortZero) {
   Routing r;
   route_ring(f, r, false);
   r.set_out_port(2, 3, 1);  // S3 sends its own LID to H3
-  const CheckResult c = verify_routing(f, r);
+  const check::Result c = check::verify(f, r);
   EXPECT_FALSE(c.ok);
   EXPECT_EQ(c.wrong_delivery, 7);  // every other source LID
   EXPECT_EQ(c.first_problem,
@@ -174,7 +174,7 @@ TEST(Verify, LmcPairsAndSwitchLids) {
   const Fabric f = fixtures::ca_ring(4, 1);
   Routing r;
   route_ring(f, r, false);
-  const CheckResult c = verify_routing(f, r);
+  const check::Result c = check::verify(f, r);
   EXPECT_TRUE(c.ok) << c.first_problem;
   // 4 switch LIDs + 4 CAs x 2 LIDs; same-port pairs excluded.
   EXPECT_EQ(c.pairs_checked, 12 * 12 - (4 * 1 + 4 * 4));
@@ -185,19 +185,19 @@ TEST(Verify, Vl15AndVlsBeyondTheLink) {
   Routing r;
   route_ring(f, r, false);
   r.set_vl(0, 1, 2, 0, 15);  // S1: from H1 out to S2 on VL 15
-  CheckResult c = verify_routing(f, r);
+  check::Result c = check::verify(f, r);
   EXPECT_FALSE(c.ok);
   EXPECT_GT(c.vl_errors, 0);
   EXPECT_EQ(c.first_problem, "switch 'S1' maps SL 0 from port 1 to port 2 onto VL 15 (drop)");
   route_ring(f, r, false);
   r.set_vl(0, 0, 2, 0, 5);  // S1's own traffic on VL 5, the links have 4
-  c = verify_routing(f, r);
+  c = check::verify(f, r);
   EXPECT_FALSE(c.ok);
   EXPECT_EQ(c.first_problem,
             "switch 'S1' maps SL 0 from port 0 to port 2 onto VL 5, but the link has 4 data VLs");
   route_ring(f, r, false);
   r.set_terminal_vl(0, 0, 15);
-  c = verify_routing(f, r);
+  c = check::verify(f, r);
   EXPECT_FALSE(c.ok);
   EXPECT_EQ(c.first_problem, "'H1' maps SL 0 to VL 15 (drop) on its own port");
 }
@@ -208,25 +208,25 @@ TEST(Verify, SourceLidSlsOverrideTheRouting) {
   route_ring(f, r, true);
   r.set_uniform_sl2vl(1, 1);
   // Every path that starts on S3 or S4 uses SL 1 (-> VL 1), the rest SL 0.
-  SourceLidSls sls;
+  check::SourceLidSls sls;
   sls.reset(f.max_lid());
   for (const uint16_t s : f.lids())
     for (const uint16_t d : f.lids())
       if (f.lid_switch(s) >= 2) sls.set(s, d, 1);
-  CheckOptions opt;
+  check::Options opt;
   opt.source_sls = &sls;
-  CheckResult c = verify_routing(f, r, opt);
+  check::Result c = check::verify(f, r, opt);
   EXPECT_TRUE(c.ok) << c.first_problem;
   EXPECT_EQ(c.sls_used, 2);
   EXPECT_EQ(c.vls_used, 2);
   // Now H1 alone switches to SL 1: its 3-hop path S1->S2->S3->S4 joins the
   // VL 1 paths S3->S4->S1->S2 and S4->S1->S2->S3: a cycle in VL 1.
   for (const uint16_t d : f.lids()) sls.set(5, d, 1);
-  c = verify_routing(f, r, opt);
+  c = check::verify(f, r, opt);
   EXPECT_FALSE(c.ok);
   EXPECT_TRUE(c.credit_loop);
   bool named = false;
-  for (const CycleDependency &dep : c.cycle_deps)
+  for (const check::CycleDependency &dep : c.cycle_deps)
     for (const std::string &e : dep.examples) named |= e.rfind("'H1' (LID 5)", 0) == 0;
   EXPECT_TRUE(named);
 }
@@ -240,26 +240,26 @@ TEST(Verify, SwitchSourcedTrafficCanBeLeftOut) {
   Routing r;
   route_ring(f, r, true);
   r.set_uniform_sl2vl(1, 1);
-  SourceLidSls sls;
+  check::SourceLidSls sls;
   sls.reset(f.max_lid());
   for (const uint16_t d : f.lids()) {
     sls.set(7, d, 1);  // H3
     sls.set(8, d, 1);  // H4
   }
-  CheckOptions opt;
+  check::Options opt;
   opt.source_sls = &sls;
-  CheckResult c = verify_routing(f, r, opt);
+  check::Result c = check::verify(f, r, opt);
   EXPECT_TRUE(c.credit_loop);
   bool switch_path = false;
-  for (const CycleDependency &dep : c.cycle_deps)
+  for (const check::CycleDependency &dep : c.cycle_deps)
     for (const std::string &e : dep.examples) switch_path |= e.rfind("'S3' (LID 3)", 0) == 0;
   EXPECT_TRUE(switch_path);
   opt.switch_sources = false;
-  c = verify_routing(f, r, opt);
+  c = check::verify(f, r, opt);
   EXPECT_TRUE(c.ok) << c.first_problem;
   EXPECT_EQ(c.pairs_checked, 4 * 7);
   opt.switch_destinations = false;
-  c = verify_routing(f, r, opt);
+  c = check::verify(f, r, opt);
   EXPECT_TRUE(c.ok) << c.first_problem;
   EXPECT_EQ(c.pairs_checked, 4 * 3);
 }
@@ -269,7 +269,7 @@ TEST(Verify, TablesOfAnotherFabricAreRejected) {
   const Fabric g = fixtures::ca_ring(5);
   Routing r;
   route_ring(f, r, false);
-  const CheckResult c = verify_routing(g, r);
+  const check::Result c = check::verify(g, r);
   EXPECT_FALSE(c.ok);
   EXPECT_NE(c.first_problem.find("do not match"), std::string::npos);
 }
@@ -349,7 +349,7 @@ TEST(Verify, AgreesWithPlainCheck) {
     for (const auto &[x, ys] : adj)
       if (!color[x] && dfs(x)) cyclic = true;
 
-    const CheckResult c = verify_routing(f, t);
+    const check::Result c = check::verify(f, t);
     (cyclic ? cyclic_runs : acyclic_runs)++;
     if (seed % 2 == 0) {
       EXPECT_FALSE(cyclic) << "seed " << seed;
@@ -362,7 +362,7 @@ TEST(Verify, AgreesWithPlainCheck) {
     EXPECT_EQ(c.unreachable + c.loops, 0) << "seed " << seed;
     if (c.credit_loop) {
       // Every dependency of the reported cycle is named with paths.
-      for (const CycleDependency &d : c.cycle_deps) EXPECT_GT(d.paths, 0) << "seed " << seed;
+      for (const check::CycleDependency &d : c.cycle_deps) EXPECT_GT(d.paths, 0) << "seed " << seed;
     }
   }
   // The random cases cover both outcomes.
@@ -376,13 +376,13 @@ TEST(Verify, ScalesToThousandSwitches) {
   const Fabric f = fixtures::random_regular(1000, 8, 7, {.hcas = 4});
   Routing r;
   r = fixtures::min_hop(f);
-  const CheckResult c = verify_routing(f, r);
+  const check::Result c = check::verify(f, r);
   EXPECT_EQ(c.pairs_checked, 5000LL * 4999);
   EXPECT_EQ(c.unreachable, 0);
   EXPECT_EQ(c.loops, 0);
   EXPECT_TRUE(c.credit_loop);
   ASSERT_FALSE(c.cycle_deps.empty());
-  for (const CycleDependency &d : c.cycle_deps) EXPECT_GT(d.paths, 0);
+  for (const check::CycleDependency &d : c.cycle_deps) EXPECT_GT(d.paths, 0);
   EXPECT_LT(c.seconds, 30.0);
   std::printf("verify: 1000 switches, 5000 LIDs: %.2f s, %lld dependency edges, cycle of %zu\n",
               c.seconds, static_cast<long long>(c.dependency_edges), c.cycle.size());

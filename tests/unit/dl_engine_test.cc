@@ -63,7 +63,7 @@ TEST(DlEngine, EveryRestrictionAndPolicyIsDeadlockFree) {
         route(f, std::string("dl_restriction=") + rs + " dl_policy=" + pol, vls, run);
         ASSERT_TRUE(run.ok) << rs << " " << pol << ": " << last_line(run);
         EXPECT_EQ(run.log.count(LogLevel::kError), 0);
-        const CheckResult c = verify_routing(f, run.out);
+        const check::Result c = check::verify(f, run.out);
         EXPECT_TRUE(c.ok) << c.first_problem;
         EXPECT_LE(c.vls_used, vls);
         const int32_t root = dl::central_root(f);
@@ -131,7 +131,7 @@ TEST(DlEngine, LmcAndSwitchLids) {
   TypedRun run;
   run_typed(f, "dl_subnets=2", 4, run);
   ASSERT_TRUE(run.ok);
-  const CheckResult c = verify_routing(f, run.r);
+  const check::Result c = check::verify(f, run.r);
   EXPECT_TRUE(c.ok) << c.first_problem;
   EXPECT_EQ(c.pairs_checked, static_cast<int64_t>(f.lids().size()) * (f.lids().size() - 1) -
                                  // pairs of LIDs of the same CA port are not checked

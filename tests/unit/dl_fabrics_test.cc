@@ -35,7 +35,7 @@ Figures run(const Fabric &f, int vls, const std::string &restriction = "ud") {
       fixtures::run_captured(f, "dl", {.opts = "dl_restriction=" + restriction, .max_vls = vls});
   EXPECT_TRUE(run.ok) << run.last_line();
   const Routing &r = run.out;
-  const CheckResult c = verify_routing(f, r);
+  const check::Result c = check::verify(f, r);
   EXPECT_TRUE(c.ok) << c.first_problem;
   EXPECT_FALSE(c.credit_loop);
   EXPECT_LE(c.vls_used, vls);

@@ -28,16 +28,16 @@ TEST(DiagOutput, SaqueryPathRecords) {
       "\t\tdlid....................0\n"
       "\t\tslid....................0\n"
       "\t\tsl......................0x0\n";
-  SourceLidSls sls;
+  check::SourceLidSls sls;
   sls.reset(8);
   std::string err;
-  EXPECT_EQ(parse_saquery_paths(text, "sa", sls, err), 2);
+  EXPECT_EQ(io::parse_saquery_paths(text, "sa", sls, err), 2);
   EXPECT_EQ(sls.get(5, 7), 3);
   EXPECT_EQ(sls.get(5, 8), 12);
   EXPECT_EQ(sls.get(7, 5), -1);
-  EXPECT_EQ(
-      parse_saquery_paths("PathRecord dump:\n\t\tsl......................zz\n", "bad", sls, err),
-      -1);
+  EXPECT_EQ(io::parse_saquery_paths("PathRecord dump:\n\t\tsl......................zz\n", "bad",
+                                    sls, err),
+            -1);
   EXPECT_EQ(err, "bad:2: malformed PathRecord field");
 }
 
@@ -51,7 +51,7 @@ TEST(DiagOutput, SmpquerySl2vl) {
       "ports: in  0, out  3: | 0| 1| 2| 3| 4| 5| 6| 7| 0| 1| 2| 3| 4| 5| 6| 7|\n"
       "ports: in  1, out  3: | 1| 1| 2| 3| 4| 5| 6| 7| 0| 1| 2| 3| 4| 5| 6|15|\n";
   std::string err;
-  EXPECT_EQ(parse_smpquery_sl2vl(sw, "smp", f, r, err), 2);
+  EXPECT_EQ(io::parse_smpquery_sl2vl(sw, "smp", f, r, err), 2);
   EXPECT_EQ(r.vl(1, 0, 3, 9), 1);
   EXPECT_EQ(r.vl(1, 1, 3, 0), 1);
   EXPECT_EQ(r.vl(1, 1, 3, 15), 15);
@@ -60,25 +60,25 @@ TEST(DiagOutput, SmpquerySl2vl) {
       "# SL2VL table: Lid 5\n"
       "#                 SL: | 0| 1| 2| 3| 4| 5| 6| 7| 8| 9|10|11|12|13|14|15|\n"
       "ports: in  0, out  0: | 0| 1| 2| 3| 4| 5| 6| 7| 0| 1| 2| 3| 4| 5| 6| 7|\n";
-  EXPECT_EQ(parse_smpquery_sl2vl(ca, "smp", f, r, err), 1);
+  EXPECT_EQ(io::parse_smpquery_sl2vl(ca, "smp", f, r, err), 1);
   EXPECT_EQ(r.terminal_vl(0, 10), 2);
-  EXPECT_EQ(
-      parse_smpquery_sl2vl("# SL2VL table: Lid 2\nports: in  0, out  3: | 0| 1|\n", "x", f, r, err),
-      -1);
+  EXPECT_EQ(io::parse_smpquery_sl2vl("# SL2VL table: Lid 2\nports: in  0, out  3: | 0| 1|\n", "x",
+                                     f, r, err),
+            -1);
 }
 
 TEST(DiagOutput, LmcFromLfts) {
-  EXPECT_EQ(lmc_from_lfts("Unicast lids [0-5] of switch Lid 1 guid 0x1 ('S'):\n"
-                          "0x0001 000 # Switch portguid 0x0000000000000001: 'S'\n"
-                          "0x0002 001 # Channel Adapter portguid 0x0000000000000011: 'H'\n"
-                          "0x0003 002 # Channel Adapter portguid 0x0000000000000013: 'H2'\n"),
+  EXPECT_EQ(io::lmc_from_lfts("Unicast lids [0-5] of switch Lid 1 guid 0x1 ('S'):\n"
+                              "0x0001 000 # Switch portguid 0x0000000000000001: 'S'\n"
+                              "0x0002 001 # Channel Adapter portguid 0x0000000000000011: 'H'\n"
+                              "0x0003 002 # Channel Adapter portguid 0x0000000000000013: 'H2'\n"),
             0);
   // ibroute prints the other LIDs of an LMC range as "path #k out of n".
-  EXPECT_EQ(lmc_from_lfts("Unicast lids [0x0-0x11] of switch Lid 4 guid 0x1 (S2):\n"
-                          "0x0002 003 : (Channel Adapter portguid 0x0000000000100001: 'H1')\n"
-                          "0x0003 003 : (path #2 out of 2: portguid 0x0000000000100001)\n"),
+  EXPECT_EQ(io::lmc_from_lfts("Unicast lids [0x0-0x11] of switch Lid 4 guid 0x1 (S2):\n"
+                              "0x0002 003 : (Channel Adapter portguid 0x0000000000100001: 'H1')\n"
+                              "0x0003 003 : (path #2 out of 2: portguid 0x0000000000100001)\n"),
             1);
-  EXPECT_EQ(lmc_from_lfts("nothing\n"), -1);
+  EXPECT_EQ(io::lmc_from_lfts("nothing\n"), -1);
 }
 
 }  // namespace

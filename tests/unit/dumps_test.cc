@@ -74,9 +74,9 @@ TEST(Dumps, OpenSmLftsRoundTripByteForByte) {
   r.reset(f);
   const std::string text = fixture("ring5-minhop/opensm-lfts.dump");
   std::istringstream in(text);
-  DumpReadReport rep;
+  io::DumpReadReport rep;
   std::string err;
-  ASSERT_TRUE(read_lfts_dump(in, "lfts", f, r, rep, err)) << err;
+  ASSERT_TRUE(io::read_lfts_dump(in, "lfts", f, r, rep, err)) << err;
   EXPECT_EQ(rep.tables, 5);
   EXPECT_EQ(rep.unknown_guids, 0);
   EXPECT_TRUE(rep.missing.empty());
@@ -86,7 +86,7 @@ TEST(Dumps, OpenSmLftsRoundTripByteForByte) {
   EXPECT_EQ(r.out_port(1, 2), 3);   // S2 -> H1 via S1
   EXPECT_EQ(r.out_port(0, 0), kNoPort);
   std::ostringstream out;
-  write_lfts_dump(out, f, r);
+  io::write_lfts_dump(out, f, r);
   EXPECT_EQ(out.str(), text);
 }
 
@@ -96,9 +96,9 @@ TEST(Dumps, OpenSmSl2vlRoundTripByteForByte) {
   r.reset(f);
   const std::string text = fixture("ring5-minhop/opensm-sl2vl.dump");
   std::istringstream in(text);
-  DumpReadReport rep;
+  io::DumpReadReport rep;
   std::string err;
-  ASSERT_TRUE(read_sl2vl_dump(in, "sl2vl", f, r, rep, err)) << err;
+  ASSERT_TRUE(io::read_sl2vl_dump(in, "sl2vl", f, r, rep, err)) << err;
   EXPECT_EQ(rep.tables, 11);
   EXPECT_TRUE(rep.ports_without_sl2vl.empty());
   EXPECT_TRUE(rep.terminals_without_sl2vl.empty());
@@ -108,7 +108,7 @@ TEST(Dumps, OpenSmSl2vlRoundTripByteForByte) {
   EXPECT_EQ(r.vl(3, 5, 2, 15), 7);
   EXPECT_EQ(r.terminal_vl(5, 9), 1);
   std::ostringstream out;
-  write_sl2vl_dump(out, f, r);
+  io::write_sl2vl_dump(out, f, r);
   EXPECT_EQ(out.str(), text);
 }
 
@@ -118,11 +118,11 @@ TEST(Dumps, CheckOfRealMinhopTables) {
   const Fabric f = ring5();
   Routing r;
   r.reset(f);
-  DumpReadReport rep;
+  io::DumpReadReport rep;
   std::string err;
-  ASSERT_TRUE(read_lfts_dump(data_path("ring5-minhop/opensm-lfts.dump"), f, r, rep, err)) << err;
-  ASSERT_TRUE(read_sl2vl_dump(data_path("ring5-minhop/opensm-sl2vl.dump"), f, r, rep, err)) << err;
-  const CheckResult c = verify_routing(f, r);
+  ASSERT_TRUE(io::read_lfts_dump(data_path("ring5-minhop/opensm-lfts.dump"), f, r, rep, err)) << err;
+  ASSERT_TRUE(io::read_sl2vl_dump(data_path("ring5-minhop/opensm-sl2vl.dump"), f, r, rep, err)) << err;
+  const check::Result c = check::verify(f, r);
   EXPECT_EQ(c.pairs_checked, 17LL * 17 - (5 + 6 * 4));
   EXPECT_EQ(c.unreachable, 0);
   EXPECT_EQ(c.loops, 0);
@@ -139,7 +139,7 @@ TEST(Dumps, SubnetLstMatchesOpenSm) {
   for (size_t p; (p = want.find("Rev:000000A1")) != std::string::npos;)
     want.replace(p, 12, "Rev:00000000");
   std::ostringstream out;
-  write_subnet_lst(out, f);
+  io::write_subnet_lst(out, f);
   EXPECT_EQ(out.str(), want);
 }
 
@@ -148,7 +148,7 @@ TEST(Dumps, LftReaderSkipsUnknownAndReportsMissing) {
   Routing r;
   route_ring(f, r, false);
   std::ostringstream out;
-  write_lfts_dump(out, f, r);
+  io::write_lfts_dump(out, f, r);
   std::string text = out.str();
   // Rename S2's GUID: its table becomes unknown and S2 missing.
   const size_t p = text.find("switch Lid 2 guid 0x0000000000001001");
@@ -156,10 +156,10 @@ TEST(Dumps, LftReaderSkipsUnknownAndReportsMissing) {
   text.replace(p, 36, "switch Lid 2 guid 0x00000000deadbeef");
   Routing back;
   back.reset(f);
-  DumpReadReport rep;
+  io::DumpReadReport rep;
   std::string err;
   std::istringstream in(text);
-  ASSERT_TRUE(read_lfts_dump(in, "x", f, back, rep, err)) << err;
+  ASSERT_TRUE(io::read_lfts_dump(in, "x", f, back, rep, err)) << err;
   EXPECT_EQ(rep.unknown_guids, 1);
   ASSERT_EQ(rep.missing.size(), 1u);
   EXPECT_EQ(rep.missing[0], 1);
@@ -179,9 +179,9 @@ TEST(Dumps, LftReaderAcceptsIbrouteOutput) {
       "0x0002 000 : (Switch portguid 0x0000000000001001: 'S2')\n"
       "0x0006 001 : (Channel Adapter portguid 0x0000000000002003: 'H2')\n"
       "3 valid lids dumped \n");
-  DumpReadReport rep;
+  io::DumpReadReport rep;
   std::string err;
-  ASSERT_TRUE(read_lfts_dump(in, "ibroute", f, r, rep, err)) << err;
+  ASSERT_TRUE(io::read_lfts_dump(in, "ibroute", f, r, rep, err)) << err;
   EXPECT_EQ(rep.entries, 3);
   EXPECT_EQ(r.out_port(1, 1), 3);
   EXPECT_EQ(r.out_port(1, 2), 0);
@@ -193,16 +193,16 @@ TEST(Dumps, MalformedInputNamesTheLine) {
   const Fabric f = fixtures::ca_ring(4);
   Routing r;
   r.reset(f);
-  DumpReadReport rep;
+  io::DumpReadReport rep;
   std::string err;
   std::istringstream a("0x0001 003 # row before header\n");
-  EXPECT_FALSE(read_lfts_dump(a, "a.dump", f, r, rep, err));
+  EXPECT_FALSE(io::read_lfts_dump(a, "a.dump", f, r, rep, err));
   EXPECT_EQ(err, "a.dump:1: LFT row before any switch header");
   std::istringstream b(
       "Switch 0x0000000000001000, base LID 1, \"S1\"\n"
       "#in out : 0  1  2  3  4  5  6  7  8  9  10 11 12 13 14 15\n"
       "0   2   : 0  1  2\n");
-  EXPECT_FALSE(read_sl2vl_dump(b, "b.dump", f, r, rep, err));
+  EXPECT_FALSE(io::read_sl2vl_dump(b, "b.dump", f, r, rep, err));
   EXPECT_EQ(err, "b.dump:3: SL2VL row needs 16 VLs 0..15");
 }
 
@@ -213,12 +213,12 @@ TEST(PathSlFile, DestinationScopeRoundTrip) {
   r.engine = "keiro-test";
   for (const uint16_t lid : f.lids()) r.set_dest_sl(lid, static_cast<uint8_t>(lid % 16));
   std::ostringstream out;
-  write_path_sl_file(out, f, r);
+  io::write_path_sl_file(out, f, r);
   EXPECT_NE(out.str().find("scope destination\ndest 12345678\n"), std::string::npos) << out.str();
   std::istringstream in(out.str());
-  PathSlFile p;
+  io::PathSlFile p;
   std::string err;
-  ASSERT_TRUE(read_path_sl_file(in, "p", f, p, err)) << err;
+  ASSERT_TRUE(io::read_path_sl_file(in, "p", f, p, err)) << err;
   EXPECT_EQ(p.engine, "keiro-test");
   EXPECT_EQ(p.max_lid, 8);
   Routing back;
@@ -235,12 +235,12 @@ TEST(PathSlFile, SourceSwitchScopeRoundTrip) {
     for (const uint16_t lid : f.lids())
       r.set_path_sl(s, lid, static_cast<uint8_t>((s * 5 + lid) % 16));
   std::ostringstream out;
-  write_path_sl_file(out, f, r);
+  io::write_path_sl_file(out, f, r);
   std::istringstream in(out.str());
-  PathSlFile p;
+  io::PathSlFile p;
   std::string err;
-  ASSERT_TRUE(read_path_sl_file(in, "p", f, p, err)) << err;
-  EXPECT_EQ(p.scope, PathSlFile::Scope::kSourceSwitch);
+  ASSERT_TRUE(io::read_path_sl_file(in, "p", f, p, err)) << err;
+  EXPECT_EQ(p.scope, io::PathSlFile::Scope::kSourceSwitch);
   Routing back;
   back.reset(f, p.routing_scope());
   p.apply(f, back);
@@ -252,19 +252,19 @@ TEST(PathSlFile, SourceSwitchScopeRoundTrip) {
 
 TEST(PathSlFile, SourceLidScopeRoundTrip) {
   const Fabric f = fixtures::ca_ring(4);
-  SourceLidSls sls;
+  check::SourceLidSls sls;
   sls.reset(f.max_lid());
   sls.set(5, 7, 3);
   sls.set(5, 8, 12);
   sls.set(6, 1, 1);
   std::ostringstream out;
-  write_path_sl_file(out, sls, f.max_lid(), "saquery");
+  io::write_path_sl_file(out, sls, f.max_lid(), "saquery");
   EXPECT_NE(out.str().find("slid 5 ------3c\n"), std::string::npos) << out.str();
   std::istringstream in(out.str());
-  PathSlFile p;
+  io::PathSlFile p;
   std::string err;
-  ASSERT_TRUE(read_path_sl_file(in, "p", f, p, err)) << err;
-  EXPECT_EQ(p.scope, PathSlFile::Scope::kSourceLid);
+  ASSERT_TRUE(io::read_path_sl_file(in, "p", f, p, err)) << err;
+  EXPECT_EQ(p.scope, io::PathSlFile::Scope::kSourceLid);
   EXPECT_EQ(p.by_lid.pairs(), 3);
   EXPECT_EQ(p.by_lid.get(5, 8), 12);
   EXPECT_EQ(p.by_lid.get(6, 1), 1);
@@ -273,16 +273,16 @@ TEST(PathSlFile, SourceLidScopeRoundTrip) {
 
 TEST(PathSlFile, Errors) {
   const Fabric f = fixtures::ca_ring(4);
-  PathSlFile p;
+  io::PathSlFile p;
   std::string err;
   std::istringstream a("hello\n");
-  EXPECT_FALSE(read_path_sl_file(a, "a", f, p, err));
+  EXPECT_FALSE(io::read_path_sl_file(a, "a", f, p, err));
   EXPECT_EQ(err, "a:1: not a keiro path-SL file");
   std::istringstream b("keiro-path-sl 1\nmax_lid 8\nscope destination\ndest 123\n");
-  EXPECT_FALSE(read_path_sl_file(b, "b", f, p, err));
+  EXPECT_FALSE(io::read_path_sl_file(b, "b", f, p, err));
   EXPECT_EQ(err, "b:4: row needs one SL digit per LID");
   std::istringstream c("keiro-path-sl 1\nmax_lid 8\nscope destination\ndest 1234567z\n");
-  EXPECT_FALSE(read_path_sl_file(c, "c", f, p, err));
+  EXPECT_FALSE(io::read_path_sl_file(c, "c", f, p, err));
 }
 
 }  // namespace

@@ -9,7 +9,7 @@
 //  - the VL and SL budgets hold: the VLs that the SL2VL tables give the SLs
 //    actually used, on every hop onto a switch-to-switch link, are below
 //    max_vls, and the used SLs below max_sls;
-//  - the tables pass core/check's verify_routing, called here again;
+//  - the tables pass core/check's check::verify, called here again;
 // and on a disconnected fabric the engine returns false with exactly one
 // ERROR line. keiro-loren gets a layout file (switch i at (i mod w, i / w)).
 #include <gtest/gtest.h>
@@ -126,7 +126,7 @@ TEST_P(EngineContract, RoutesEveryLidWithinTheBudgetsAndPassesTheCheck) {
   EXPECT_LE(static_cast<int>(vls.size()), kMaxVls);
 
   // (d) the check, independently of run_engine's.
-  const CheckResult c = verify_routing(f, r);
+  const check::Result c = check::verify(f, r);
   EXPECT_TRUE(c.ok) << c.first_problem;
   EXPECT_FALSE(c.credit_loop);
   EXPECT_EQ(c.unreachable, 0);

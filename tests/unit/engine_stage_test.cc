@@ -35,7 +35,7 @@ TEST(EngineStage, StageSeesTheTablesAndSucceedsWithTheCheck) {
   const Fabric &f = t.f;
   const EngineDesc *nue = find_engine("keiro-nue");
   ASSERT_NE(nue, nullptr);
-  CheckResult check;
+  check::Result check;
   int64_t staged_entries = 0;
   const StageFn stage = [&](const Routing &tables) {
     for (int32_t s = 0; s < f.num_switches(); ++s)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// read_topology(): ibsim net files, ibnetdiscover output, opensm-subnet.lst.
+// io::read_topology(): ibsim net files, ibnetdiscover output, opensm-subnet.lst.
 // The expected GUIDs and LIDs were observed by running ibsim 0.10 and OpenSM
 // 3.3.23 on the same files (the subnet.lst below is such a run's dump).
 #include <gtest/gtest.h>
@@ -55,7 +55,7 @@ Rt 1 "R1"
 TEST(IoTopology, NetFileGuidsLikeIbsim) {
   Fabric f;
   std::string err;
-  ASSERT_TRUE(parse_topology(kNet, "t.net", f, err)) << err;
+  ASSERT_TRUE(io::parse_topology(kNet, "t.net", f, err)) << err;
   ASSERT_EQ(f.num_switches(), 2);
   EXPECT_EQ(f.sw(0).guid, 0x200000u);
   EXPECT_EQ(f.sw(1).guid, 0x200001u);
@@ -88,9 +88,9 @@ TEST(IoTopology, NetFileGuidsLikeIbsim) {
 TEST(IoTopology, LidsInOpenSmOrderWithLmc) {
   Fabric f;
   std::string err;
-  TopologyReadOptions opt;
+  io::TopologyReadOptions opt;
   opt.lmc = 2;
-  ASSERT_TRUE(parse_topology(kNet, "t.net", f, err, opt)) << err;
+  ASSERT_TRUE(io::parse_topology(kNet, "t.net", f, err, opt)) << err;
   EXPECT_EQ(f.terminal(term_by_guid(f, 0x100001)).lid, 4);   // H0, SM
   EXPECT_EQ(f.sw(0).lid, 8);                                 // S1 0x200000
   EXPECT_EQ(f.sw(1).lid, 9);                                 // S2 0x200001
@@ -130,7 +130,7 @@ Rt 1 "R1"
 )";
   Fabric f;
   std::string err;
-  ASSERT_TRUE(parse_topology(net, "t.net", f, err)) << err;
+  ASSERT_TRUE(io::parse_topology(net, "t.net", f, err)) << err;
   EXPECT_EQ(f.sw(0).name, "switch one");
   EXPECT_EQ(f.sw(0).lid, 7);
   EXPECT_EQ(f.terminal(term_by_guid(f, 0x100001)).lid, 1);
@@ -158,7 +158,7 @@ Ca 1 "C" # "ca c"
 )";
   Fabric f;
   std::string err;
-  ASSERT_TRUE(parse_topology(net, "t.net", f, err)) << err;
+  ASSERT_TRUE(io::parse_topology(net, "t.net", f, err)) << err;
   EXPECT_EQ(f.sw(0).guid, 0x5000u);
   EXPECT_EQ(f.sw(0).name, "sw a");
   EXPECT_EQ(f.sw(0).lid, 10);
@@ -225,7 +225,7 @@ Ca	2 "H-0000000000100000"		# "H1"
 )";
   Fabric f;
   std::string err;
-  ASSERT_TRUE(parse_topology(text, "ibnd.out", f, err)) << err;
+  ASSERT_TRUE(io::parse_topology(text, "ibnd.out", f, err)) << err;
   ASSERT_EQ(f.num_switches(), 2);
   EXPECT_EQ(f.sw(0).guid, 0x200001u);
   EXPECT_EQ(f.sw(0).name, "S2");
@@ -274,10 +274,10 @@ constexpr const char *kSubnetLst =
 TEST(IoTopology, SubnetLstMatchesNetFile) {
   Fabric a, b;
   std::string err;
-  TopologyReadOptions opt;
+  io::TopologyReadOptions opt;
   opt.lmc = 2;
-  ASSERT_TRUE(parse_topology(kNet, "t.net", a, err, opt)) << err;
-  ASSERT_TRUE(parse_topology(kSubnetLst, "opensm-subnet.lst", b, err, opt)) << err;
+  ASSERT_TRUE(io::parse_topology(kNet, "t.net", a, err, opt)) << err;
+  ASSERT_TRUE(io::parse_topology(kSubnetLst, "opensm-subnet.lst", b, err, opt)) << err;
   ASSERT_EQ(a.num_switches(), b.num_switches());
   ASSERT_EQ(a.num_terminals(), b.num_terminals());
   EXPECT_EQ(a.num_channels(), b.num_channels());
@@ -303,7 +303,7 @@ TEST(IoTopology, SubnetLstMatchesNetFile) {
 std::string error_of(const std::string &text) {
   Fabric f;
   std::string err;
-  EXPECT_FALSE(parse_topology(text, "bad.net", f, err));
+  EXPECT_FALSE(io::parse_topology(text, "bad.net", f, err));
   return err;
 }
 
@@ -343,10 +343,10 @@ TEST(IoTopology, ReadsFilesAndIncludes) {
   std::ofstream(d + "/main.net") << "Switch 4 \"A\"\n[1] \"B\"[1]\n\ninclude \"part.net\"\n";
   Fabric f;
   std::string err;
-  ASSERT_TRUE(read_topology(d + "/main.net", f, err)) << err;
+  ASSERT_TRUE(io::read_topology(d + "/main.net", f, err)) << err;
   EXPECT_EQ(f.num_switches(), 2);
   EXPECT_EQ(f.num_channels(), 2);
-  EXPECT_FALSE(read_topology(d + "/missing.net", f, err));
+  EXPECT_FALSE(io::read_topology(d + "/missing.net", f, err));
   EXPECT_EQ(err, d + "/missing.net: cannot open");
   std::remove((d + "/part.net").c_str());
   std::remove((d + "/main.net").c_str());

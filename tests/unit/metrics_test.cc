@@ -13,7 +13,7 @@ using fixtures::route_ring;
 
 TEST(Metrics, Distances) {
   const Fabric f = fixtures::ca_ring(5);
-  const SwitchDistances d(f);
+  const metrics::SwitchDistances d(f);
   EXPECT_EQ(d(0, 0), 0);
   EXPECT_EQ(d(0, 1), 1);
   EXPECT_EQ(d(0, 2), 2);
@@ -27,7 +27,7 @@ TEST(Metrics, RingMinimal) {
   const Fabric f = fixtures::ca_ring(4);
   Routing r;
   route_ring(f, r, false);
-  const PathStats st = path_stats(f, r);
+  const metrics::PathStats st = metrics::path_stats(f, r);
   EXPECT_EQ(st.pairs, 12);
   EXPECT_EQ(st.undelivered, 0);
   EXPECT_DOUBLE_EQ(st.avg_hops, 40.0 / 12);  // 8 routes of 3 links, 4 of 4
@@ -49,7 +49,7 @@ TEST(Metrics, RingClockwise) {
   const Fabric f = fixtures::ca_ring(4);
   Routing r;
   route_ring(f, r, true);
-  const PathStats st = path_stats(f, r);
+  const metrics::PathStats st = metrics::path_stats(f, r);
   EXPECT_EQ(st.pairs, 12);
   EXPECT_DOUBLE_EQ(st.avg_hops, 4.0);
   EXPECT_EQ(st.max_hops, 5);
@@ -71,10 +71,10 @@ TEST(Metrics, AllLidsCountsLmcRoutes) {
   const Fabric f = fixtures::ca_ring(4, 1);
   Routing r;
   route_ring(f, r, false);
-  PathStatsOptions o;
-  EXPECT_EQ(path_stats(f, r, o).pairs, 12);
+  metrics::PathStatsOptions o;
+  EXPECT_EQ(metrics::path_stats(f, r, o).pairs, 12);
   o.all_lids = true;
-  EXPECT_EQ(path_stats(f, r, o).pairs, 24);
+  EXPECT_EQ(metrics::path_stats(f, r, o).pairs, 24);
 }
 
 TEST(Metrics, UndeliveredRoutesAreLeftOut) {
@@ -82,7 +82,7 @@ TEST(Metrics, UndeliveredRoutesAreLeftOut) {
   Routing r;
   route_ring(f, r, false);
   r.set_out_port(1, 7, kNoPort);  // S2 drops H3: H1 and H2 cannot reach it
-  const PathStats st = path_stats(f, r);
+  const metrics::PathStats st = metrics::path_stats(f, r);
   EXPECT_EQ(st.undelivered, 2);
   EXPECT_EQ(st.pairs, 10);
 }
@@ -91,15 +91,15 @@ TEST(Traffic, ShiftAllToAll) {
   const Fabric f = fixtures::ca_ring(4);
   Routing r;
   route_ring(f, r, true);
-  TrafficOptions o;
+  metrics::TrafficOptions o;
   o.patterns = 5;
-  TrafficMetrics m = traffic_metrics(f, r, o);
+  metrics::Traffic m = metrics::traffic(f, r, o);
   EXPECT_EQ(m.hosts, 4);
   EXPECT_EQ(m.shift_phases, 3);
   EXPECT_EQ(m.shift_max_load_sum, 1 + 2 + 3);
   EXPECT_DOUBLE_EQ(m.shift_throughput, 0.5);
   route_ring(f, r, false);
-  m = traffic_metrics(f, r, o);
+  m = metrics::traffic(f, r, o);
   EXPECT_EQ(m.shift_max_load_sum, 3);
   EXPECT_DOUBLE_EQ(m.shift_throughput, 1.0);
   EXPECT_EQ(m.undelivered_flows, 0);
@@ -135,10 +135,10 @@ TEST(Traffic, EffectiveBandwidthHotspot) {
   const Fabric f = star(4);
   Routing r;
   route_star(f, r);
-  TrafficOptions o;
+  metrics::TrafficOptions o;
   o.patterns = 20;
   o.hotspot_beta = 1.0;
-  const TrafficMetrics m = traffic_metrics(f, r, o);
+  const metrics::Traffic m = metrics::traffic(f, r, o);
   // Three flows share the hot spot's link (1/3 each), its own flow is alone.
   EXPECT_DOUBLE_EQ(m.gamma_hotspot, (3 * (1.0 / 3) + 1) / 4);
   EXPECT_GT(m.gamma_uniform, 0.25);
@@ -150,7 +150,7 @@ TEST(Traffic, TwoHostsNeverShare) {
   const Fabric f = star(2);
   Routing r;
   route_star(f, r);
-  const TrafficMetrics m = traffic_metrics(f, r);
+  const metrics::Traffic m = metrics::traffic(f, r);
   EXPECT_DOUBLE_EQ(m.gamma_uniform, 1.0);
   EXPECT_DOUBLE_EQ(m.gamma_hotspot, 1.0);
   EXPECT_DOUBLE_EQ(m.gamma_local, 1.0);
@@ -178,12 +178,12 @@ TEST(Traffic, LocalPrefersNearHosts) {
   f.finalize();
   Routing r;
   r = fixtures::min_hop(f);
-  TrafficOptions near, uniform;
+  metrics::TrafficOptions near, uniform;
   near.local_gamma = 60;
   uniform.local_gamma = 0;
   near.patterns = uniform.patterns = 200;
-  EXPECT_DOUBLE_EQ(traffic_metrics(f, r, near).gamma_local, 1.0);
-  const TrafficMetrics u = traffic_metrics(f, r, uniform);
+  EXPECT_DOUBLE_EQ(metrics::traffic(f, r, near).gamma_local, 1.0);
+  const metrics::Traffic u = metrics::traffic(f, r, uniform);
   EXPECT_LT(u.gamma_local, 0.95);
   EXPECT_NEAR(u.gamma_local, u.gamma_uniform, 0.1);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // Generators of keiro topo: structure of each family, reproducibility from
 // the seed, LRT degree and length limits, --fail-links, port limits, and that
-// the written ibsim file reads back (read_topology) as the same fabric.
+// the written ibsim file reads back (io::read_topology) as the same fabric.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -213,7 +213,7 @@ TEST(TopoFamilies, NetFileRoundTrip) {
         gen_fat_tree(2, 3, opts()), gen_dragonfly(3, 1, 1, 4, opts())}) {
     Fabric f;
     std::string err;
-    ASSERT_TRUE(parse_topology(write_net(g), "gen.net", f, err)) << err;
+    ASSERT_TRUE(io::parse_topology(write_net(g), "gen.net", f, err)) << err;
     ASSERT_EQ(f.num_switches(), static_cast<int>(g.sw.size()));
     EXPECT_EQ(f.num_channels(), 2 * static_cast<int>(g.links.size()));
     EXPECT_EQ(f.num_terminals(), g.num_hcas());

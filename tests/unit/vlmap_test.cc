@@ -220,7 +220,7 @@ struct AcroCase {
 // credit-loop search, the SL and VL budgets, the first hop's entries equal for
 // port 0 and every terminal port, and descending labels on every path.
 void check_tables(const AcroCase &x, const Routing &r, int sls, int vls) {
-  const CheckResult cr = verify_routing(x.f, r);
+  const check::Result cr = check::verify(x.f, r);
   EXPECT_TRUE(cr.ok) << cr.first_problem;
   EXPECT_EQ(fixtures::credit_loop_problem(x.f, r), "");
   const int32_t S = x.f.num_switches(), C = x.f.num_channels();
@@ -329,7 +329,7 @@ TEST(VlmapRealize, EndorsesAnotherRoutingsLfts) {
   ASSERT_TRUE(vlmap::realize(f, t, d, o, r, st, err)) << err;
   EXPECT_EQ(st.paths, static_cast<int64_t>(t.num_dests()) * (f.num_switches() - 1));
   EXPECT_EQ(st.vls_used, a.num_layers);
-  const CheckResult cr = verify_routing(f, r);
+  const check::Result cr = check::verify(f, r);
   EXPECT_TRUE(cr.ok) << cr.first_problem;
   EXPECT_EQ(fixtures::credit_loop_problem(f, r), "");
 }
