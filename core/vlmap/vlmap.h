@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// Realization of per-hop VLs on InfiniBand tables (../shared/docs/
-// vl-transitions.md). IB switches do not see the VL a packet arrived on:
+// Realization of per-hop VLs on InfiniBand tables (InfiniBand Architecture
+// Specification Vol. 1, the SLtoVLMappingTable of switch ports; docs/acro.md
+// section 3). IB switches do not see the VL a packet arrived on:
 // the VL of hop j is SL2VL[s_j][in_j][out_j][SL], and the SL is one per
 // path. This module picks
 //   - one SL per (source switch, destination): Routing::set_path_sl for every
