@@ -133,10 +133,13 @@ it_expect_log() {
 # mostly "ERR 0A12: ..." with four hex digits) except keiro's "keiro: ERR
 # KE0n" lines and OpenSM's "ucast_mgr_route: keiro-X: cannot build fwd
 # tables" after one, which the tests count themselves. IT_KNOWN_OSM_ERRS lists
-# those known to be harmless under ibsim, one ERE each. None so far: runs
-# with OpenSM's built-in engines and with every keiro engine on the bundled
+# those known to be harmless, one ERE each. None for every test: runs with
+# OpenSM's built-in engines and with every keiro engine on the bundled
 # fabrics log no such line at all (a failed LFT or SL2VL set, a MAD timeout,
-# ... would show up here). Add an entry only with the reason it is benign.
+# an SA PathRecord without a route, ERR 1F02, ... would show up here). A test
+# adds an entry only for what it provokes itself, with the reason: tests that
+# take a link down add trap 128, which OpenSM logs at error level
+# (log_trap_info) for every trap it receives.
 IT_KNOWN_OSM_ERRS=()
 
 # it_no_osm_errors [LOG]: fails the test when OpenSM logged an error line of
