@@ -2,6 +2,7 @@
 #include "plugin/engine_callbacks.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <exception>
 #include <new>
 #include <string>
@@ -26,9 +27,50 @@ int build_lid_matrices(void *) {
   return 0;
 }
 
+// ---- Test-only fault hook (docs/deployment.md, "Test-only settings") ----
+// KEIRO_TEST_FAIL_CHECK=N in OpenSM's environment: from each keiro engine's
+// Nth routing run on, the routed tables get one black hole (the first
+// switch drops the first LID it forwards) after the engine returns and
+// before they are staged and self-checked, so that the self-check fails
+// after the tables were staged in OpenSM. It lets the integration tests run
+// the withdraw-and-fall-back path end to end; never set it on a real SM.
+// 0 (unset or not a positive number): no fault.
+long test_fail_check_from() {
+  const char *v = std::getenv("KEIRO_TEST_FAIL_CHECK");
+  if (!v || !*v) return 0;
+  char *end = nullptr;
+  const long n = std::strtol(v, &end, 10);
+  return (*end == '\0' && n > 0) ? n : 0;
+}
+
+// The engine the faulty wrapper below calls; set just before run_engine on
+// OpenSM's routing thread (OpenSM routes one engine at a time).
+thread_local RouteFn faulted_route = nullptr;
+
+bool route_with_test_fault(const EngineInput &in, Routing &out, EngineReport &rep) {
+  if (!faulted_route(in, out, rep)) return false;
+  if (out.num_switches() == 0) return true;
+  uint8_t *row = out.lft_row_mut(0);
+  for (uint32_t lid = 1; lid <= out.max_lid(); ++lid)
+    if (row[lid] != kNoPort && row[lid] != 0) {
+      row[lid] = kNoPort;
+      in.log.logf(LogLevel::kInfo,
+                  "KEIRO_TEST_FAIL_CHECK: test fault: switch 0 now drops LID %u (self-check "
+                  "must fail)",
+                  lid);
+      break;
+    }
+  return true;
+}
+
 // Everything after the option check; may throw (bad_alloc, FabricError).
 int route(EngineRun &run, OsmLogger &log) {
-  const EngineDesc &e = *run.reg->desc;
+  EngineDesc e = *run.reg->desc;
+  const long fail_from = test_fail_check_from();
+  if (fail_from > 0 && run.runs >= fail_from) {
+    faulted_route = e.route;
+    e.route = route_with_test_fault;
+  }
   const Options &opt = run.reg->plugin->options;
   osm_subn_t &subn = run.osm->subn;
   const auto t0 = std::chrono::steady_clock::now();

@@ -5,6 +5,10 @@
 # contrast); then one line per engine: what OpenSM installed, VLs/SLs used,
 # escape-path fallbacks, routing time, path lengths, and whether the tables
 # OpenSM installed (its dumps + the SLs its SA hands out) are deadlock free.
+# Exit status: 0 when OpenSM installed every keiro engine's own tables and
+# they passed keiro check; 1 otherwise, also when a keiro engine failed and
+# OpenSM fell back to another engine (said after the table, which is always
+# printed).
 #
 # usage: scripts/demo.sh [BUILDDIR]     (default: build; run `make` there first)
 # Environment: KEIRO_DEMO_FABRIC (net file), KEIRO_DEMO_VLS (default 4).
@@ -58,6 +62,7 @@ fi
 printf '%-12s %-18s %-5s %-4s %-9s %-9s %-11s %s\n' \
   engine "OpenSM installed" VLs SLs fallbacks route "hops" "installed tables (keiro check + SA SLs)"
 fail=0
+fell_back=()
 for e in $engines minhop; do
   dir=$out/$e
   if [ "$e" != keiro-nue ]; then
@@ -73,6 +78,7 @@ for e in $engines minhop; do
   [ "$e" = minhop ] && used="$used (built-in)"
   if [ "$e" != minhop ] && [ "${used%% *}" != "$e" ]; then
     why=$(grep -oE 'ERR KE[0-9]+: .*' "$log" | head -n 1)
+    fell_back+=("$e -> ${used:-nothing}")
     used="fell back to $used"
     [ -n "$why" ] && used="$used: $why"
   fi
@@ -104,4 +110,9 @@ echo
 echo "VLs: used/budget; fallbacks: destinations routed over escape paths (keiro-nue); route: engine"
 echo "time in OpenSM; hops: average/maximum links between HCAs. minhop is OpenSM's default engine,"
 echo "shown for contrast. Logs, dumps and check reports: $out/<engine>/"
+if [ ${#fell_back[@]} -gt 0 ]; then
+  echo
+  echo "demo: FAILED: OpenSM fell back from ${#fell_back[@]} keiro engine(s): ${fell_back[*]}" >&2
+  fail=1
+fi
 exit $fail

@@ -20,6 +20,7 @@ check_case() {
   it_expect_log 'keiro-nue: cannot build fwd tables' 1
   it_expect_log 'updn tables configured on all switches' 1
   it_expect_log 'keiro-nue tables configured' 0
+  it_no_osm_errors
   sleep 1
   kh_pid_alive "$KH_OSM_PID" || it_fail "$tag: OpenSM is not running any more"
   it_sa_ca_pairs 4 || it_fail "$tag: the SA does not answer PathRecords: $(tail -n 2 "$IT_OUT/ca-sls.err")"

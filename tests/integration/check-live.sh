@@ -13,43 +13,19 @@ net="$IT_DIR/torus-3x3x3.net"
 "$IT_KEIRO" topo torus 3x3x3 -o "$net" >/dev/null || { it_fail "keiro topo torus 3x3x3 failed"; it_done; }
 sa_tool="$KEIRO_BUILDDIR/tests/harness/sa_path_sl --raw"
 
-# live_check WANT_RC [keiro check options]
-live_check() {
-  local want=$1 rc
-  shift
-  "$IT_KEIRO" check --live --umad2sim "$@" --save "$IT_OUT/live" >"$IT_OUT/live-check.txt" 2>&1
-  rc=$?
-  if [ "$rc" -ne "$want" ]; then
-    it_fail "$IT_OUT: keiro check --live exited $rc, expected $want"
-    sed -n '1,25p' "$IT_OUT/live-check.txt"
-    return 1
-  fi
-  it_log "$(basename "$IT_OUT"): keiro check --live -> $rc ($(grep -E '^  (path SLs|credit loops)|read the fabric' "$IT_OUT/live-check.txt" | sed 's/  */ /g' | tr '\n' ';'))"
-}
-
-# same_lfts: the LFTs read live equal OpenSM's dump (port per LID per switch).
-same_lfts() {
-  local a b
-  a=$(grep -E '^0x' "$IT_OUT/dumps/opensm-lfts.dump" | cut -c1-10 | md5sum)
-  b=$(grep -E '^0x' "$IT_OUT/live/opensm-lfts.dump" | cut -c1-10 | md5sum)
-  [ "$a" = "$b" ] || it_fail "$IT_OUT: live LFTs differ from opensm-lfts.dump"
-  cmp -s "$IT_OUT/dumps/opensm-sl2vl.dump" "$IT_OUT/live/opensm-sl2vl.dump" ||
-    it_fail "$IT_OUT: live SL2VL tables differ from opensm-sl2vl.dump"
-}
-
 if it_start minhop "$net" plugin=no engines=minhop; then
-  live_check 1 --sa-tool "$sa_tool" &&
+  it_live_check 1 --sa-tool "$sa_tool" &&
     { grep -q '^  credit loops    FOUND' "$IT_OUT/live-check.txt" || it_fail "minhop live: no credit loop"; }
-  same_lfts
+  it_same_lfts
 else
   it_fail "minhop: no SUBNET UP"
 fi
 it_stop
 
 if it_start lash "$net" plugin=no engines=lash; then
-  live_check 0 --sa-tool "$sa_tool"
+  it_live_check 0 --sa-tool "$sa_tool"
   grep -qE 'path SLs .*\(2862 PathRecords\)' "$IT_OUT/live-check.txt" || it_fail "lash live: not every PathRecord answered"
-  same_lfts
+  it_same_lfts
 else
   it_fail "lash: no SUBNET UP"
 fi
@@ -57,7 +33,7 @@ it_stop
 
 # One saquery per (source port, destination LID) on a small fabric, LMC 1.
 if it_start ring5 "$KEIRO_SRCDIR/tests/unit/data/ring5-minhop/ring5.net" plugin=no engines=minhop lmc=1; then
-  live_check 1 --jobs 4
+  it_live_check 1 --jobs 4
   grep -qE 'path SLs +saquery \((1[0-9]{2}|2[0-9]{2}) PathRecords\)' "$IT_OUT/live-check.txt" ||
     it_fail "ring5 live: saquery PathRecords missing"
   grep -q 'LMC 1' "$IT_OUT/live-check.txt" || it_fail "ring5 live: LMC 1 not recognised"

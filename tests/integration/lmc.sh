@@ -11,6 +11,7 @@ rm -f "$sl_file"
 if it_run lmc2 "$net" -s -l 2 -e keiro-nue,updn -p "max_vls=2 sl_dump=$sl_file"; then
   it_expect_log 'keiro-nue tables configured on all switches' 1
   it_expect_log 'ERR KE' 0
+  it_no_osm_errors
   switches=$(grep -c '^Unicast lids' "$IT_OUT/dumps/opensm-lfts.dump")
   cas=$(grep -c '^{ CA' "$IT_OUT/dumps/opensm-subnet.lst")
   want=$((switches + cas * 4))
