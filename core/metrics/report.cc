@@ -27,6 +27,9 @@ std::string histogram(const std::vector<int64_t> &h) {
 
 std::string check_line(const check::Result &c) {
   if (c.ok) return "ok";
+  if (check::holds_without_missing_sls(c))
+    return strprintf("no verdict: %lld pairs have no path SL (--sls FILE or --assume-sl N)",
+                     static_cast<long long>(c.pairs_without_sl));
   return "FAILED: " + c.first_problem;
 }
 
@@ -152,6 +155,10 @@ std::string figures_json(const RoutingFigures &g) {
       static_cast<long long>(c.pairs_checked), static_cast<long long>(c.unreachable),
       static_cast<long long>(c.black_holes), static_cast<long long>(c.wrong_delivery),
       static_cast<long long>(c.loops), static_cast<long long>(c.vl_errors));
+  o += strprintf(",\"pairs_without_sl\":%lld,\"pairs_assumed_sl\":%lld,\"pairs_sl_free\":%lld",
+                 static_cast<long long>(c.pairs_without_sl),
+                 static_cast<long long>(c.pairs_assumed_sl),
+                 static_cast<long long>(c.pairs_sl_free));
   o += std::string(",\"credit_loop\":") + (c.credit_loop ? "true" : "false");
   o += ",\"first_problem\":" + json_quote(c.first_problem);
   o += ",\"problems\":[";
