@@ -3,6 +3,7 @@
 #include "tool/live_fabric.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -197,11 +198,20 @@ bool load_live(Live &lv, const io::LoadOptions &opt, io::LoadedRouting &out, std
   std::string portinfo;
   if (!run_parallel(lv, cmds, portinfo, err)) return false;
   const int64_t known = parse_oper_vls(portinfo, f, out.port_vls);
+  std::array<int64_t, kMaxDataVls + 1> by_vls{};
+  for (const std::vector<uint8_t> &row : out.port_vls)
+    for (const uint8_t v : row)
+      if (v) ++by_vls[v];
+  std::string seen;
+  for (int v = 1; v <= kMaxDataVls; ++v)
+    if (by_vls[v])
+      seen += strprintf("%s%lld with %d", seen.empty() ? "" : ", ",
+                        static_cast<long long>(by_vls[v]), v);
   out.notes.push_back(strprintf(
       "read the OperVLs of %lld of %zu connected switch ports with "
-      "smpquery portinfo%s",
-      static_cast<long long>(known), cmds.size(),
-      known < static_cast<int64_t>(cmds.size()) ? " (the others limited by --vls only)" : ""));
+      "smpquery portinfo (%s data VLs)%s",
+      static_cast<long long>(known), cmds.size(), seen.empty() ? "none" : seen.c_str(),
+      known < static_cast<int64_t>(cmds.size()) ? "; the others limited by --vls only" : ""));
 
   // Path SLs from the SA.
   io::clear_path_sls(f, out.routing);  // no SL known until the SA answers
