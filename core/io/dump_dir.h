@@ -51,7 +51,8 @@ struct LoadOptions {
   int lmc = -1;          // -1: from the LFT dump
   // Data VLs per port for the fabric model. The dumps hold the SL2VL entries
   // the switches accepted (OpenSM masks VLs to the port's OperVLs), which the
-  // files do not record, so by default no VL is flagged as beyond its link.
+  // files do not record, so by default no VL is flagged as beyond its link;
+  // a budget to check goes to check::Options::vls (keiro check --vls).
   uint8_t vls = kMaxDataVls;
   std::string sls;      // path-SL file or saquery output instead of the defaults
   std::string sm_node;  // see TopologyReadOptions
