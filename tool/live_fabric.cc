@@ -89,40 +89,6 @@ bool run_parallel(Live &lv, const std::vector<std::string> &cmds, std::string &o
   return true;
 }
 
-// Reads "# Port info: Lid L port P" headers and "OperVLs:....VL0-7" lines
-// (smpquery portinfo) into port_vls[switch][port] (data VLs; 0 = not
-// read). Returns the number of ports read.
-int64_t parse_oper_vls(const std::string &text, const Fabric &f,
-                       std::vector<std::vector<uint8_t>> &port_vls) {
-  port_vls.assign(f.num_switches(), {});
-  for (int32_t s = 0; s < f.num_switches(); ++s) port_vls[s].assign(f.sw(s).num_ports + 1u, 0);
-  std::istringstream in(text);
-  std::string line;
-  int32_t sw = -1;
-  unsigned port = 0;
-  int64_t n = 0;
-  while (std::getline(in, line)) {
-    unsigned lid = 0, p = 0;
-    if (std::sscanf(line.c_str(), "# Port info: Lid %u port %u", &lid, &p) == 2) {
-      const LidOwner o = f.lid_owner(static_cast<uint16_t>(lid));
-      sw = o.kind == LidOwner::kSwitch && p <= f.sw(o.id).num_ports ? o.id : -1;
-      port = p;
-      continue;
-    }
-    if (line.rfind("OperVLs:", 0) != 0 || sw < 0) continue;
-    const size_t v = line.rfind("VL0");
-    if (v == std::string::npos) continue;
-    unsigned top = 0;  // "VL0" alone: one data VL; "VL0-N": N + 1
-    if (line.size() > v + 4 && line[v + 3] == '-')
-      top = std::strtoul(line.c_str() + v + 4, nullptr, 10);
-    if (top >= kMaxDataVls) top = kMaxDataVls - 1;
-    if (!port_vls[sw][port]) ++n;
-    port_vls[sw][port] = static_cast<uint8_t>(top + 1);
-    sw = -1;
-  }
-  return n;
-}
-
 // The fabric (ibnetdiscover), the LFTs (ibroute; they also tell the LMC),
 // SL2VL (smpquery) and the path SLs (saquery or the SA tool), in this order.
 bool load_live(Live &lv, const io::LoadOptions &opt, io::LoadedRouting &out, std::string &err) {
@@ -197,7 +163,7 @@ bool load_live(Live &lv, const io::LoadOptions &opt, io::LoadedRouting &out, std
             strprintf("smpquery portinfo %u %u | grep -E '^# Port info|^OperVLs'", f.sw(s).lid, p));
   std::string portinfo;
   if (!run_parallel(lv, cmds, portinfo, err)) return false;
-  const int64_t known = parse_oper_vls(portinfo, f, out.port_vls);
+  const int64_t known = io::parse_oper_vls(portinfo, f, out.port_vls);
   std::array<int64_t, kMaxDataVls + 1> by_vls{};
   for (const std::vector<uint8_t> &row : out.port_vls)
     for (const uint8_t v : row)
