@@ -222,7 +222,11 @@ int run_check(const std::vector<std::string> &args) {
                            "with SL N)",
                            static_cast<long long>(c.pairs_without_sl), lr.sl_gap.c_str()));
   if (copt.vls < kMaxDataVls)
-    lr.notes.push_back(strprintf("--vls %d: every port operates VL 0..%d", copt.vls, copt.vls - 1));
+    lr.notes.push_back(
+        strprintf("--vls %d: a hop on VL %d or above is an error", copt.vls, copt.vls));
+  if (json && c.pairs_assumed_sl)  // the text output has a row for it
+    lr.notes.push_back(strprintf("--assume-sl %d: %lld pairs without a path SL checked with it",
+                                 copt.assume_sl, static_cast<long long>(c.pairs_assumed_sl)));
   if (pairs != "all")
     lr.notes.push_back(pairs == "ca" ? "--pairs ca: only traffic between CA/router ports checked"
                                      : "--pairs ca-sources: traffic sent by switches not checked");
