@@ -326,6 +326,21 @@ TEST(DumpDir, PairsWithoutSlsAreReportedNotGuessed) {
   c = check::verify(part.fabric, part.routing);
   EXPECT_EQ(c.pairs_without_sl, 16 + 8 * 15);
   EXPECT_FALSE(c.ok);
+
+  // A per-source-LID file with one row (source LID 2, H1's base LID): the
+  // 15 pairs from LID 2 have SLs, every other pair has none.
+  {
+    std::ofstream out(sl_path);
+    out << "keiro-path-sl 1\nmax_lid 17\nscope source-lid\nslid 2 00000000000000000\n";
+  }
+  io::LoadedRouting one;
+  ASSERT_TRUE(io::load_dump_dir(data_path("ring5-minhop"), lo, one, err)) << err;
+  ASSERT_TRUE(one.use_source_sls);
+  check::Options so;
+  so.source_sls = &one.source_sls;
+  c = check::verify(one.fabric, one.routing, so);
+  EXPECT_EQ(c.pairs_without_sl, pairs - 15);
+  EXPECT_FALSE(c.ok);
 }
 
 }  // namespace
