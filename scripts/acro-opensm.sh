@@ -45,7 +45,7 @@ run() {
   local tag=$1 net=$2 engines=$3 plugin=$4 sa=$5 args=()
   [ "$plugin" = yes ] || args+=(-P)
   [ "$sa" = yes ] && args+=(-s)
-  KEIRO_SA_MAX_FULL=100000000 "$src/tests/harness/run-fabric.sh" -t "$net" -o "$work/$tag" \
+  "$src/tests/harness/run-fabric.sh" -t "$net" -o "$work/$tag" \
     -e "$engines" -w 300 ${args[@]+"${args[@]}"} >"$work/$tag.harness.txt" 2>&1
 }
 

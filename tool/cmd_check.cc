@@ -32,12 +32,18 @@ const char *kUsage =
     "VL), built with the path SLs and the SL2VL tables, has no cycle (credit loop).\n"
     "DIR holds OpenSM's dumps (dump_files_dir with log_flags 0x43): opensm-subnet.lst,\n"
     "opensm-lfts.dump, opensm-sl2vl.dump, and the path SLs in keiro-path-sl.dump or\n"
-    "saquery-paths.txt (saquery -p output). Without path SLs every path is on SL 0.\n"
+    "saquery-paths.txt (saquery -p output). A pair without a path SL whose path\n"
+    "depends on the SL (SL2VL maps SLs to different VLs on it) makes the input\n"
+    "unusable (exit 2) unless --assume-sl N is given.\n"
     "options:\n"
     "  --topology FILE   fabric from FILE (net file, ibnetdiscover output) instead of\n"
     "                    DIR/opensm-subnet.lst\n"
     "  --lmc N           LMC of the CA ports (default: from the LFTs)\n"
     "  --sls FILE        path SLs from FILE (keiro path-SL file or saquery output)\n"
+    "  --assume-sl N     check pairs that have no path SL, and need one, with SL N\n"
+    "                    (the report counts them)\n"
+    "  --vls N           data VLs every port operates (default 15): a hop on a VL\n"
+    "                    >= N is an error naming the path\n"
     "  --pairs WHICH     traffic to check: all (every LID to every LID; default),\n"
     "                    ca-sources (sent by CA/router ports, to every LID) or ca\n"
     "                    (between CA/router ports only)\n"
@@ -45,9 +51,11 @@ const char *kUsage =
     "  --json            print the result as JSON\n"
     "live mode (the diagnostics must reach the fabric, e.g. ibsim through umad2sim):\n"
     "  --live            read fabric and tables with ibnetdiscover, ibroute and\n"
-    "                    smpquery sl2vl, and path SLs with saquery -p\n"
+    "                    smpquery sl2vl, each switch port's OperVLs with smpquery\n"
+    "                    portinfo (a hop on a VL the port does not operate is an\n"
+    "                    error), and path SLs with saquery -p\n"
     "  --sl-pairs MODE   which PathRecords to ask for: all (every source LID), ports\n"
-    "                    (base LID of every port; default) or none (SL 0 assumed)\n"
+    "                    (base LID of every port; default) or none (no SLs)\n"
     "  --sa-tool CMD     bulk PathRecord helper instead of one saquery per pair: reads\n"
     "                    'slid dlid' lines, prints 'slid dlid sl' ('-' = no record);\n"
     "                    keiro's tests/harness/sa_path_sl --raw does this\n"
@@ -74,7 +82,7 @@ bool save_dir(const std::string &dir, const io::LoadedRouting &lr, std::string &
 // ---------------------------------------------------------------- output
 
 std::string result_text(const std::string &what, const io::LoadedRouting &lr,
-                        const check::Result &c, double read_seconds) {
+                        const check::Result &c, double read_seconds, int assume_sl) {
   const Fabric &f = lr.fabric;
   std::string o = "keiro check: " + what + "\n";
   auto row = [&](const char *k, const std::string &v) {
@@ -85,6 +93,14 @@ std::string result_text(const std::string &what, const io::LoadedRouting &lr,
   if (!lr.engine.empty()) row("engine", lr.engine);
   row("path SLs", lr.sl_source);
   row("pairs checked", std::to_string(c.pairs_checked));
+  if (c.pairs_assumed_sl)
+    row("assumed SL", strprintf("%lld pairs without a path SL checked with SL %d (--assume-sl)",
+                                static_cast<long long>(c.pairs_assumed_sl), assume_sl));
+  if (c.pairs_sl_free)
+    row("SL-free pairs",
+        strprintf("%lld pairs without a path SL checked as SL independent (one VL for "
+                  "every SL on every hop)",
+                  static_cast<long long>(c.pairs_sl_free)));
   row("unreachable",
       strprintf("%lld (black holes %lld, wrong port %lld)", static_cast<long long>(c.unreachable),
                 static_cast<long long>(c.black_holes), static_cast<long long>(c.wrong_delivery)));
@@ -147,6 +163,10 @@ int run_check(const std::vector<std::string> &args) {
       if (!w.value(lopt.sls)) return 2;
     } else if (a == "--lmc") {
       if (!w.int_value(0, 7, lopt.lmc)) return 2;
+    } else if (a == "--assume-sl") {
+      if (!w.int_value(0, kNumSls - 1, copt.assume_sl)) return 2;
+    } else if (a == "--vls") {
+      if (!w.int_value(1, kMaxDataVls, copt.vls)) return 2;
     } else if (a == "--max-problems") {
       if (!w.int_value(1, 100000, copt.max_problems)) return 2;
     } else if (a == "--pairs") {
@@ -192,7 +212,21 @@ int run_check(const std::vector<std::string> &args) {
         strprintf("read the fabric with %d diagnostic commands in %.1f s", commands, read_s));
   if (!save.empty() && !save_dir(save, lr, err)) return input_error("check", err);
   if (lr.use_source_sls) copt.source_sls = &lr.source_sls;
+  if (!lr.port_vls.empty()) copt.port_vls = &lr.port_vls;
   const check::Result c = check::verify(lr.fabric, lr.routing, copt);
+  if (c.pairs_without_sl)
+    return input_error(
+        "check", strprintf("%lld (source, destination) pairs need a path SL and have none: %s; "
+                           "their paths depend on the SL (SL2VL maps SLs to different VLs on "
+                           "them), so no verdict (give the SLs, or --assume-sl N to check them "
+                           "with SL N)",
+                           static_cast<long long>(c.pairs_without_sl), lr.sl_gap.c_str()));
+  if (copt.vls < kMaxDataVls)
+    lr.notes.push_back(
+        strprintf("--vls %d: a hop on VL %d or above is an error", copt.vls, copt.vls));
+  if (json && c.pairs_assumed_sl)  // the text output has a row for it
+    lr.notes.push_back(strprintf("--assume-sl %d: %lld pairs without a path SL checked with it",
+                                 copt.assume_sl, static_cast<long long>(c.pairs_assumed_sl)));
   if (pairs != "all")
     lr.notes.push_back(pairs == "ca" ? "--pairs ca: only traffic between CA/router ports checked"
                                      : "--pairs ca-sources: traffic sent by switches not checked");
@@ -200,7 +234,7 @@ int run_check(const std::vector<std::string> &args) {
   if (json)
     std::printf("%s\n", result_json(what, lr, c).c_str());
   else
-    std::fputs(result_text(what, lr, c, read_s).c_str(), stdout);
+    std::fputs(result_text(what, lr, c, read_s, copt.assume_sl).c_str(), stdout);
   return c.ok ? 0 : 1;
 }
 

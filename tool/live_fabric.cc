@@ -3,6 +3,7 @@
 #include "tool/live_fabric.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -153,10 +154,37 @@ bool load_live(Live &lv, const io::LoadOptions &opt, io::LoadedRouting &out, std
                                               "without SL2VL support or unanswered queries)"
                                             : ""));
 
+  // Operational VLs of every connected switch port (PortInfo:OperVLs).
+  cmds.clear();
+  for (int32_t s = 0; s < f.num_switches(); ++s)
+    for (unsigned p = 1; p <= f.sw(s).num_ports; ++p)
+      if (f.peer(s, static_cast<uint8_t>(p)).kind != PortPeer::kNone)
+        cmds.push_back(
+            strprintf("smpquery portinfo %u %u | grep -E '^# Port info|^OperVLs'", f.sw(s).lid, p));
+  std::string portinfo;
+  if (!run_parallel(lv, cmds, portinfo, err)) return false;
+  const int64_t known = io::parse_oper_vls(portinfo, f, out.port_vls);
+  std::array<int64_t, kMaxDataVls + 1> by_vls{};
+  for (const std::vector<uint8_t> &row : out.port_vls)
+    for (const uint8_t v : row)
+      if (v) ++by_vls[v];
+  std::string seen;
+  for (int v = 1; v <= kMaxDataVls; ++v)
+    if (by_vls[v])
+      seen += strprintf("%s%lld with %d", seen.empty() ? "" : ", ",
+                        static_cast<long long>(by_vls[v]), v);
+  out.notes.push_back(strprintf(
+      "read the OperVLs of %lld of %zu connected switch ports with "
+      "smpquery portinfo (%s data VLs)%s",
+      static_cast<long long>(known), cmds.size(), seen.empty() ? "none" : seen.c_str(),
+      known < static_cast<int64_t>(cmds.size()) ? "; the others limited by --vls only" : ""));
+
   // Path SLs from the SA.
+  io::clear_path_sls(f, out.routing);  // no SL known until the SA answers
   if (lv.opt.sl_pairs == "none") {
     out.sl_source = "none";
-    out.notes.push_back("--sl-pairs none: SL 0 assumed for every path");
+    out.sl_gap = "--sl-pairs none (no PathRecords asked for)";
+    out.notes.push_back("--sl-pairs none: no path SLs");
     return true;
   }
   std::vector<uint16_t> sources;
@@ -238,11 +266,11 @@ bool load_live(Live &lv, const io::LoadOptions &opt, io::LoadedRouting &out, std
     for (int32_t t = 0; t < f.num_terminals(); ++t)
       if (f.terminal(t).lid) copy_range(f.terminal(t).lid, f.terminal(t).lmc);
   }
-  if (got < asked)
-    out.notes.push_back(
-        strprintf("the SA answered %lld of %lld PathRecord queries; SL 0 assumed "
-                  "for the rest",
-                  static_cast<long long>(got), static_cast<long long>(asked)));
+  if (got < asked) {
+    out.sl_gap = strprintf("the SA answered %lld of %lld PathRecord queries",
+                           static_cast<long long>(got), static_cast<long long>(asked));
+    out.notes.push_back(out.sl_gap + "; the rest have no path SL");
+  }
   return true;
 }
 

@@ -96,7 +96,13 @@ class Checker {
     res_.vls_used = std::popcount(vl_mask_);
     res_.sls_used = std::popcount(sl_mask_);
     res_.unreachable = res_.black_holes + res_.wrong_delivery;
-    res_.ok = res_.unreachable == 0 && res_.loops == 0 && res_.vl_errors == 0 && !res_.credit_loop;
+    res_.ok = holds_without_missing_sls(res_) && res_.pairs_without_sl == 0;
+    if (res_.pairs_without_sl)
+      res_.problems.insert(
+          res_.problems.begin(),
+          strprintf("no verdict: %lld (source, destination) pairs have no path SL and their paths "
+                    "depend on it (SL2VL maps SLs to different VLs on them)",
+                    static_cast<long long>(res_.pairs_without_sl)));
     if (!res_.problems.empty()) res_.first_problem = res_.problems.front();
   }
 
@@ -136,16 +142,90 @@ class Checker {
     return e.terminal < 0 && o.id == s;
   }
 
-  // The SLs used by the LIDs of source e towards the current destination.
-  uint32_t source_sls(int32_t s, const Source &e, uint16_t dlid) const {
+  // The SLs used by the LIDs of source e towards the current destination;
+  // missing receives the number of its LIDs whose SL is not known.
+  uint32_t source_sls(int32_t s, const Source &e, uint16_t dlid, int64_t &missing) const {
     const uint8_t base = r_.path_sl(s, dlid);
-    if (!opt_.source_sls) return 1u << std::min<uint8_t>(base, 31);
+    missing = 0;
+    if (!opt_.source_sls) {
+      if (base == kNoPathSl) {
+        missing = e.nlids;
+        return 0;
+      }
+      return 1u << std::min<uint8_t>(base, 31);
+    }
     uint32_t mask = 0;
     for (uint32_t l = e.lid; l < e.lid + e.nlids; ++l) {
       const int g = opt_.source_sls->get(static_cast<uint16_t>(l), dlid);
-      mask |= 1u << std::min<int>(g >= 0 ? g : base, 31);
+      const int sl = g >= 0 ? g : base;
+      if (sl == kNoPathSl)
+        ++missing;
+      else
+        mask |= 1u << std::min<int>(sl, 31);
     }
     return mask;
+  }
+
+  // The SL2VL entries of switch u from port in to port out give one VL for
+  // every SL.
+  bool hop_sl_free(int32_t u, uint8_t in, uint8_t out) const {
+    const uint8_t v0 = r_.vl(u, in, out, 0);
+    for (int sl = 1; sl < kNumSls; ++sl)
+      if (r_.vl(u, in, out, static_cast<uint8_t>(sl)) != v0) return false;
+    return true;
+  }
+  bool terminal_sl_free(int32_t t) const {
+    for (int sl = 1; sl < kNumSls; ++sl)
+      if (r_.terminal_vl(t, static_cast<uint8_t>(sl)) != r_.terminal_vl(t, 0)) return false;
+    return true;
+  }
+  bool last_hop_sl_free(int32_t d, uint8_t in) const {
+    return dest_port_ == 0 || hop_sl_free(d, in, dest_port_);
+  }
+
+  // tail_free_[u] for every delivered switch u of the current destination:
+  // every hop after u's own (at the switches after u and the last hop to the
+  // destination port) maps all SLs to one VL. Nearest switches first.
+  void compute_tail_free() {
+    const int32_t d = walk_.dest_switch();
+    tail_free_.assign(f_.num_switches(), 0);
+    for (const int32_t u : walk_.delivered_by_distance()) {
+      if (u == d) continue;
+      const Channel &ch = f_.channel(walk_.next_channel(u));
+      const int32_t v = ch.dst;
+      if (v == d)
+        tail_free_[u] = last_hop_sl_free(d, ch.dst_port);
+      else
+        tail_free_[u] = tail_free_[v] &&
+                        hop_sl_free(v, ch.dst_port, f_.channel(walk_.next_channel(v)).src_port);
+    }
+    tail_free_dlid_ = walk_.dlid();
+  }
+
+  // The path of source e (on switch s, delivered) to the current destination
+  // does not depend on the SL.
+  bool pair_sl_free(int32_t s, const Source &e) {
+    if (tail_free_dlid_ != walk_.dlid()) compute_tail_free();
+    if (e.terminal >= 0 && !terminal_sl_free(e.terminal)) return false;
+    const int32_t d = walk_.dest_switch();
+    if (s == d) return last_hop_sl_free(d, e.port);
+    return tail_free_[s] && hop_sl_free(s, e.port, f_.channel(walk_.next_channel(s)).src_port);
+  }
+
+  // The SL to follow the pairs of e without a known SL with, or -1 when they
+  // cannot be checked (counted in pairs_without_sl).
+  int missing_sl(int32_t s, const Source &e, int64_t missing) {
+    if (pair_sl_free(s, e)) {
+      res_.pairs_sl_free += missing;
+      return 0;  // any SL gives the same (channel, VL) chain
+    }
+    if (opt_.assume_sl >= 0) {
+      res_.pairs_assumed_sl += missing;
+      sl_mask_ |= 1u << opt_.assume_sl;
+      return opt_.assume_sl;
+    }
+    res_.pairs_without_sl += missing;
+    return -1;
   }
 
   void destination(uint16_t dlid) {
@@ -164,10 +244,10 @@ class Checker {
       const Fate fate = walk_.fate(s);
       // With an SL2VL table that ignores the in port, the paths of every
       // source on s with one SL are the same (channel, VL) chain: follow it
-      // once per SL.
+      // once per SL (named after the first source with that SL).
       const bool shared = s != d && fate == Fate::kDelivered && in_port_free_[s];
       uint32_t shared_sls = 0;
-      uint8_t shared_port = 0;
+      std::array<int32_t, kNumSls> shared_src;
       for (int32_t i = src_start_[s]; i < src_start_[s + 1]; ++i) {
         const Source &e = sources_[i];
         if (is_owner(s, e)) continue;
@@ -177,7 +257,8 @@ class Checker {
           report_failure(s);
           continue;
         }
-        uint32_t mask = source_sls(s, e, dlid);
+        int64_t missing = 0;
+        uint32_t mask = source_sls(s, e, dlid, missing);
         if (mask >> kNumSls) {
           ++res_.vl_errors;
           if (want_problem())
@@ -186,12 +267,16 @@ class Checker {
           mask &= (1u << kNumSls) - 1;
         }
         sl_mask_ |= mask;
-        if (shared) {
-          shared_sls |= mask;
-          shared_port = e.port;
+        if (missing) {
+          const int sl = missing_sl(s, e, missing);
+          if (sl >= 0) mask |= 1u << sl;
         }
         for (; mask; mask &= mask - 1) {
           const auto sl = static_cast<uint8_t>(std::countr_zero(mask));
+          if (shared && !(shared_sls & (1u << sl))) {
+            shared_sls |= 1u << sl;
+            shared_src[sl] = i;
+          }
           if (e.terminal >= 0 && r_.terminal_vl(e.terminal, sl) == 15) {
             ++res_.vl_errors;
             uint16_t &seen = term_vl15_[e.terminal];
@@ -202,13 +287,16 @@ class Checker {
             }
           }
           if (s == d)
-            last_hop(d, e.port, sl);
+            last_hop(d, e.port, sl, e);
           else if (!shared)
-            follow(s, e.port, sl, d);
+            follow(s, e.port, sl, d, e);
         }
       }
-      for (; shared_sls; shared_sls &= shared_sls - 1)
-        follow(s, shared_port, static_cast<uint8_t>(std::countr_zero(shared_sls)), d);
+      for (; shared_sls; shared_sls &= shared_sls - 1) {
+        const auto sl = static_cast<uint8_t>(std::countr_zero(shared_sls));
+        const Source &e = sources_[shared_src[sl]];
+        follow(s, e.port, sl, d, e);
+      }
     }
   }
 
@@ -295,31 +383,49 @@ class Checker {
     }
   }
 
-  void vl_problem(int32_t u, uint8_t in, uint8_t out, uint8_t sl, uint8_t vl, int vls) {
+  // Data VLs switch u's port out operates: the link's, Options::vls and
+  // Options::port_vls, whichever is smallest.
+  int port_limit(int32_t u, uint8_t out, int link_vls) const {
+    int lim = std::min(link_vls, opt_.vls);
+    if (opt_.port_vls && static_cast<size_t>(u) < opt_.port_vls->size()) {
+      const std::vector<uint8_t> &row = (*opt_.port_vls)[u];
+      if (out < row.size() && row[out]) lim = std::min<int>(lim, row[out]);
+    }
+    return lim;
+  }
+
+  // A hop of the path (e's LID, current destination, sl) from switch u port
+  // in to port out on VL vl, which is 15 or >= the port's vls.
+  void vl_problem(int32_t u, uint8_t in, uint8_t out, uint8_t sl, uint8_t vl, int vls,
+                  const Source &e) {
     ++res_.vl_errors;
     if (!want_problem()) return;
+    const std::string path = strprintf("path %s -> %s SL %u", source_label(e, e.lid).c_str(),
+                                       lid_label(f_, walk_.dlid()).c_str(), sl);
     if (vl == 15)
-      problem(strprintf("switch '%s' maps SL %u from port %u to port %u onto VL 15 (drop)",
-                        switch_label(f_, u).c_str(), sl, in, out));
+      problem(strprintf("%s: switch '%s' maps it from port %u to port %u onto VL 15 (drop)",
+                        path.c_str(), switch_label(f_, u).c_str(), in, out));
     else
       problem(
-          strprintf("switch '%s' maps SL %u from port %u to port %u onto VL %u, but the link "
-                    "has %d data VLs",
-                    switch_label(f_, u).c_str(), sl, in, out, vl, vls));
+          strprintf("%s: hop from switch '%s' port %u (in port %u) on VL %u, but the port "
+                    "operates %d data VL%s (VL 0..%d)",
+                    path.c_str(), switch_label(f_, u).c_str(), out, in, vl, vls,
+                    vls == 1 ? "" : "s", vls - 1));
   }
 
   // The hop from the destination switch to the destination port.
-  void last_hop(int32_t d, uint8_t in, uint8_t sl) {
+  void last_hop(int32_t d, uint8_t in, uint8_t sl, const Source &e) {
     if (dest_port_ == 0) return;
     const uint8_t v = r_.vl(d, in, dest_port_, sl);
-    if (v == 15) vl_problem(d, in, dest_port_, sl, v, 0);
+    const int lim = port_limit(d, dest_port_, f_.terminal(walk_.owner().id).vls);
+    if (v == 15 || v >= lim) vl_problem(d, in, dest_port_, sl, v, lim, e);
   }
 
   // Follows the path from source switch s (entered on port in) with SL sl,
   // adding the dependencies between its consecutive switch-to-switch hops.
   // Stops where this destination's traffic with this SL was already followed
   // on the same channel and VL: the rest of the path is then known.
-  void follow(int32_t s, uint8_t in, uint8_t sl, int32_t d) {
+  void follow(int32_t s, uint8_t in, uint8_t sl, int32_t d, const Source &e) {
     if (slot_of_sl_[sl] < 0) slot_of_sl_[sl] = nslots_++;
     const size_t base = static_cast<size_t>(slot_of_sl_[sl]) * f_.num_channels();
     int32_t c = walk_.next_channel(s);
@@ -332,14 +438,14 @@ class Checker {
       if (!m) touched_.push_back(base + c);
       m |= static_cast<uint16_t>(1u << v);
       vl_mask_ |= 1u << v;
-      if (v == 15 || v >= ch->vls) {
-        vl_problem(u, in, ch->src_port, sl, v, ch->vls);
+      if (const int lim = port_limit(u, ch->src_port, ch->vls); v == 15 || v >= lim) {
+        vl_problem(u, in, ch->src_port, sl, v, lim, e);
         if (v == 15) return;  // dropped: no further hops
       }
       u = ch->dst;
       in = ch->dst_port;
       if (u == d) {
-        last_hop(d, in, sl);
+        last_hop(d, in, sl, e);
         return;
       }
       const int32_t c2 = walk_.next_channel(u);
@@ -474,6 +580,9 @@ class Checker {
         relevant = walk_.fate(u) == Fate::kDelivered && walk_.next_channel(u) == c2;
       }
       if (!relevant) continue;
+      const LidOwner owner = walk_.owner();
+      dest_port_ = owner.kind == LidOwner::kTerminal ? f_.terminal(owner.id).sw_port : 0;
+      tail_free_dlid_ = 0;
       // Only switches whose path crosses a channel of the cycle can create
       // one of its dependencies (nearest switches first, so that the next
       // hop is already known).
@@ -487,13 +596,19 @@ class Checker {
         for (int32_t j = src_start_[s]; j < src_start_[s + 1]; ++j) {
           const Source &e = sources_[j];
           if (is_owner(s, e)) continue;
+          // Pairs without a known SL: as destination() followed them.
+          auto known = [&](int sl) {
+            if (sl != kNoPathSl) return sl;
+            if (pair_sl_free(s, e)) return 0;
+            return opt_.assume_sl;
+          };
           if (!opt_.source_sls) {
-            trace(s, e, e.lid, e.nlids, r_.path_sl(s, dlid), dlid, index);
+            trace(s, e, e.lid, e.nlids, known(r_.path_sl(s, dlid)), dlid, index);
           } else {
             for (uint32_t l = e.lid; l < e.lid + e.nlids; ++l) {
               const int g = opt_.source_sls->get(static_cast<uint16_t>(l), dlid);
-              trace(s, e, static_cast<uint16_t>(l), 1, g >= 0 ? g : r_.path_sl(s, dlid), dlid,
-                    index);
+              trace(s, e, static_cast<uint16_t>(l), 1, known(g >= 0 ? g : r_.path_sl(s, dlid)),
+                    dlid, index);
             }
           }
         }
@@ -545,6 +660,8 @@ class Checker {
   std::vector<int32_t> reported_;
   std::vector<uint16_t> term_vl15_;
   std::vector<uint8_t> in_port_free_;
+  std::vector<uint8_t> tail_free_;      // see compute_tail_free()
+  uint16_t tail_free_dlid_ = 0;         // the destination tail_free_ is for (0: none)
   std::vector<uint8_t> through_cycle_;  // explain_cycle(): path of the switch uses a cycle channel
   uint32_t vl_mask_ = 0, sl_mask_ = 0;
   std::vector<int64_t> cycle_nodes_;

@@ -11,7 +11,13 @@
 //
 // The VL of a hop that leaves switch u on port out, having entered on port in,
 // is Routing::vl(u, in, out, SL) with SL the path's SL (Routing::path_sl of the
-// source switch, or SourceLidSls when given). The dependency graph has a
+// source switch, or SourceLidSls when given). A path SL of kNoPathSl means the
+// SL is not known (io::load_dump_dir leaves the pairs its SL source does not
+// cover so). Such a pair is checked only when its path does not depend on the
+// SL (every hop of it, and the source port's own SL2VL, maps all 16 SLs to one
+// VL), or with Options::assume_sl; otherwise it is counted in
+// Result::pairs_without_sl, left out of the dependency graph, and the result
+// is not ok (no verdict). The dependency graph has a
 // vertex per (switch-to-switch channel, VL) and an edge for every pair of
 // consecutive hops of some path; the routing is deadlock free iff it has no
 // cycle.
@@ -24,6 +30,8 @@
 //         E distinct dependencies (sort-free: a 16x16 VL bit matrix per turn).
 //         With a cycle, one more pass over the destinations whose trees make a
 //         turn of the cycle names the paths behind each dependency.
+//         Pairs without an SL add O(S) per destination (and O(16) per hop)
+//         to decide whether their paths depend on the SL.
 //  memory O(S + T + 16 * C + sum of turns (C * P) + 32 bytes * turns used),
 //         sized once per call; SourceLidSls adds its own rows.
 #pragma once
@@ -36,6 +44,10 @@
 #include "core/routing.h"
 
 namespace keiro::check {
+
+// A path SL that is not known (Routing::path_sl, or no entry in SourceLidSls
+// and this in the Routing).
+inline constexpr uint8_t kNoPathSl = 0xFF;
 
 // Path SLs that depend on the source LID, not only on its switch (for example
 // dfsssp's, read from SA PathRecords). Pairs set here override
@@ -70,6 +82,16 @@ struct Options {
   // nue_include_switches leaves switch destinations out).
   bool switch_sources = true;
   bool switch_destinations = true;
+  // The SL for pairs whose SL is not known (kNoPathSl) and whose path depends
+  // on the SL; -1: none (such pairs are counted in Result::pairs_without_sl).
+  int assume_sl = -1;
+  // Data VLs every port operates: a hop (switch-to-switch or switch-to-CA)
+  // on a VL >= vls is an error naming the path. The links' own Channel::vls /
+  // TerminalInfo::vls limit as well.
+  int vls = kMaxDataVls;
+  // Optional per switch port operational data VLs (e.g. PortInfo:OperVLs of a
+  // live fabric): port_vls[s][p], 0 = not known. Limits like vls.
+  const std::vector<std::vector<uint8_t>> *port_vls = nullptr;
   int max_problems = 20;  // problem lines kept
   int max_examples = 3;   // example paths kept per cycle dependency
 };
@@ -82,7 +104,7 @@ struct CycleDependency {
 };
 
 struct Result {
-  bool ok = false;
+  bool ok = false;             // every check holds and no pair lacks a needed SL
   int64_t pairs_checked = 0;   // (source LID, destination LID) pairs
   int64_t unreachable = 0;     // pairs not delivered for another reason than a loop
                                // = black_holes + wrong_delivery
@@ -92,7 +114,14 @@ struct Result {
                                // of a switch that does not own the LID
   int64_t loops = 0;           // pairs whose walk revisits a switch
   int64_t vl_errors = 0;       // hops (each suffix counted once per destination) on VL 15
-                               // (drop) or on a VL the link does not have; path SLs > 15
+                               // (drop) or on a VL the port does not operate (link VLs,
+                               // Options::vls, Options::port_vls); path SLs 16..254
+  // Pairs (source LID, destination LID) whose SL is not known (kNoPathSl):
+  int64_t pairs_without_sl = 0;  // ... whose path depends on the SL, no assume_sl: not
+                                 // checked for credit loops (ok is false: no verdict)
+  int64_t pairs_assumed_sl = 0;  // ... whose path depends on the SL, checked with assume_sl
+  int64_t pairs_sl_free = 0;     // ... whose path maps every SL to one VL on every hop:
+                                 // checked without an SL
   bool credit_loop = false;
   std::vector<std::string> cycle;  // one offending cycle, "switch-name port P VL v" per hop
   std::vector<CycleDependency> cycle_deps;  // cycle[i] -> cycle[i+1 mod n], with paths
@@ -107,6 +136,12 @@ struct Result {
 // Sets switch_sources/switch_destinations from "all", "ca-sources" (traffic
 // sent by CA/router ports) or "ca" (between CA/router ports); false for
 // anything else.
+// The checks that were made hold (ok, except that pairs_without_sl > 0 is
+// allowed): for callers that report "no verdict" instead of a failure.
+inline bool holds_without_missing_sls(const Result &r) {
+  return r.unreachable == 0 && r.loops == 0 && r.vl_errors == 0 && !r.credit_loop;
+}
+
 bool parse_pairs(const std::string &which, Options &o);
 
 Result verify(const Fabric &f, const Routing &r);

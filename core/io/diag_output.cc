@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "core/io/diag_output.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -100,6 +101,37 @@ int64_t parse_smpquery_sl2vl(const std::string &text, const std::string &name, c
     }
   }
   return rows;
+}
+
+int64_t parse_oper_vls(const std::string &text, const Fabric &f,
+                       std::vector<std::vector<uint8_t>> &port_vls) {
+  port_vls.assign(f.num_switches(), {});
+  for (int32_t s = 0; s < f.num_switches(); ++s) port_vls[s].assign(f.sw(s).num_ports + 1u, 0);
+  std::istringstream in(text);
+  std::string line;
+  int32_t sw = -1;
+  unsigned port = 0;
+  int64_t n = 0;
+  while (std::getline(in, line)) {
+    unsigned lid = 0, p = 0;
+    if (std::sscanf(line.c_str(), "# Port info: Lid %u port %u", &lid, &p) == 2) {
+      const LidOwner o = f.lid_owner(static_cast<uint16_t>(lid));
+      sw = o.kind == LidOwner::kSwitch && p <= f.sw(o.id).num_ports ? o.id : -1;
+      port = p;
+      continue;
+    }
+    if (line.rfind("OperVLs:", 0) != 0 || sw < 0) continue;
+    const size_t v = line.rfind("VL0");
+    if (v == std::string::npos) continue;
+    unsigned top = 0;  // "VL0" alone: one data VL; "VL0-N": N + 1
+    if (line.size() > v + 4 && line[v + 3] == '-')
+      top = std::strtoul(line.c_str() + v + 4, nullptr, 10);
+    if (top >= kMaxDataVls) top = kMaxDataVls - 1;
+    if (!port_vls[sw][port]) ++n;
+    port_vls[sw][port] = static_cast<uint8_t>(top + 1);
+    sw = -1;
+  }
+  return n;
 }
 
 }  // namespace keiro::io

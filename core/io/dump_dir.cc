@@ -80,10 +80,21 @@ Routing::SlScope routing_scope_of_sl_file(const std::string &path, const Fabric 
   return p.routing_scope();
 }
 
+void clear_path_sls(const Fabric &f, Routing &r) {
+  for (uint32_t lid = 0; lid <= r.max_lid(); ++lid) {
+    if (r.sl_scope() == Routing::SlScope::kPerDestination)
+      r.set_dest_sl(static_cast<uint16_t>(lid), check::kNoPathSl);
+    else
+      for (int32_t s = 0; s < f.num_switches(); ++s)
+        r.set_path_sl(s, static_cast<uint16_t>(lid), check::kNoPathSl);
+  }
+}
+
 bool load_path_sls(const std::string &path, LoadedRouting &out, std::string &err) {
   std::string text;
   if (!slurp(path, text, err)) return false;
   const Fabric &f = out.fabric;
+  clear_path_sls(f, out.routing);
   if (is_path_sl_file(text)) {
     std::istringstream in(text);
     PathSlFile p;
@@ -92,9 +103,16 @@ bool load_path_sls(const std::string &path, LoadedRouting &out, std::string &err
     if (p.unknown_switches)
       out.notes.push_back(strprintf("%s: %d source-switch rows name switches the fabric lacks",
                                     path.c_str(), p.unknown_switches));
-    if (p.max_lid < f.max_lid())
-      out.notes.push_back(
-          strprintf("%s covers LIDs up to %u only; SL 0 for higher LIDs", path.c_str(), p.max_lid));
+    out.sl_gap = path + " has no SL for them";
+    if (p.max_lid < f.max_lid()) {
+      out.notes.push_back(strprintf("%s covers LIDs up to %u only; no path SL for higher LIDs",
+                                    path.c_str(), p.max_lid));
+      out.sl_gap += strprintf(" (it covers LIDs up to %u only)", p.max_lid);
+    }
+    if (p.scope == PathSlFile::Scope::kSourceLid)
+      out.sl_gap += " (source-lid scope: sources without a row, '-' entries)";
+    else
+      out.sl_gap += " ('-' entries or missing rows)";
     if (p.scope == PathSlFile::Scope::kSourceLid) {
       out.source_sls = std::move(p.by_lid);
       out.use_source_sls = true;
@@ -115,15 +133,16 @@ bool load_path_sls(const std::string &path, LoadedRouting &out, std::string &err
   if (n < 0) return false;
   out.use_source_sls = true;
   out.sl_source = strprintf("%s (%lld PathRecords)", path.c_str(), static_cast<long long>(n));
-  // Pairs without a record keep SL 0 (the Routing's default).
+  // Pairs without a record have no SL (kNoPathSl in the Routing).
   int64_t pairs = 0;
   for (const uint16_t s : f.lids())
     for (const uint16_t d : f.lids()) pairs += s != d;
-  if (n < pairs)
-    out.notes.push_back(
-        strprintf("PathRecords cover %lld of %lld LID pairs; SL 0 assumed for "
-                  "the rest",
-                  static_cast<long long>(out.source_sls.pairs()), static_cast<long long>(pairs)));
+  if (out.source_sls.pairs() < pairs) {
+    out.sl_gap =
+        strprintf("%s has PathRecords for %lld of %lld LID pairs", path.c_str(),
+                  static_cast<long long>(out.source_sls.pairs()), static_cast<long long>(pairs));
+    out.notes.push_back(out.sl_gap + "; the rest have no path SL");
+  }
   return true;
 }
 
@@ -197,8 +216,12 @@ bool load_dump_dir(const std::string &dir, const LoadOptions &opt, LoadedRouting
 
   if (sls.empty()) {
     out.sl_source = "none";
+    clear_path_sls(f, out.routing);
+    out.sl_gap = "no path-SL file (" + std::string(kPathSlFileName) + " or saquery-paths.txt in " +
+                 d + ", or --sls FILE)";
     out.notes.push_back("no path SLs (" + std::string(kPathSlFileName) +
-                        ", saquery-paths.txt or --sls): SL 0 assumed for every path");
+                        ", saquery-paths.txt or --sls): paths that depend on the SL need "
+                        "--assume-sl");
   } else if (!load_path_sls(sls, out, err)) {
     return false;
   }

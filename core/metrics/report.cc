@@ -27,6 +27,9 @@ std::string histogram(const std::vector<int64_t> &h) {
 
 std::string check_line(const check::Result &c) {
   if (c.ok) return "ok";
+  if (check::holds_without_missing_sls(c))
+    return strprintf("no verdict: %lld pairs have no path SL (--sls FILE or --assume-sl N)",
+                     static_cast<long long>(c.pairs_without_sl));
   return "FAILED: " + c.first_problem;
 }
 
@@ -40,15 +43,19 @@ std::vector<std::pair<std::string, std::string>> rows(const RoutingFigures &g, b
                                    g.terminals, g.links, g.lids)});
   r.push_back({"route time", g.route_seconds < 0 ? "-" : strprintf("%.3f s", g.route_seconds)});
   r.push_back({"check time", strprintf("%.3f s", c.seconds)});
-  r.push_back({"check", compact && !c.ok ? "FAILED" : check_line(c)});
+  r.push_back({"check", compact && !c.ok
+                            ? (check::holds_without_missing_sls(c) ? "no verdict" : "FAILED")
+                            : check_line(c)});
   r.push_back({"pairs checked", std::to_string(c.pairs_checked)});
   r.push_back(
       {"unreachable pairs",
        strprintf("%lld (black holes %lld, wrong port %lld)", static_cast<long long>(c.unreachable),
                  static_cast<long long>(c.black_holes), static_cast<long long>(c.wrong_delivery))});
   r.push_back({"looping pairs", std::to_string(c.loops)});
-  r.push_back(
-      {"credit loop", c.credit_loop ? strprintf("yes (cycle of %zu)", c.cycle.size()) : "no"});
+  r.push_back({"credit loop", c.credit_loop ? strprintf("yes (cycle of %zu)", c.cycle.size())
+                              : c.pairs_without_sl
+                                  ? std::string("unknown (pairs without a path SL)")
+                                  : std::string("no")});
   r.push_back({"VLs used", g.vl_budget > 0
                                ? strprintf("%d of %d (%s)", c.vls_used, g.vl_budget,
                                            mask_list(c.vl_mask).c_str())
@@ -152,6 +159,10 @@ std::string figures_json(const RoutingFigures &g) {
       static_cast<long long>(c.pairs_checked), static_cast<long long>(c.unreachable),
       static_cast<long long>(c.black_holes), static_cast<long long>(c.wrong_delivery),
       static_cast<long long>(c.loops), static_cast<long long>(c.vl_errors));
+  o += strprintf(",\"pairs_without_sl\":%lld,\"pairs_assumed_sl\":%lld,\"pairs_sl_free\":%lld",
+                 static_cast<long long>(c.pairs_without_sl),
+                 static_cast<long long>(c.pairs_assumed_sl),
+                 static_cast<long long>(c.pairs_sl_free));
   o += std::string(",\"credit_loop\":") + (c.credit_loop ? "true" : "false");
   o += ",\"first_problem\":" + json_quote(c.first_problem);
   o += ",\"problems\":[";

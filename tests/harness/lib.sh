@@ -223,47 +223,27 @@ kh_wait_up() {
   done
 }
 
-# kh_sa_sls OUT [MAX_FULL]: asks the SA (sa_path_sl) for the SL of
-# (source, destination) pairs and writes them to OUT as a keiro path-SL
-# file (source-lid scope, core/io/path_sl_file.h).
-# Destinations: every LID routed in opensm-lfts.dump. Sources: every such
-# LID when there are at most MAX_FULL of them (default 1500, or
-# KEIRO_SA_MAX_FULL; ~20,000 PathRecords per second under ibsim); otherwise
-# only one source per switch (the base LID of a CA attached to it, from
-# opensm-subnet.lst, else the switch's own LID). Such a sample shows what
-# the SA hands out, but a check that needs every pair's SL must then use
-# the engine's own path-SL file instead.
+# kh_sa_sls OUT: asks the SA (sa_path_sl) for the SL of every (source,
+# destination) pair and writes them to OUT as a keiro path-SL file
+# (source-lid scope, core/io/path_sl_file.h). Sources and destinations:
+# every LID routed in opensm-lfts.dump, at every fabric size (~20,000
+# PathRecords per second under ibsim): keiro check needs the SL of every pair
+# it checks and never guesses one (docs/check.md). A second argument
+# (formerly a sampling threshold) and KEIRO_SA_MAX_FULL are ignored.
 kh_sa_sls() {
-  local out=$1 max_full=${2:-${KEIRO_SA_MAX_FULL:-1500}} tool="$KH_BUILDDIR/tests/harness/sa_path_sl"
+  local out=$1 tool="$KH_BUILDDIR/tests/harness/sa_path_sl"
   [ -x "$tool" ] || { kh_fail "no $tool: build first (make)"; return 1; }
-  local lfts="$KH_DIR/dumps/opensm-lfts.dump" lst="$KH_DIR/dumps/opensm-subnet.lst"
+  local lfts="$KH_DIR/dumps/opensm-lfts.dump"
   [ -s "$lfts" ] || { kh_fail "no $lfts (log_flags needs 0x40)"; return 1; }
-  [ -s "$lst" ] || lst=/dev/null
-  awk -v max_full="$max_full" -v lst="$lst" -v lfts="$lfts" '
+  awk '
     function hex(s,   v, i) {
       s = tolower(s); sub(/^0x/, "", s); v = 0
       for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
       return v
     }
-    # opensm-subnet.lst: "{ SW ... LID:xxxx PN:pp } { CA ... LID:yyyy PN:qq } ..."
-    FILENAME == lst && /^\{ SW/ && $0 ~ /\} \{ CA / {
-      n = split($0, f, "LID:")
-      swl = hex(substr(f[2], 1, 4)); cal = hex(substr(f[3], 1, 4))
-      if (!(swl in ca_of)) ca_of[swl] = cal
-    }
-    FILENAME == lfts && /^Unicast lids/ {
-      for (i = 1; i <= NF; i++) if ($i == "Lid") { sw = $(i + 1) + 0; swlid[sw] = 1 }
-    }
-    FILENAME == lfts && /^0x[0-9a-fA-F]+ [0-9]+ #/ { lid[hex($1)] = 1 }
-    END {
-      n = 0; for (l in lid) n++
-      if (n <= max_full) { for (l in lid) src[l] = 1 }
-      else {
-        for (s in swlid) src[(s in ca_of) ? ca_of[s] : s] = 1
-        printf "harness: %d LIDs: SA asked for one source per switch only\n", n > "/dev/stderr"
-      }
-      for (s in src) for (d in lid) if (s != d) print s, d
-    }' "$lst" "$lfts" | sort -n -k1,1 -k2,2 >"$KH_DIR/sa-pairs.txt"
+    /^0x[0-9a-fA-F]+ [0-9]+ #/ { lid[hex($1)] = 1 }
+    END { for (s in lid) for (d in lid) if (s != d) print s, d }' "$lfts" |
+    sort -n -k1,1 -k2,2 >"$KH_DIR/sa-pairs.txt"
   local t0=$SECONDS
   (cd "$KH_DIR" && LD_PRELOAD="$KH_UMAD2SIM" "$tool" --pairs "$KH_DIR/sa-pairs.txt" \
      >"$out" 2>"$KH_DIR/sa_path_sl.err")

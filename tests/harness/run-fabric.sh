@@ -13,7 +13,8 @@
 #   -m N           max_op_vls (default 5)
 #   -c 'key value' extra opensm.conf line (repeatable)
 #   -w SECONDS     how long to wait for SUBNET UP (default 120)
-#   -s             ask the SA for path SLs -> OUTDIR/sa-path-sl.dump
+#   -s             ask the SA for the path SL of every (source, destination)
+#                  LID pair -> OUTDIR/sa-path-sl.dump (kh_sa_sls)
 #   -k             keep ibsim and OpenSM running; prints their PIDs and the
 #                  IBSIM_SOCKNAME to use (stop them with kill PID)
 # Environment: KEIRO_BUILDDIR (build tree, default .), KEIRO_VERBOSE=1.

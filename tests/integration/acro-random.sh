@@ -17,9 +17,7 @@ acro_run() {
     return
   fi
   # The SA's SL for every (source LID, destination LID) pair: keiro-acro's SL
-  # depends on the source switch, and keiro check takes a source LID without
-  # PathRecords as SL 0, so the harness's one-source-per-switch sample is not
-  # enough here.
+  # depends on the source switch (kh_sa_sls asks for every pair).
   if ! kh_sa_sls "$IT_OUT/sa-path-sl.dump" 1000000; then
     it_fail "$tag: SA PathRecord queries failed"
     it_stop
@@ -29,7 +27,7 @@ acro_run() {
   it_expect_log 'keiro-acro tables configured on all switches' 1 || return
   it_expect_log 'ERR KE' 0 || return
   it_no_osm_errors
-  it_check_installed || return
+  it_check_installed --vls 8 || return  # keiro-acro's default max_vls
   local routes nonmin stretch
   { read -r routes; read -r nonmin; read -r stretch; } < <(it_analyze_json "$IT_OUT/dumps" \
     --sls "$IT_OUT/sa-path-sl.dump" --no-traffic -- paths.routes paths.nonminimal paths.max_stretch:%.3f)

@@ -49,12 +49,17 @@ for engine in minhop updn lash dfsssp; do
       grep -qE "^      '.*' \(LID [0-9]+\) -> LID [0-9]+ .* SL [0-9]+$" "$IT_OUT/check.txt" ||
         it_fail "minhop: the paths behind the cycle are not named"
       check_dumps minhop 1 --pairs ca
-      # Without any SL source keiro says it assumes SL 0 (and still finds the loop).
+      # Without any SL source (QoS on: SL2VL maps SLs to different VLs) there is
+      # no verdict (exit 2); --assume-sl 0, deliberately, checks (minhop's
+      # SA answers SL 0) and finds the loop.
       "$IT_KEIRO" check "$IT_OUT/dumps" --sls /dev/null >/dev/null 2>&1 && it_fail "minhop: --sls /dev/null accepted"
       rm "$IT_OUT/dumps/keiro-path-sl.dump"
       "$IT_KEIRO" check "$IT_OUT/dumps" >"$IT_OUT/check-nosl.txt" 2>&1
-      [ $? -eq 1 ] || it_fail "minhop without SLs: expected exit 1"
-      grep -q 'SL 0 assumed for every path' "$IT_OUT/check-nosl.txt" || it_fail "minhop: no 'SL 0 assumed' note"
+      [ $? -eq 2 ] || it_fail "minhop without SLs: expected exit 2"
+      grep -q 'pairs need a path SL and have none: no path-SL file' "$IT_OUT/check-nosl.txt" ||
+        it_fail "minhop without SLs: $(cat "$IT_OUT/check-nosl.txt")"
+      "$IT_KEIRO" check "$IT_OUT/dumps" --assume-sl 0 >"$IT_OUT/check-sl0.txt" 2>&1
+      [ $? -eq 1 ] || it_fail "minhop --assume-sl 0: expected exit 1 (credit loop)"
       cp "$IT_OUT/sa-path-sl.dump" "$IT_OUT/dumps/keiro-path-sl.dump"
       ;;
     dfsssp)

@@ -246,7 +246,8 @@ it_analyze_json() {
 # it_route_nue NETFILE [K...]: routes the fabric with keiro-nue through
 # OpenSM once per VL cap K (default 1 2 4 8) and checks each result:
 # OpenSM installed keiro-nue's tables, keiro logged no error, at most K VLs
-# were used, and the installed tables (dumps + SA SLs) pass keiro check.
+# were used, and the installed tables (dumps + SA SLs) pass keiro check
+# with the budget (--vls K: no hop of any path on VL K or above).
 it_route_nue() {
   local net=$1 k vls ks
   shift
@@ -264,7 +265,7 @@ it_route_nue() {
     if [ -z "$vls" ] || [ "$vls" -gt "$k" ]; then
       it_fail "k=$k: keiro-nue reports '${vls:-nothing}' VLs used"
     fi
-    it_check_installed --lmc 0 || continue
+    it_check_installed --lmc 0 --vls "$k" || continue
     it_log "k=$k: ok ($(kh_summary_line "$IT_OUT/opensm.log" keiro-nue | sed 's/.*keiro-nue: //'))"
   done
 }

@@ -26,7 +26,7 @@ dl_fabric() {
     it_expect_log 'keiro-dl tables configured on all switches' 1 || continue
     it_expect_log 'keiro: ERR' 0 || { grep 'keiro: ERR' "$IT_OUT/opensm.log" | head -3; continue; }
     it_no_osm_errors
-    it_check_installed --lmc 0 || continue
+    it_check_installed --lmc 0 --vls "$v" || continue
     r=$(sed -nE "s/.*keiro-dl: root='.*' \((0x[0-9a-f]+)\).*/\1/p" "$IT_OUT/opensm.log" | tail -n 1)
     [ -n "$r" ] || { it_fail "$fab max_vls=$v: no keiro-dl root in the log"; continue; }
     if [ -z "$root" ]; then

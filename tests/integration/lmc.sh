@@ -21,9 +21,9 @@ if it_run lmc2 "$net" -s -l 2 -e keiro-nue,updn -p "max_vls=2 sl_dump=$sl_file";
   awk -v want="$want" '/^Unicast lids/ { if (n && n != want) bad++; n = 0; next }
        /^0x/ { n++ } END { if (n != want) bad++; exit bad ? 1 : 0 }' \
       "$IT_OUT/dumps/opensm-lfts.dump" || it_fail "some switch LFT lacks LIDs"
-  it_check_installed --lmc 2
+  it_check_installed --lmc 2 --vls 2
   if [ -s "$sl_file" ]; then
-    "$IT_KEIRO" check "$IT_OUT/dumps" --sls "$sl_file" --lmc 2 >"$IT_OUT/check-sl-dump.txt" 2>&1 ||
+    "$IT_KEIRO" check "$IT_OUT/dumps" --sls "$sl_file" --lmc 2 --vls 2 >"$IT_OUT/check-sl-dump.txt" 2>&1 ||
       it_fail "keiro check with the plugin's sl_dump file failed: $(grep -m1 result "$IT_OUT/check-sl-dump.txt")"
   else
     it_fail "the plugin did not write sl_dump=$sl_file"

@@ -18,7 +18,7 @@ if it_run t18 "$net" -s -e keiro-loren,updn -m 8 -p "loren_layout=$lay loren_tma
   it_expect_log 'ERR KE' 0
   it_no_osm_errors
   it_expect_log 'keiro-loren: t_max 18 \(mandatory entries need [0-9]+\)' 1
-  it_check_installed && it_log "t18: ok ($(grep -o 'keiro-loren: routed.*SLs used [0-9]*' \
+  it_check_installed --vls 8 && it_log "t18: ok ($(grep -o 'keiro-loren: routed.*SLs used [0-9]*' \
     "$IT_OUT/opensm.log" | tail -n 1))"
 else
   it_fail "t18: no SUBNET UP"

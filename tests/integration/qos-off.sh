@@ -16,7 +16,7 @@ if it_run qos-off "$net" -s -q FALSE -e keiro-nue,updn -p "max_vls=4"; then
   if grep -E '^slid ' "$IT_OUT/sa-path-sl.dump" | cut -d' ' -f3 | grep -q '[1-9a-f]'; then
     it_fail "the SA hands out SLs other than 0"
   fi
-  it_check_installed --lmc 0
+  it_check_installed --lmc 0 --vls 1  # QoS off: one VL
 else
   it_fail "no SUBNET UP with qos FALSE"
 fi

@@ -188,13 +188,16 @@ TEST(Verify, Vl15AndVlsBeyondTheLink) {
   check::Result c = check::verify(f, r);
   EXPECT_FALSE(c.ok);
   EXPECT_GT(c.vl_errors, 0);
-  EXPECT_EQ(c.first_problem, "switch 'S1' maps SL 0 from port 1 to port 2 onto VL 15 (drop)");
+  EXPECT_EQ(c.first_problem,
+            "path 'H1' (LID 5) -> LID 2 ('S2') SL 0: switch 'S1' maps it from port 1 to port 2 "
+            "onto VL 15 (drop)");
   route_ring(f, r, false);
   r.set_vl(0, 0, 2, 0, 5);  // S1's own traffic on VL 5, the links have 4
   c = check::verify(f, r);
   EXPECT_FALSE(c.ok);
   EXPECT_EQ(c.first_problem,
-            "switch 'S1' maps SL 0 from port 0 to port 2 onto VL 5, but the link has 4 data VLs");
+            "path 'S1' (LID 1) -> LID 2 ('S2') SL 0: hop from switch 'S1' port 2 (in port 0) on "
+            "VL 5, but the port operates 4 data VLs (VL 0..3)");
   route_ring(f, r, false);
   r.set_terminal_vl(0, 0, 15);
   c = check::verify(f, r);
@@ -386,6 +389,126 @@ TEST(Verify, ScalesToThousandSwitches) {
   EXPECT_LT(c.seconds, 30.0);
   std::printf("verify: 1000 switches, 5000 LIDs: %.2f s, %lld dependency edges, cycle of %zu\n",
               c.seconds, static_cast<long long>(c.dependency_edges), c.cycle.size());
+}
+
+// Every path SL of r unknown, as io::load_dump_dir leaves pairs no SL source covers.
+void forget_sls(const Fabric &f, Routing &r) {
+  for (const uint16_t d : f.lids()) r.set_dest_sl(d, check::kNoPathSl);
+}
+
+// The clockwise ring with SL 1 -> VL 1: paths from S3 and S4 on SL 1 and the
+// rest on SL 0 are deadlock free, but H1 on SL 1 closes a cycle in VL 1. When
+// H1's SLs are missing, assuming SL 0 (what keiro check did) finds no cycle.
+TEST(Verify, CreditLoopOnlyWithTheRightSlsAndNoGuess) {
+  const Fabric f = fixtures::ca_ring(4);
+  Routing r;
+  route_ring(f, r, true);
+  r.set_uniform_sl2vl(1, 1);
+  forget_sls(f, r);
+  check::SourceLidSls sls;
+  sls.reset(f.max_lid());
+  for (const uint16_t s : f.lids())
+    for (const uint16_t d : f.lids())
+      if (s != 5) sls.set(s, d, f.lid_switch(s) >= 2 ? 1 : 0);
+  check::Options opt;
+  opt.source_sls = &sls;
+  // H1 (LID 5) has no SLs: its 7 pairs depend on the SL (SL2VL SL 1 -> VL 1).
+  check::Result c = check::verify(f, r, opt);
+  EXPECT_FALSE(c.ok);
+  EXPECT_FALSE(c.credit_loop);
+  EXPECT_EQ(c.pairs_without_sl, 7);
+  EXPECT_EQ(c.pairs_assumed_sl, 0);
+  EXPECT_EQ(c.first_problem,
+            "no verdict: 7 (source, destination) pairs have no path SL and their paths depend on "
+            "it (SL2VL maps SLs to different VLs on them)");
+  EXPECT_TRUE(check::holds_without_missing_sls(c));
+  // An explicit SL 0 for them: checked, counted, no cycle.
+  opt.assume_sl = 0;
+  c = check::verify(f, r, opt);
+  EXPECT_TRUE(c.ok) << c.first_problem;
+  EXPECT_EQ(c.pairs_assumed_sl, 7);
+  EXPECT_EQ(c.pairs_without_sl, 0);
+  // The right SLs (H1 on SL 1): the cycle in VL 1.
+  for (const uint16_t d : f.lids()) sls.set(5, d, 1);
+  opt.assume_sl = -1;
+  c = check::verify(f, r, opt);
+  EXPECT_FALSE(c.ok);
+  EXPECT_TRUE(c.credit_loop);
+  EXPECT_EQ(c.pairs_without_sl, 0);
+  EXPECT_EQ(c.cycle.front().substr(c.cycle.front().size() - 4), "VL 1");
+}
+
+// Tables that map every SL to one VL need no SLs: checked exactly, counted.
+TEST(Verify, SlIndependentPathsNeedNoSl) {
+  const Fabric f = fixtures::ca_ring(4);
+  Routing r;
+  route_ring(f, r, true);  // clockwise: a credit loop whatever the SL
+  forget_sls(f, r);
+  check::Result c = check::verify(f, r);
+  EXPECT_TRUE(c.credit_loop);
+  EXPECT_EQ(c.pairs_sl_free, 8 * 7);
+  EXPECT_EQ(c.pairs_without_sl, 0);
+  route_ring(f, r, false);
+  forget_sls(f, r);
+  c = check::verify(f, r);
+  EXPECT_TRUE(c.ok) << c.first_problem;
+  EXPECT_EQ(c.pairs_sl_free, 8 * 7);
+  // One SL2VL entry that depends on the SL (S1, from H1 out to S2, SL 3 ->
+  // VL 1): exactly H1's pairs that leave S1 on port 2 need an SL now.
+  r.set_vl(0, 1, 2, 3, 1);
+  int64_t via_port2 = 0;
+  for (const uint16_t d : f.lids()) via_port2 += d != 5 && r.out_port(0, d) == 2;
+  ASSERT_GT(via_port2, 0);
+  c = check::verify(f, r);
+  EXPECT_FALSE(c.ok);
+  EXPECT_EQ(c.pairs_without_sl, via_port2);
+  EXPECT_EQ(c.pairs_sl_free, 8 * 7 - via_port2);
+}
+
+// --vls N (Options::vls) and per-port operational VLs (Options::port_vls).
+TEST(Verify, VlBudgetNamesThePath) {
+  const Fabric f = fixtures::ca_ring(4, 0, 8);
+  Routing r;
+  route_ring(f, r, false);
+  r.set_vl(0, 0, 2, 0, 4);  // S1's own traffic to S2 on VL 4; the links have 8
+  check::Options opt;
+  check::Result c = check::verify(f, r, opt);
+  EXPECT_TRUE(c.ok) << c.first_problem;
+  opt.vls = 5;
+  c = check::verify(f, r, opt);
+  EXPECT_TRUE(c.ok) << c.first_problem;
+  opt.vls = 4;
+  c = check::verify(f, r, opt);
+  EXPECT_FALSE(c.ok);
+  EXPECT_GT(c.vl_errors, 0);
+  EXPECT_EQ(c.first_problem,
+            "path 'S1' (LID 1) -> LID 2 ('S2') SL 0: hop from switch 'S1' port 2 (in port 0) on "
+            "VL 4, but the port operates 4 data VLs (VL 0..3)");
+  // Per port: only S1 port 2 operates 4 VLs.
+  opt.vls = kMaxDataVls;
+  std::vector<std::vector<uint8_t>> ports(f.num_switches(), std::vector<uint8_t>(9, 0));
+  ports[0][3] = 4;  // the other ring port: not used by VL 4
+  opt.port_vls = &ports;
+  c = check::verify(f, r, opt);
+  EXPECT_TRUE(c.ok) << c.first_problem;
+  ports[0][2] = 4;
+  c = check::verify(f, r, opt);
+  EXPECT_FALSE(c.ok);
+  EXPECT_EQ(c.first_problem.rfind("path 'S1' (LID 1) -> LID 2 ('S2') SL 0: hop from switch 'S1' "
+                                  "port 2 (in port 0) on VL 4",
+                                  0),
+            0u);
+  // The hop to a CA counts: H2 hangs off S2 port 1.
+  ports[0][2] = 0;
+  route_ring(f, r, false);
+  r.set_vl(1, 3, 1, 0, 6);  // S2: from S1 to H2 on VL 6
+  ports[1][1] = 2;
+  c = check::verify(f, r, opt);
+  EXPECT_FALSE(c.ok);
+  EXPECT_NE(c.first_problem.find("hop from switch 'S2' port 1 (in port 3) on VL 6, but the port "
+                                 "operates 2 data VLs (VL 0..1)"),
+            std::string::npos)
+      << c.first_problem;
 }
 
 }  // namespace

@@ -67,6 +67,35 @@ TEST(DiagOutput, SmpquerySl2vl) {
             -1);
 }
 
+// smpquery portinfo LID PORT, filtered to the lines keiro check --live keeps
+// (grep '^# Port info|^OperVLs'), as ibsim answers them; plus a CA's LID and
+// a port the switch lacks, which are skipped.
+TEST(DiagOutput, SmpqueryOperVls) {
+  const Fabric f = fixtures::ca_ring(4);  // switch LIDs 1..4, CA LIDs 5..8
+  const std::string text =
+      "# Port info: Lid 1 port 2\n"
+      "OperVLs:.........................VL0-7\n"
+      "# Port info: Lid 1 port 3\n"
+      "OperVLs:.........................VL0-3\n"
+      "# Port info: Lid 2 port 1\n"
+      "OperVLs:.........................VL0\n"
+      "# Port info: Lid 3 port 2\n"
+      "OperVLs:.........................VL0-14\n"
+      "# Port info: Lid 5 port 1\n"
+      "OperVLs:.........................VL0-1\n"
+      "# Port info: Lid 4 port 200\n"
+      "OperVLs:.........................VL0-1\n";
+  std::vector<std::vector<uint8_t>> vls;
+  EXPECT_EQ(io::parse_oper_vls(text, f, vls), 4);
+  ASSERT_EQ(vls.size(), 4u);
+  EXPECT_EQ(vls[0][2], 8);
+  EXPECT_EQ(vls[0][3], 4);
+  EXPECT_EQ(vls[1][1], 1);
+  EXPECT_EQ(vls[2][2], 15);
+  EXPECT_EQ(vls[0][1], 0);  // not read
+  for (const uint8_t v : vls[3]) EXPECT_EQ(v, 0);
+}
+
 TEST(DiagOutput, LmcFromLfts) {
   EXPECT_EQ(io::lmc_from_lfts("Unicast lids [0-5] of switch Lid 1 guid 0x1 ('S'):\n"
                               "0x0001 000 # Switch portguid 0x0000000000000001: 'S'\n"

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/check/verify.h"
+#include "core/io/dump_dir.h"
 #include "core/io/path_sl_file.h"
 #include "tests/unit/fabrics.h"
 
@@ -120,8 +121,10 @@ TEST(Dumps, CheckOfRealMinhopTables) {
   r.reset(f);
   io::DumpReadReport rep;
   std::string err;
-  ASSERT_TRUE(io::read_lfts_dump(data_path("ring5-minhop/opensm-lfts.dump"), f, r, rep, err)) << err;
-  ASSERT_TRUE(io::read_sl2vl_dump(data_path("ring5-minhop/opensm-sl2vl.dump"), f, r, rep, err)) << err;
+  ASSERT_TRUE(io::read_lfts_dump(data_path("ring5-minhop/opensm-lfts.dump"), f, r, rep, err))
+      << err;
+  ASSERT_TRUE(io::read_sl2vl_dump(data_path("ring5-minhop/opensm-sl2vl.dump"), f, r, rep, err))
+      << err;
   const check::Result c = check::verify(f, r);
   EXPECT_EQ(c.pairs_checked, 17LL * 17 - (5 + 6 * 4));
   EXPECT_EQ(c.unreachable, 0);
@@ -283,6 +286,61 @@ TEST(PathSlFile, Errors) {
   EXPECT_EQ(err, "b:4: row needs one SL digit per LID");
   std::istringstream c("keiro-path-sl 1\nmax_lid 8\nscope destination\ndest 1234567z\n");
   EXPECT_FALSE(io::read_path_sl_file(c, "c", f, p, err));
+}
+
+// ring5-minhop has no path SLs, and its SL2VL tables (QoS on) map SL i to
+// VL i mod 8: every pair needs an SL. The load leaves them without one (no
+// SL 0 guess) and says why; the check gives no verdict until told an SL.
+TEST(DumpDir, PairsWithoutSlsAreReportedNotGuessed) {
+  io::LoadedRouting lr;
+  std::string err;
+  ASSERT_TRUE(io::load_dump_dir(data_path("ring5-minhop"), {}, lr, err)) << err;
+  EXPECT_EQ(lr.sl_source, "none");
+  EXPECT_EQ(lr.sl_gap.rfind("no path-SL file", 0), 0u) << lr.sl_gap;
+  EXPECT_EQ(lr.routing.path_sl(0, 2), check::kNoPathSl);
+  const int64_t pairs = 17LL * 17 - (5 + 6 * 4);
+  check::Result c = check::verify(lr.fabric, lr.routing);
+  EXPECT_FALSE(c.ok);
+  EXPECT_FALSE(c.credit_loop);
+  EXPECT_EQ(c.pairs_checked, pairs);
+  EXPECT_EQ(c.pairs_without_sl, pairs);
+  check::Options opt;
+  opt.assume_sl = 0;
+  c = check::verify(lr.fabric, lr.routing, opt);
+  EXPECT_EQ(c.pairs_assumed_sl, pairs);
+  EXPECT_EQ(c.pairs_without_sl, 0);
+  EXPECT_TRUE(c.credit_loop);  // minhop on a ring, as CheckOfRealMinhopTables
+
+  // A destination-scope file covering LIDs 1..8 only: the pairs to LIDs 9..17
+  // (switch LID 9: 16 sources; 8 CA LIDs: 15 sources each) have no SL.
+  const std::string sl_path = ::testing::TempDir() + "ring5-partial-sl.dump";
+  {
+    std::ofstream out(sl_path);
+    out << "keiro-path-sl 1\nmax_lid 8\nscope destination\ndest 00000000\n";
+  }
+  io::LoadOptions lo;
+  lo.sls = sl_path;
+  io::LoadedRouting part;
+  ASSERT_TRUE(io::load_dump_dir(data_path("ring5-minhop"), lo, part, err)) << err;
+  EXPECT_NE(part.sl_gap.find("covers LIDs up to 8 only"), std::string::npos) << part.sl_gap;
+  c = check::verify(part.fabric, part.routing);
+  EXPECT_EQ(c.pairs_without_sl, 16 + 8 * 15);
+  EXPECT_FALSE(c.ok);
+
+  // A per-source-LID file with one row (source LID 2, H1's base LID): the
+  // 15 pairs from LID 2 have SLs, every other pair has none.
+  {
+    std::ofstream out(sl_path);
+    out << "keiro-path-sl 1\nmax_lid 17\nscope source-lid\nslid 2 00000000000000000\n";
+  }
+  io::LoadedRouting one;
+  ASSERT_TRUE(io::load_dump_dir(data_path("ring5-minhop"), lo, one, err)) << err;
+  ASSERT_TRUE(one.use_source_sls);
+  check::Options so;
+  so.source_sls = &one.source_sls;
+  c = check::verify(one.fabric, one.routing, so);
+  EXPECT_EQ(c.pairs_without_sl, pairs - 15);
+  EXPECT_FALSE(c.ok);
 }
 
 }  // namespace
