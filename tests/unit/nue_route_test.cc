@@ -339,6 +339,26 @@ TEST(NueRoute, RunEngineSelfCheckPasses) {
   }
 }
 
+// The docs claim 1 to 15 VLs: with 9..15 (ports with 15 data VLs) the
+// engine (route + self-check) builds that many layers on 64 switches, every
+// one of them used, and the independent check passes with exactly k VLs.
+// (On 32 switches METIS leaves some of 9..15 parts empty: fewer layers.)
+TEST(NueRoute, NineToFifteenVls) {
+  const Fabric f =
+      fixtures::from_links(64, fixtures::random_regular_links(64, 4, 1), {.hcas = 1, .vls = 15});
+  for (int k = 9; k <= 15; ++k) {
+    const fixtures::EngineRun run =
+        fixtures::run_captured(f, "keiro-nue", {.max_vls = k, .max_sls = 16});
+    ASSERT_TRUE(run.ok) << "k=" << k << ": " << run.last_line();
+    EXPECT_EQ(run.log.count(LogLevel::kError), 0);
+    EXPECT_EQ(run.rep.get("layers"), std::to_string(k));
+    const fixtures::RouteCheck c = check_routes(f, run.out);
+    ASSERT_TRUE(c.ok) << "k=" << k << ": " << c.problem;
+    EXPECT_EQ(c.vls, k);
+    EXPECT_EQ(run.out.vls_used, k);
+  }
+}
+
 TEST(NueRoute, TorusWithFailuresAllK) {
   const Fabric f = fixtures::from_links(27, fixtures::torus_links(3, 3, 3, 0.05, 4), {.hcas = 2});
   for (int k : {1, 2, 4, 8}) {
