@@ -100,6 +100,21 @@ TEST(NueRoute, EscapeFallbackBacktrackingAndShortcutsThroughTheEngine) {
   EXPECT_EQ(static_cast<int64_t>(r.layer[0].fallback_lids.size()), r.escape_fallbacks);
 }
 
+// A smaller one without a fallback: a random 3-regular fabric of 14
+// switches (seed 6, one CA each, found by the same search) where one layer
+// needs 9 islands reached by backtracking and 2 shortcuts; no LID falls back.
+TEST(NueRoute, BacktrackingAndShortcutsOnFourteenSwitches) {
+  const Fabric f = fixtures::random_regular(14, 3, 6, {.hcas = 1});
+  const fixtures::EngineRun run = fixtures::run_captured(f, "keiro-nue", {.max_vls = 1});
+  ASSERT_TRUE(run.ok) << run.last_line();
+  EXPECT_EQ(run.rep.get("escape_fallbacks"), "0");
+  EXPECT_GT(std::stol(run.rep.get("backtracking")), 0);
+  EXPECT_GT(std::stol(run.rep.get("shortcuts")), 0);
+  const fixtures::RouteCheck c = check_routes(f, run.out);
+  EXPECT_TRUE(c.ok) << c.problem;
+  EXPECT_EQ(c.vls, 1);
+}
+
 TEST(NueRoute, RootByGuidAndBadRoot) {
   const Fabric f = fig2();
   NueRun by_guid;
