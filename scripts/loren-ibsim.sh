@@ -14,12 +14,12 @@
 #   -b    build tree with libkeiro.so, keiro and tests/harness/sa_path_sl
 #         (default: $KEIRO_BUILDDIR, else build-loren)
 #   -o    output directory (default: $BUILDDIR/loren-ibsim)
-#   -m    OpenSM's max_op_vls (default 8)
+#   -m    OpenSM's max_op_vls (default 4: VL0-7, 8 data VLs; OpenSM takes 1-5)
 # Exit: 0 when every case passes, 1 otherwise.
 set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=${KEIRO_BUILDDIR:-$src/build-loren}
-out= maxop=8
+out= maxop=4
 while getopts "b:o:m:h" opt; do
   case $opt in
     b) build=$OPTARG ;;

@@ -44,8 +44,11 @@
 // Why a repair step. The unconstrained per-pair optimum cannot always be
 // kept in one tree: t's shortest path may need a high rank, while s, behind
 // t, could only use t at a lower rank. Greedy labels can then leave a switch
-// with no legal neighbour (e.g. with (UD)* the root has only down channels,
-// which cannot precede a top-rank up hop). Repair: an escape tree E inside
+// with no legal neighbour (e.g. with UD-(DU)* and 2 layers, a leaf whose
+// only neighbour's shortest path needs the top rank, a down hop in layer 1,
+// which no up hop may precede). (UD)* never needs it: every non-root switch
+// has an up channel, which may precede any rank, and the root reaches d
+// down its BFS tree path. Repair: an escape tree E inside
 // layer 0 always exists (switches with a down-only path to d take their
 // shortest one, rank 0; every other switch an up hop, rank 1, towards the
 // root, which reaches d down-only). For each unlabelled switch, every switch

@@ -93,6 +93,16 @@ void CdgDijkstra::relax_into(int32_t v, std::span<const int64_t> weight, bool af
     const int32_t u = in.u;
     const int64_t nd = dv + weight[q];
     if (reached(u)) {
+      if (next_[u] == q) {
+        // u already routes over v: v's distance fell (a shortcut or an
+        // escape repair moved it), so u's falls with it and u passes it on
+        // when it leaves the heap again. No dependency changes.
+        if (nd < dist_[u]) {
+          dist_[u] = nd;
+          heap_.push_or_decrease(u, nd);
+        }
+        continue;
+      }
       if (settled(u)) {
         // Section 4.6.3: after an island was reached, settled switches may
         // be rerouted over it if their dependants can stay.
@@ -158,6 +168,7 @@ bool CdgDijkstra::attempt_shortcut(int32_t u, int32_t q, int64_t nd) {
   }
   switch_channel(u, q);
   dist_[u] = nd;
+  heap_.push_or_decrease(u, nd);  // the shorter distance reaches u's dependants and neighbours
   return true;
 }
 

@@ -29,7 +29,10 @@
 //     onto the escape paths.
 // After either step reaches z, Dijkstra continues from z, and a settled
 // switch that can now be reached more cheaply switches over if all its
-// dependants can keep their routes (shortcut, 4.6.3). If nothing works for
+// dependants can keep their routes (shortcut, 4.6.3). Such a switch goes
+// back into the heap with its shorter distance, so the switches routed
+// through it and its other neighbours see it too (they follow, or take
+// further shortcuts). A distance only ever falls, so this ends. If nothing works for
 // any unreached switch, the run fails and the caller moves the whole
 // destination onto the escape paths (keeping the routing destination-based).
 //

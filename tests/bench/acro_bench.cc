@@ -8,6 +8,8 @@
 //   acro_bench realize N D HCAS SEED [SLS [VLS [firstfit|bestfit|repair [TABU [MOVES]]]]]
 //                                    the realization as SLs + SL2VL, then the
 //                                    self-check of the installed-style tables
+//   acro_bench smoke                 small cases of the three (make check);
+//                                    exit 1 if any fails
 // One tab-separated line per run on stdout, with a '#' header line.
 #include <chrono>
 #include <cstdio>
@@ -130,12 +132,26 @@ int realize(int n, int d, int hcas, uint64_t seed, int sls, int vls, const char 
       (long long)st.unplaced, ok ? st.sls_used : 0, ok ? st.vls_used : 0, (long long)fi.max,
       a.seconds, st.seconds, check_s, check.c_str());
   if (!ok) std::fprintf(stderr, "acro_bench: %s\n", err.c_str());
-  return ok ? 0 : 1;
+  return ok && check == "ok" ? 0 : 1;
+}
+
+// Seconds, not minutes: a few seeds of 16 switches through every command.
+int smoke() {
+  char s1[] = "1", s2[] = "2";
+  char *seeds[] = {s1, s2};
+  int failed = 0;
+  failed += layers(16, 4, 2, seeds) != 0;
+  failed += timing(16, 4, 2, seeds) != 0;
+  failed += realize(16, 4, 2, 1, 16, 8, "repair", 0, 0) != 0;
+  failed += realize(16, 4, 2, 2, 8, 4, "firstfit", 0, 0) != 0;
+  if (failed) std::fprintf(stderr, "acro_bench smoke: %d of 4 failed\n", failed);
+  return failed ? 1 : 0;
 }
 
 }  // namespace
 
 int main(int argc, char **argv) {
+  if (argc == 2 && !std::strcmp(argv[1], "smoke")) return smoke();
   if (argc >= 5 && !std::strcmp(argv[1], "layers"))
     return layers(std::atoi(argv[2]), std::atoi(argv[3]), argc - 4, argv + 4);
   if (argc >= 5 && !std::strcmp(argv[1], "time"))
@@ -147,7 +163,7 @@ int main(int argc, char **argv) {
                    argc > 9 ? std::atoi(argv[9]) : 0, argc > 10 ? std::atoll(argv[10]) : 0);
   std::fprintf(
       stderr,
-      "usage: acro_bench layers N D SEED... | time N D SEED... |\n"
+      "usage: acro_bench smoke | layers N D SEED... | time N D SEED... |\n"
       "       realize N D HCAS SEED [SLS [VLS [firstfit|bestfit|repair [TABU [MOVES]]]]]\n");
   return 2;
 }

@@ -10,3 +10,6 @@ tests_bench_loren_bench_SOURCES = tests/bench/loren_bench.cc tests/bench/loren_l
 tests_bench_nue_bench_LDADD = libkeirocore.la
 tests_bench_acro_bench_LDADD = libkeirocore.la
 tests_bench_loren_bench_LDADD = libkeirocore.la
+# Their smoke modes run in make check (seconds; a failed route or check fails).
+TESTS += tests/bench/smoke.sh
+dist_noinst_SCRIPTS += tests/bench/smoke.sh

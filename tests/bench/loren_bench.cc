@@ -16,6 +16,8 @@
 //   loren_bench engine   n d r HCAS SEED TMAX [MAX_VLS [MAX_SLS]]
 //                        keiro-loren end to end (LOREN + ACRO + SLs/SL2VL +
 //                        self-check) next to keiro-acro on the same fabric
+//   loren_bench smoke    small cases of hops, required and engine (make
+//                        check); exit 1 if LOREN or ACRO fails on them
 // Seeds SEED0..SEED1 inclusive. One tab-separated line per result on stdout,
 // with a '#' header line.
 #include <unistd.h>
@@ -233,7 +235,9 @@ int traffic(int n, int d, int r, uint64_t s0, uint64_t s1, int patterns,
   return 0;
 }
 
-int engine(int n, int d, int r, int hcas, uint64_t seed, int tmax, int max_vls, int max_sls) {
+int engine(int n, int d, int r, int hcas, uint64_t seed, int tmax, int max_vls, int max_sls,
+           bool strict = false) {
+  int failed = 0;
   const Lrtf x = make(n, d, r, seed, hcas);
   const std::string lay = "/tmp/loren_bench_" + std::to_string(getpid()) + ".layout";
   std::ofstream(lay) << x.layout;
@@ -253,6 +257,7 @@ int engine(int n, int d, int r, int hcas, uint64_t seed, int tmax, int max_vls, 
     Routing out;
     EngineReport rep;
     const bool ok = run_engine(*find_engine(name), in, out, rep);
+    failed += !ok;
     std::string error;
     for (const auto &l : log.lines)
       if (l.level == LogLevel::kError) error = l.text;
@@ -269,7 +274,20 @@ int engine(int n, int d, int r, int hcas, uint64_t seed, int tmax, int max_vls, 
     std::fflush(stdout);
   }
   std::remove(lay.c_str());
-  return 0;
+  return strict && failed ? 1 : 0;
+}
+
+// Seconds, not minutes: LRT(16, 4, 2) through hops and required, and both
+// engines end to end on LRT(16, 4, 2) with one CA per switch (t_max 0: the
+// mandatory entries; 15: full tables), which must route.
+int smoke() {
+  int failed = 0;
+  failed += hops(4, 4, 2, 1, 2, 1) != 0;
+  failed += required(4, 4, 2, 1, 2) != 0;
+  failed += engine(4, 4, 2, 1, 1, 0, 8, 16, true) != 0;
+  failed += engine(4, 4, 2, 1, 2, 15, 4, 16, true) != 0;
+  if (failed) std::fprintf(stderr, "loren_bench smoke: %d of 4 failed\n", failed);
+  return failed ? 1 : 0;
 }
 
 }  // namespace
@@ -277,6 +295,7 @@ int engine(int n, int d, int r, int hcas, uint64_t seed, int tmax, int max_vls, 
 int main(int argc, char **argv) {
   const std::string cmd = argc > 1 ? argv[1] : "";
   try {
+    if (cmd == "smoke" && argc == 2) return smoke();
     if (cmd == "hops" && argc >= 7)
       return hops(arg(argv, 2), arg(argv, 3), arg(argv, 4), arg(argv, 5), arg(argv, 6),
                   argc > 7 ? arg(argv, 7) : 1);
@@ -294,6 +313,7 @@ int main(int argc, char **argv) {
   } catch (const std::exception &e) {
     die(e.what());
   }
-  std::fprintf(stderr, "usage: loren_bench hops|required|traffic|engine ... (see the source)\n");
+  std::fprintf(stderr,
+               "usage: loren_bench smoke|hops|required|traffic|engine ... (see the source)\n");
   return 2;
 }

@@ -5,7 +5,10 @@
 // the tables nue::write_tables produces (not timed).
 //
 //   tests/bench/nue_bench [--reps N] [--net-dir DIR] [--opt key=value ...] [--lmc L]
-//                   [--fabric rrg128|torus666] [--k K]
+//                   [--fabric rrg128|torus666] [--k K] [--smoke]
+//
+// --smoke (make check): one repetition of every case; exit 1 if nue::route
+// or the independent check fails (as always).
 //
 // Fabrics: "rrg128": random 8-regular graph of 128 switches, 4 CAs each;
 // "torus666": 6x6x6 torus, 1% of the links failed, 2 CAs per switch.
@@ -48,12 +51,14 @@ int main(int argc, char **argv) {
       lmc = std::atoi(argv[++i]);
     } else if (!std::strcmp(argv[i], "--fabric") && i + 1 < argc) {
       only_fabric = argv[++i];
+    } else if (!std::strcmp(argv[i], "--smoke")) {
+      reps = 1;
     } else if (!std::strcmp(argv[i], "--k") && i + 1 < argc) {
       only_k = std::atoi(argv[++i]);
     } else {
       std::fprintf(stderr,
                    "usage: nue_bench [--reps N] [--net-dir DIR] [--opt key=value] [--lmc L] "
-                   "[--fabric rrg128|torus666] [--k K]\n");
+                   "[--fabric rrg128|torus666] [--k K] [--smoke]\n");
       return 2;
     }
   }

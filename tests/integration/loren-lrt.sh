@@ -13,7 +13,7 @@ net=$IT_DIR/lrt64.net lay=$IT_DIR/lrt64.layout
   { echo "FAIL: keiro topo lrt"; exit 99; }
 
 # Routed and checked.
-if it_run t18 "$net" -s -e keiro-loren,updn -m 8 -p "loren_layout=$lay loren_tmax=18"; then
+if it_run t18 "$net" -s -e keiro-loren,updn -m 4 -p "loren_layout=$lay loren_tmax=18"; then
   it_expect_log 'keiro-loren tables configured on all switches' 1
   it_expect_log 'ERR KE' 0
   it_no_osm_errors
@@ -27,7 +27,7 @@ fi
 # Failures fall back to minhop with one ERROR line each.
 fallback() {
   local tag=$1 opts=$2 why=$3
-  if ! it_run "$tag" "$net" -e keiro-loren,minhop -m 8 -p "$opts"; then
+  if ! it_run "$tag" "$net" -e keiro-loren,minhop -m 4 -p "$opts"; then
     it_fail "$tag: no SUBNET UP"
     return
   fi

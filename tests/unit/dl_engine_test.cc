@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <set>
 #include <string>
 
 #include "core/check/verify.h"
@@ -46,6 +47,14 @@ void run_typed(const Fabric &f, const std::string &opts, int vls, TypedRun &run)
   run.ok = dl::read_options(in, eo) && dl::run(in, eo, run.r, run.res);
 }
 
+// The SLs the paths use (path SL of every (source switch, LID)).
+int sls_used(const Fabric &f, const Routing &r) {
+  std::set<int> sls;
+  for (int32_t s = 0; s < f.num_switches(); ++s)
+    for (const uint16_t lid : f.lids()) sls.insert(r.path_sl(s, lid));
+  return static_cast<int>(sls.size());
+}
+
 TEST(DlEngine, Registered) {
   const EngineDesc *e = find_engine("dl");
   ASSERT_NE(e, nullptr);
@@ -63,18 +72,20 @@ TEST(DlEngine, EveryRestrictionAndPolicyIsDeadlockFree) {
         route(f, std::string("dl_restriction=") + rs + " dl_policy=" + pol, vls, run);
         ASSERT_TRUE(run.ok) << rs << " " << pol << ": " << last_line(run);
         EXPECT_EQ(run.log.count(LogLevel::kError), 0);
-        const check::Result c = check::verify(f, run.out);
-        EXPECT_TRUE(c.ok) << c.first_problem;
-        EXPECT_LE(c.vls_used, vls);
+        // run_engine's self-check passed (run.ok); the independent walker
+        // gives the figures the report must match.
+        const fixtures::RouteCheck c = fixtures::check_routes(f, run.out);
+        EXPECT_TRUE(c.ok) << c.problem;
+        EXPECT_LE(c.vls, vls);
         const int32_t root = dl::central_root(f);
         EXPECT_EQ(fixtures::check_dl_rules(f, run.out, root, rs, vls), "") << rs << " " << pol;
         EXPECT_EQ(run.rep.get("policy"), pol);
         EXPECT_EQ(run.rep.get("subnets"), std::to_string(vls));
-        EXPECT_EQ(std::stoi(run.rep.get("vls_used")), c.vls_used);
-        EXPECT_EQ(std::stoi(run.rep.get("sls_used")), c.sls_used);
-        EXPECT_FALSE(run.rep.get("avg_hops").empty());
-        EXPECT_FALSE(run.rep.get("max_efi").empty());
-        EXPECT_NE(run.rep.get("root").find(f.sw(root).name), std::string::npos);
+        EXPECT_EQ(std::stoi(run.rep.get("vls_used")), c.vls);
+        EXPECT_EQ(std::stoi(run.rep.get("sls_used")), sls_used(f, run.out));
+        EXPECT_NEAR(std::stod(run.rep.get("avg_hops")), c.avg_hops, 1e-6);
+        EXPECT_EQ(std::stoll(run.rep.get("max_efi")), c.max_efi);
+        EXPECT_NE(run.rep.get("root").find("'" + f.sw(root).name + "'"), std::string::npos);
       }
 }
 
@@ -121,7 +132,16 @@ TEST(DlEngine, OneVlIsUpDown) {
   EXPECT_EQ(run.res.sls_used, 1);
   EXPECT_EQ(run.r.vls_used, 1);
   EXPECT_EQ(run.r.sls_used, 1);
-  EXPECT_EQ(fixtures::check_dl_rules(f, run.r, dl::central_root(f), "ud", 1), "");
+  const int32_t root = dl::central_root(f);
+  EXPECT_EQ(fixtures::check_dl_rules(f, run.r, root, "ud", 1), "");
+  // The same path lengths as a plain destination-based up*/down* routing
+  // from that root (the oracle, as OpenSM's updn: docs/dl.md).
+  const fixtures::RouteCheck dl1 = fixtures::check_routes(f, run.r);
+  const fixtures::RouteCheck updn = fixtures::check_routes(f, fixtures::updown_routing(f, root));
+  ASSERT_TRUE(dl1.ok) << dl1.problem;
+  ASSERT_TRUE(updn.ok) << updn.problem;
+  EXPECT_NEAR(dl1.avg_hops, updn.avg_hops, 1e-9);
+  EXPECT_EQ(dl1.max_hops, updn.max_hops);
 }
 
 // Every LID is routed: LMC 2 on the CAs, switch LIDs too (the self-check
@@ -168,9 +188,9 @@ TEST(DlEngine, UnknownRootFails) {
 // ambiguous, so keiro-dl refuses (Fabric::find_switch) with one ERROR line
 // that says so and points to the GUID; the GUID of either works.
 TEST(DlEngine, AmbiguousRootDescriptionFails) {
-  const Fabric f = fixtures::from_links(8, fixtures::random_irregular_links(8, 3, 1),
-                                        {.hcas = 1, .names = {"S0", "twin", "S2", "S3", "twin",
-                                                              "S5", "S6", "S7"}});
+  const Fabric f = fixtures::from_links(
+      8, fixtures::random_irregular_links(8, 3, 1),
+      {.hcas = 1, .names = {"S0", "twin", "S2", "S3", "twin", "S5", "S6", "S7"}});
   DlRun run;
   route(f, "dl_root=twin", 2, run);
   EXPECT_FALSE(run.ok);

@@ -8,11 +8,14 @@
 // with up*/down* from the same root: the shortest legal up*/down* path of
 // every pair (hops), and a destination-based up*/down* routing with the same
 // load-aware path selection (max edge forwarding index). Prints the figures.
+// The up*/down* routing compared with is the plain one of tests/unit/oracles.h
+// (not DL with one sub-network); the run is not checked again with
+// core/check (run_engine did), but with the independent walker.
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <set>
 
-#include "core/check/verify.h"
 #include "core/dl/dl.h"
 #include "core/engine.h"
 #include "core/minimal/balanced.h"
@@ -35,38 +38,44 @@ Figures run(const Fabric &f, int vls, const std::string &restriction = "ud") {
       fixtures::run_captured(f, "dl", {.opts = "dl_restriction=" + restriction, .max_vls = vls});
   EXPECT_TRUE(run.ok) << run.last_line();
   const Routing &r = run.out;
-  const check::Result c = check::verify(f, r);
-  EXPECT_TRUE(c.ok) << c.first_problem;
-  EXPECT_FALSE(c.credit_loop);
-  EXPECT_LE(c.vls_used, vls);
-  fig.vls = c.vls_used;
-  fig.sls = c.sls_used;
+  const fixtures::RouteCheck c = fixtures::check_routes(f, r);
+  EXPECT_TRUE(c.ok) << c.problem;
+  EXPECT_LE(c.vls, vls);
+  fig.vls = c.vls;
+  std::set<int> sls;
+  for (int32_t s = 0; s < f.num_switches(); ++s)
+    for (const uint16_t lid : f.lids()) sls.insert(r.path_sl(s, lid));
+  fig.sls = static_cast<int>(sls.size());
 
   const int32_t root = dl::central_root(f);
   EXPECT_EQ(fixtures::check_dl_rules(f, r, root, restriction, vls), "");
   const EngineReport &rep = run.rep;
-  fig.dl_hops = std::stod(rep.get("avg_hops"));  // 6 decimals
-  fig.dl_efi = std::stoll(rep.get("max_efi"));
+  fig.dl_hops = c.avg_hops;
+  fig.dl_efi = c.max_efi;
+  EXPECT_NEAR(std::stod(rep.get("avg_hops")), c.avg_hops, 1e-6);  // the report: 6 decimals
+  EXPECT_EQ(std::stoll(rep.get("max_efi")), c.max_efi);
   fig.updn_hops = fixtures::average_pair_hops(f, fixtures::pair_distances(f, root, "ud", 1));
   fig.pair_bound =
       fixtures::average_pair_hops(f, fixtures::pair_distances(f, root, restriction, vls));
 
-  // Destination-based up*/down*, same root, same load-aware selection.
-  std::string err;
-  dl::DlOptions uo;
-  uo.layers = 1;
-  uo.root = root;
-  dl::DlResult u;
-  EXPECT_TRUE(dl::route(f, uo, u, err)) << err;
-  fig.updn_efi = minimal::forwarding_index(f, u.trees).max;
-  fig.updn_tree_hops = dl::average_hops(f, u.trees);
+  // Plain destination-based up*/down* (the oracle), same root, the least
+  // loaded port among equal choices.
+  const Routing updn = fixtures::updown_routing(f, root);
+  EXPECT_EQ(fixtures::check_dl_rules(f, updn, root, "ud", 1), "");
+  const fixtures::RouteCheck uc = fixtures::check_routes(f, updn);
+  EXPECT_TRUE(uc.ok) << uc.problem;
+  fig.updn_efi = uc.max_efi;
+  fig.updn_tree_hops = uc.avg_hops;
   EXPECT_GE(fig.updn_tree_hops + 1e-9, fig.updn_hops);
+  std::string err;
   // For reference: shortest paths, and balanced minimal routing (keiro-acro's).
   fig.minimal = fixtures::average_pair_hops(f, fixtures::distances(f));
   minimal::DestTrees mt;
   EXPECT_TRUE(minimal::balanced_routing(f, {}, mt, err)) << err;
   fig.minimal_efi = minimal::forwarding_index(f, mt).max;
   EXPECT_GE(fig.dl_hops + 1e-6, fig.pair_bound);
+  // docs/dl.md: the trees are within 0.1% of the per-pair optimum here.
+  EXPECT_LE(fig.dl_hops, fig.pair_bound * 1.001);
   return fig;
 }
 
@@ -98,7 +107,9 @@ TEST_P(DlIrregular, TenRandom64SwitchFabrics) {
   }
   std::printf("irregular, %d VLs: average hops DL %.3f vs up*/down* %.3f: %.1f%% fewer\n", vls,
               dl / 10, updn / 10, 100.0 * (1 - dl / updn));
-  EXPECT_LE(dl, 0.88 * updn);
+  // Measured (docs/dl.md): 18.7% fewer hops with 2 VLs, 19.1% with 3, as
+  // computed here (deterministic); 0.2 points below for rounding.
+  EXPECT_LE(dl, (vls == 2 ? 1 - 0.185 : 1 - 0.189) * updn);
 }
 
 TEST_P(DlIrregular, Torus8x8) {

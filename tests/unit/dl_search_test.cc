@@ -4,6 +4,7 @@
 // the trees on random fabrics, and the three path-selection policies.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 #include <string>
@@ -180,6 +181,7 @@ TEST(DlSearch, RepairWhenAGreedyLabelBlocksALeaf) {
 // one given the next switch (so the path obeys the restriction), within the
 // budget, and no shorter than the per-pair optimum of the paper's search.
 TEST(DlSearch, TreesAreLegalAndNearTheBoundOnRandomFabrics) {
+  double worst = 1;
   for (const char *rs : {"ud", "ud-du", "ud-dudu"})
     for (int layers = 1; layers <= 3; ++layers)
       for (uint64_t seed = 1; seed <= 4; ++seed) {
@@ -214,7 +216,10 @@ TEST(DlSearch, TreesAreLegalAndNearTheBoundOnRandomFabrics) {
         const double tree = dl::average_hops(f, r.trees);
         const double pair = fixtures::average_pair_hops(f, bound);
         EXPECT_GE(tree + 1e-9, pair);
-        EXPECT_LE(tree, pair * 1.02) << rs << " layers " << layers << " seed " << seed;
+        worst = std::max(worst, tree / pair);
+        // Worst measured: 1.00195 (2026-11-24, these 36 cases; docs/dl.md's
+        // 0.1% is over the 64-switch fabrics, dl_fabrics_test checks it there).
+        EXPECT_LE(tree, pair * 1.0025) << rs << " layers " << layers << " seed " << seed;
         // (UD)* never needs the repair: every non-root switch has an up
         // channel, which may precede any rank, and the root reaches d down
         // its BFS tree path.
@@ -222,6 +227,7 @@ TEST(DlSearch, TreesAreLegalAndNearTheBoundOnRandomFabrics) {
           EXPECT_EQ(r.repaired_dests, 0);
         }
       }
+  std::printf("DL trees vs per-pair optimum, worst ratio %.5f\n", worst);
 }
 
 struct PolicyRun {

@@ -11,6 +11,7 @@
 #include "core/topo/rng.h"
 #include "tests/bench/loren_lrt.h"
 #include "tests/unit/fabrics.h"
+#include "tests/unit/oracles.h"
 
 namespace keiro {
 namespace {
@@ -105,6 +106,17 @@ void check_routing(const Fabric &f, const loren::Layout &l, const loren::LorenRo
         EXPECT_NE(entry(u, v), nullptr) << u << " -> " << v;
       }
   }
+  // The forwarding rule walked plainly on the tables (the oracle, not the
+  // engine's expansion): no livelock, and the same next hop everywhere.
+  std::vector<int32_t> next;
+  ASSERT_EQ(fixtures::loren_walk(f, l, t, &next), "");
+  for (int32_t k = 0; k < r.trees.num_dests(); ++k) {
+    const int32_t v = r.trees.root[k];
+    for (int32_t u = 0; u < S; ++u)
+      if (u != v) {
+        EXPECT_EQ(r.trees.hop(k, u), next[static_cast<size_t>(v) * S + u]) << u << " -> " << v;
+      }
+  }
   // With room for every destination LOREN is shortest-path routing.
   if (t.tmax >= S - 1) {
     EXPECT_DOUBLE_EQ(r.avg_hops, r.avg_min_hops);
@@ -191,12 +203,15 @@ TEST(LorenForward, LayoutWithHolesCanLivelock) {
   std::string err;
   EXPECT_FALSE(loren::route(f, l, o, r, err));
   EXPECT_EQ(r.tables.required, 2);
+  // The plain walk of the same tables finds it too (first pair in its order).
+  EXPECT_EQ(fixtures::loren_walk(f, l, r.tables), "livelock from 'L2' to 'L0' at 'L2'");
   EXPECT_EQ(err,
             "livelock: LOREN's forwarding from switch 'L2' towards switch 'L0' loops through "
             "switch 'L2' (does every grid position between them hold a switch?)");
   // With room for every destination the same layout is fine.
   o.tmax = 4;
   EXPECT_TRUE(loren::route(f, l, o, r, err)) << err;
+  EXPECT_EQ(fixtures::loren_walk(f, l, r.tables), "");
 }
 
 TEST(LorenForward, SmallerTablesNeverShortenPaths) {

@@ -69,13 +69,15 @@ TEST_F(NueFig7, BacktrackingReachesTheIslandAndItBecomesAShortcut) {
   const CdgDijkstra::Outcome o = dijkstra.route(R, weight, nullptr);
   ASSERT_TRUE(o.reached_all);
   EXPECT_EQ(o.backtracks, 1);  // n4 reached over n3's alternative c(n3,n2)
-  EXPECT_EQ(o.shortcuts, 1);   // n5 then goes over n4 (50 instead of 110)
+  // n5 then goes over n4 (50 instead of 110), and n5's shorter distance
+  // moves n7 too (60 over n5 instead of 100 over R).
+  EXPECT_EQ(o.shortcuts, 2);
   const auto next = dijkstra.next();
   EXPECT_EQ(next[N3], ch(N3, N2));
   EXPECT_EQ(next[N4], ch(N4, N3));
   EXPECT_EQ(next[N5], ch(N5, N4));
   EXPECT_EQ(next[N6], ch(N6, N5));  // n6 keeps its route, now via the shortcut
-  EXPECT_EQ(next[N7], ch(N7, R));
+  EXPECT_EQ(next[N7], ch(N7, N5));
   dijkstra.commit();
   // The final tree's dependencies are used, the abandoned ones are not.
   EXPECT_EQ(cdg.state(dep(N4, N3, N2)), CompleteCdg::kUsed);
@@ -84,6 +86,7 @@ TEST_F(NueFig7, BacktrackingReachesTheIslandAndItBecomesAShortcut) {
   EXPECT_EQ(cdg.state(dep(N5, N4, N3)), CompleteCdg::kUsed);
   EXPECT_EQ(cdg.state(dep(N6, N5, N4)), CompleteCdg::kUsed);
   EXPECT_EQ(cdg.state(dep(N6, N5, N7)), CompleteCdg::kUnused);
+  EXPECT_EQ(cdg.state(dep(N7, N5, N4)), CompleteCdg::kUsed);
   EXPECT_EQ(cdg.state(dep(N4, N3, N1)), CompleteCdg::kBlocked);
   EXPECT_EQ(cdg.state(dep(N4, N5, N7)), CompleteCdg::kBlocked);
   EXPECT_EQ(cdg.log_mark(), 0u);
@@ -125,6 +128,54 @@ TEST_F(NueFig7, CommittedDependenciesRestrictLaterDestinations) {
     for (int32_t s = 0; s < 8; ++s) EXPECT_EQ(dijkstra.next()[s] < 0, s == d);
     dijkstra.commit();
   }
+}
+
+// A shortcut's shorter distance reaches the switches behind it: Fig. 7
+// with an eighth switch n8 hanging off n6 and R. n8 is settled over R
+// (100) before the impasse; n6, behind n5, is at 120 then. Once n5 takes
+// the shortcut over n4 (50), n6 is at 60 and n8 over n6 at 70 < 100, so n8
+// must move onto n6 as well (and n7 onto n5, 60 < 100). When the shorter
+// distance of n5 is not passed on (n5 not queued again), n6 stays at 120
+// and n8 and n7 at R.
+TEST(NueShortcut, ShorterDistancePropagatesBehindTheShortcut) {
+  enum { R = 0, N1, N2, N3, N4, N5, N6, N7, N8 };
+  const Fabric f = fixtures::from_links(9,
+                                        {{R, N1},
+                                         {R, N2},
+                                         {R, N7},
+                                         {N1, N3},
+                                         {N2, N3},
+                                         {N3, N4},
+                                         {N4, N5},
+                                         {N5, N6},
+                                         {N5, N7},
+                                         {N6, N8},
+                                         {N8, R}},
+                                        {.hcas = 1});
+  auto ch = [&](int a, int b) { return channel_between(f, a, b); };
+  CompleteCdg cdg(f);
+  auto dep = [&](int a, int b, int c) { return cdg.edge(ch(a, b), ch(b, c)); };
+  std::vector<int64_t> weight(f.num_channels(), 10);
+  weight[ch(N7, R)] = 100;
+  weight[ch(N3, N2)] = 20;
+  weight[ch(N8, R)] = 100;   // n8 is far from R directly ...
+  weight[ch(N6, N8)] = 100;  // ... and n6 does not go over n8
+  cdg.set_state(dep(N4, N3, N1), CompleteCdg::kBlocked);
+  cdg.set_state(dep(N4, N5, N7), CompleteCdg::kBlocked);
+  CdgDijkstra dijkstra(f, cdg);
+  const CdgDijkstra::Outcome o = dijkstra.route(R, weight, nullptr);
+  ASSERT_TRUE(o.reached_all);
+  EXPECT_EQ(o.backtracks, 1);
+  const auto next = dijkstra.next();
+  EXPECT_EQ(next[N5], ch(N5, N4));  // the first shortcut (50 instead of 110)
+  EXPECT_EQ(next[N6], ch(N6, N5));
+  EXPECT_EQ(next[N8], ch(N8, N6));  // 70 over n6 instead of 100 over R
+  EXPECT_EQ(next[N7], ch(N7, N5));  // 60 over n5 instead of 100 over R
+  EXPECT_EQ(o.shortcuts, 3);        // n5, n7, n8
+  dijkstra.commit();
+  EXPECT_EQ(cdg.state(dep(N8, N6, N5)), CompleteCdg::kUsed);
+  EXPECT_EQ(cdg.state(dep(N6, N5, N4)), CompleteCdg::kUsed);
+  for (int32_t e = 0; e < cdg.num_edges(); ++e) EXPECT_NE(cdg.state(e), CompleteCdg::kTentative);
 }
 
 // Escape repair: the island z cannot be reached by Dijkstra nor by moving a

@@ -6,6 +6,7 @@
 // acyclic (checked independently by fixtures::check_routes).
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -40,9 +41,11 @@ TEST(NueRoute, Fig2RingWithShortcutFromThePapersRoot) {
   EXPECT_EQ(run.log.count(LogLevel::kError), 0);
   EXPECT_NE(run.rep.get("root_layer0").find("'S4'"), std::string::npos);
   EXPECT_EQ(run.rep.get("layers"), "1");
-  EXPECT_FALSE(run.rep.get("escape_fallbacks").empty());
-  EXPECT_FALSE(run.rep.get("backtracking").empty());
-  EXPECT_FALSE(run.rep.get("shortcuts").empty());
+  // Fig. 2 routes without an impasse (PureRouteCountersOnFig2).
+  EXPECT_EQ(run.rep.get("escape_fallbacks"), "0");
+  EXPECT_EQ(run.rep.get("backtracking"), "0");
+  EXPECT_EQ(run.rep.get("escape_repairs"), "0");
+  EXPECT_EQ(run.rep.get("shortcuts"), "0");
   EXPECT_EQ(run.rep.get("escape_dependencies"), "8");  // Fig. 4
   const fixtures::RouteCheck c = check_routes(f, run.out);
   EXPECT_TRUE(c.ok) << c.problem;
@@ -54,7 +57,62 @@ TEST(NueRoute, Fig2RingWithShortcutFromThePapersRoot) {
     EXPECT_EQ(run.out.path_sl(0, f.terminal(t).lid), 0);
   }
   EXPECT_EQ(run.log.count(LogLevel::kInfo), 1);
-  EXPECT_TRUE(run.log.contains("fell back to the escape paths"));
+  EXPECT_EQ(run.last_line(),
+            "keiro-nue: routed 10 LIDs in 1 of 1 layers (partition metis); 0 of them fell back "
+            "to the escape paths; islands reached by backtracking 0, by escape repair 0; 0 "
+            "shortcuts");
+}
+
+// The impasse handling through the whole engine (run_engine: route and
+// self-check), one layer: a 5x3x2 torus with 20% of its links failed (found
+// by searching random tori with one CA per switch) where LID 47 meets an
+// unsolvable impasse and falls back to the escape paths, 12 islands are
+// reached by local backtracking and 9 settled switches take shortcuts. The
+// tables stay deadlock free by the independent check.
+TEST(NueRoute, EscapeFallbackBacktrackingAndShortcutsThroughTheEngine) {
+  const Fabric f = fixtures::from_links(30, fixtures::torus_links(5, 3, 2, 0.2, 9), {.hcas = 1});
+  const fixtures::EngineRun run = fixtures::run_captured(f, "keiro-nue", {.max_vls = 1});
+  ASSERT_TRUE(run.ok) << run.last_line();
+  EXPECT_EQ(run.log.count(LogLevel::kError), 0);
+  EXPECT_EQ(run.rep.get("layers"), "1");
+  EXPECT_GT(std::stol(run.rep.get("escape_fallbacks")), 0);
+  EXPECT_GT(std::stol(run.rep.get("backtracking")), 0);
+  EXPECT_GT(std::stol(run.rep.get("shortcuts")), 0);
+  EXPECT_TRUE(run.log.contains("keiro-nue: layer 0: unsolvable impasse for LID"));
+  EXPECT_TRUE(run.log.contains("; " + run.rep.get("escape_fallbacks") +
+                               " of them fell back to the escape paths; islands "
+                               "reached by backtracking " +
+                               run.rep.get("backtracking")));
+  const fixtures::RouteCheck c = check_routes(f, run.out);
+  EXPECT_TRUE(c.ok) << c.problem;
+  EXPECT_EQ(c.vls, 1);
+  EXPECT_EQ(fixtures::credit_loop_problem(f, run.out), "");
+  // The same counters from the pure function, and the fallen-back LIDs.
+  nue::NueOptions opt;
+  opt.layers = 1;
+  nue::NueResult r;
+  std::string err;
+  Options o;
+  ASSERT_TRUE(nue::read_options(o, f, 1, opt, err)) << err;
+  ASSERT_TRUE(nue::route(f, opt, r, err)) << err;
+  EXPECT_EQ(std::to_string(r.escape_fallbacks), run.rep.get("escape_fallbacks"));
+  ASSERT_EQ(r.layer.size(), 1u);
+  EXPECT_EQ(static_cast<int64_t>(r.layer[0].fallback_lids.size()), r.escape_fallbacks);
+}
+
+// A smaller one without a fallback: a random 3-regular fabric of 14
+// switches (seed 6, one CA each, found by the same search) where one layer
+// needs 9 islands reached by backtracking and 2 shortcuts; no LID falls back.
+TEST(NueRoute, BacktrackingAndShortcutsOnFourteenSwitches) {
+  const Fabric f = fixtures::random_regular(14, 3, 6, {.hcas = 1});
+  const fixtures::EngineRun run = fixtures::run_captured(f, "keiro-nue", {.max_vls = 1});
+  ASSERT_TRUE(run.ok) << run.last_line();
+  EXPECT_EQ(run.rep.get("escape_fallbacks"), "0");
+  EXPECT_GT(std::stol(run.rep.get("backtracking")), 0);
+  EXPECT_GT(std::stol(run.rep.get("shortcuts")), 0);
+  const fixtures::RouteCheck c = check_routes(f, run.out);
+  EXPECT_TRUE(c.ok) << c.problem;
+  EXPECT_EQ(c.vls, 1);
 }
 
 TEST(NueRoute, RootByGuidAndBadRoot) {
@@ -296,6 +354,26 @@ TEST(NueRoute, RunEngineSelfCheckPasses) {
   }
 }
 
+// The docs claim 1 to 15 VLs: with 9..15 (ports with 15 data VLs) the
+// engine (route + self-check) builds that many layers on 64 switches, every
+// one of them used, and the independent check passes with exactly k VLs.
+// (On 32 switches METIS leaves some of 9..15 parts empty: fewer layers.)
+TEST(NueRoute, NineToFifteenVls) {
+  const Fabric f =
+      fixtures::from_links(64, fixtures::random_regular_links(64, 4, 1), {.hcas = 1, .vls = 15});
+  for (int k = 9; k <= 15; ++k) {
+    const fixtures::EngineRun run =
+        fixtures::run_captured(f, "keiro-nue", {.max_vls = k, .max_sls = 16});
+    ASSERT_TRUE(run.ok) << "k=" << k << ": " << run.last_line();
+    EXPECT_EQ(run.log.count(LogLevel::kError), 0);
+    EXPECT_EQ(run.rep.get("layers"), std::to_string(k));
+    const fixtures::RouteCheck c = check_routes(f, run.out);
+    ASSERT_TRUE(c.ok) << "k=" << k << ": " << c.problem;
+    EXPECT_EQ(c.vls, k);
+    EXPECT_EQ(run.out.vls_used, k);
+  }
+}
+
 TEST(NueRoute, TorusWithFailuresAllK) {
   const Fabric f = fixtures::from_links(27, fixtures::torus_links(3, 3, 3, 0.05, 4), {.hcas = 2});
   for (int k : {1, 2, 4, 8}) {
@@ -310,19 +388,30 @@ TEST(NueRoute, TorusWithFailuresAllK) {
 // Layers take turns (nue.cc): with several layers on a low-diameter fabric
 // the METIS layers are compact regions, and routing them one after the other
 // left the most loaded link at 1.64 (4 layers) and 1.56 (8 layers) times the
-// mean edge forwarding index of this fabric; interleaving them gives 1.28 and
-// 1.17 at the same average path length.
+// mean edge forwarding index of this fabric; interleaving them gave 1.28 and
+// 1.17 at the same average path length, and 1.239 and 1.136 (switch hops
+// 2.566 and 2.536) as measured on 2026-11-24.
 TEST(NueRoute, InterleavedLayersBalance) {
   const Fabric f =
       fixtures::from_links(128, fixtures::random_regular_links(128, 8, 3), {.hcas = 4});
-  for (int k : {4, 8}) {
+  struct Bound {
+    int k;
+    double efi_ratio, hops;
+  };
+  // Measured 1.239 / 2.566 (k = 4) and 1.136 / 2.536 (k = 8), deterministic
+  // (METIS and the orders are seeded): about 1% above, so a loss of balance
+  // or path length shows.
+  for (const Bound b : {Bound{4, 1.25, 2.575}, Bound{8, 1.15, 2.545}}) {
     NueRun run;
-    route(f, "", k, run);
-    ASSERT_TRUE(run.ok) << k;
+    route(f, "", b.k, run);
+    ASSERT_TRUE(run.ok) << b.k;
     const fixtures::RouteCheck c = check_routes(f, run.out);
-    ASSERT_TRUE(c.ok) << "k=" << k << ": " << c.problem;
-    EXPECT_LE(static_cast<double>(c.max_efi), 1.4 * c.avg_efi) << "k=" << k;
-    EXPECT_LT(c.avg_hops, 2.6) << "k=" << k;
+    ASSERT_TRUE(c.ok) << "k=" << b.k << ": " << c.problem;
+    std::printf("rrg128 k=%d: max EFI %lld, mean %.1f (%.3fx), switch hops %.3f\n", b.k,
+                static_cast<long long>(c.max_efi), c.avg_efi,
+                static_cast<double>(c.max_efi) / c.avg_efi, c.avg_hops);
+    EXPECT_LE(static_cast<double>(c.max_efi), b.efi_ratio * c.avg_efi) << "k=" << b.k;
+    EXPECT_LT(c.avg_hops, b.hops) << "k=" << b.k;
   }
 }
 

@@ -101,4 +101,104 @@ RouteCheck check_routes(const Fabric &f, const Routing &r) {
   return res;
 }
 
+Routing updown_routing(const Fabric &f, int32_t root, bool balanced) {
+  const int32_t S = f.num_switches();
+  const std::vector<uint8_t> up = reference_up(f, root);
+  Routing r;
+  r.reset(f);
+  // Per destination switch d: dist[s] and down_only[s] (-1: no label).
+  std::vector<int32_t> dist(S);
+  std::vector<int8_t> down_only(S);
+  std::vector<std::vector<int32_t>> bucket;  // by 2 * dist + (down_only ? 0 : 1)
+  std::vector<std::vector<int32_t>> used(S, std::vector<int32_t>(256, 0));
+  int32_t routed_for = -1;
+  for (uint16_t lid : f.lids()) {
+    const int32_t d = f.lid_switch(lid);
+    if (d != routed_for) {  // recomputed whenever d changes (f.lids() is in LID order)
+      routed_for = d;
+      std::fill(dist.begin(), dist.end(), -1);
+      std::fill(down_only.begin(), down_only.end(), -1);
+      bucket.assign(static_cast<size_t>(2 * S + 2), {});
+      bucket[0].push_back(d);
+      std::vector<int32_t> key(S, -1);  // best key pushed so far
+      key[d] = 0;
+      for (size_t k = 0; k < bucket.size(); ++k)
+        for (size_t i = 0; i < bucket[k].size(); ++i) {
+          const int32_t t = bucket[k][i];
+          if (down_only[t] >= 0) continue;  // labelled at a smaller key
+          dist[t] = static_cast<int32_t>(k / 2);
+          down_only[t] = k % 2 == 0;
+          // s -> t: down only onto a down-only t (s stays down-only), up always.
+          for (int32_t c = f.out_begin(t); c < f.out_end(t); ++c) {
+            const int32_t s = f.channel(c).dst;
+            if (down_only[s] >= 0) continue;
+            for (int32_t b = f.out_begin(s); b < f.out_end(s); ++b) {
+              if (f.channel(b).dst != t || (!up[b] && !down_only[t])) continue;
+              const int32_t nk = 2 * (dist[t] + 1) + (up[b] ? 1 : 0);
+              if (key[s] < 0 || nk < key[s]) {
+                key[s] = nk;
+                bucket[nk].push_back(s);
+              }
+            }
+          }
+        }
+    }
+    for (int32_t s = 0; s < S; ++s) {
+      if (s == d) {
+        const LidOwner o = f.lid_owner(lid);
+        r.set_out_port(s, lid, o.kind == LidOwner::kSwitch ? 0 : f.terminal(o.id).sw_port);
+        continue;
+      }
+      int32_t best = -1;
+      for (int32_t c = f.out_begin(s); c < f.out_end(s); ++c) {
+        const int32_t t = f.channel(c).dst;
+        if (down_only[s] < 0 || down_only[t] < 0 || dist[t] != dist[s] - 1) continue;
+        if (down_only[s] ? (up[c] || !down_only[t]) : !up[c]) continue;
+        if (best < 0 ||
+            (balanced && used[s][f.channel(c).src_port] < used[s][f.channel(best).src_port]))
+          best = c;
+        if (!balanced) break;
+      }
+      if (best < 0) {
+        r.set_out_port(s, lid, kNoPort);
+        continue;
+      }
+      ++used[s][f.channel(best).src_port];
+      r.set_out_port(s, lid, f.channel(best).src_port);
+    }
+  }
+  return r;
+}
+
+std::string loren_walk(const Fabric &f, const loren::Layout &l, const loren::LorenTables &t,
+                       std::vector<int32_t> *next) {
+  const int32_t S = f.num_switches();
+  // The rule, plainly: the first entry with the smallest md(dst, v).
+  auto rule = [&](int32_t u, int32_t v) -> int32_t {
+    int32_t best = -1, best_md = 0;
+    for (const loren::LorenEntry &e : t.table(u)) {
+      const int32_t md = e.dst == v ? -1 : l.md(e.dst, v);
+      if (best < 0 || md < best_md) best = e.channel, best_md = md;
+    }
+    return best;
+  };
+  if (next) next->assign(static_cast<size_t>(S) * S, -1);
+  std::vector<int32_t> seen(S, -1);
+  for (int32_t v = 0; v < S; ++v)
+    for (int32_t src = 0; src < S; ++src) {
+      const int32_t walk = v * S + src;
+      for (int32_t u = src; u != v;) {
+        if (seen[u] == walk)
+          return "livelock from '" + f.sw(src).name + "' to '" + f.sw(v).name + "' at '" +
+                 f.sw(u).name + "'";
+        seen[u] = walk;
+        const int32_t c = rule(u, v);
+        if (c < 0) return "empty table at '" + f.sw(u).name + "'";
+        if (next) (*next)[static_cast<size_t>(v) * S + u] = c;
+        u = f.channel(c).dst;
+      }
+    }
+  return "";
+}
+
 }  // namespace keiro::fixtures

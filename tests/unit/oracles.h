@@ -3,10 +3,13 @@
 // engines' code: Kahn's acyclicity test, a credit-loop walk of installed
 // tables, a route walker with hop and forwarding-index figures (Nue), and the
 // DL paper's rules (reference up/down directions, the shortest legal DL path
-// of every pair, a walk that checks the DL rules on the realized VLs).
+// of every pair, a walk that checks the DL rules on the realized VLs), a
+// plain destination-based up*/down* routing (the baseline DL is compared
+// with), and LOREN's forwarding rule walked from every source (livelock).
 //
 // Cost: the walks are O(S * LIDs * hops) time, O(C * VLs + edges) memory;
-// pair_distances O(S * S * layers * C).
+// pair_distances O(S * S * layers * C); updown_routing O(LIDs * C);
+// loren_walk O(S^2 * (hops + t)).
 #pragma once
 
 #include <algorithm>
@@ -15,6 +18,8 @@
 #include <vector>
 
 #include "core/fabric.h"
+#include "core/loren/layout.h"
+#include "core/loren/tables.h"
 #include "core/routing.h"
 
 namespace keiro::fixtures {
@@ -192,6 +197,30 @@ inline std::string check_dl_rules(const Fabric &f, const Routing &r, int32_t roo
     }
   return "";
 }
+
+// Plain destination-based up*/down* (Autonet; directions of reference_up
+// from root), written without DL's code: per destination switch d a BFS
+// backwards from d labels every switch with the first (hops, kind) it can
+// get, in the order hops, then down-only before up: s -> t down is allowed
+// only onto a down-only t (s becomes down-only), s -> t up always (s
+// becomes "up"). Every switch then takes a channel to a switch one hop
+// closer that keeps this rule, so paths go up*, then down* (a down hop
+// always reaches a down-only switch). Among equal choices: the lowest port
+// (balanced = false) or, LIDs in ascending order, the port carrying the
+// fewest LIDs on that switch so far. SL 0, VL 0; a switch left without a
+// label (none on (UD)* fabrics, docs/dl.md) gets no port.
+Routing updown_routing(const Fabric &f, int32_t root, bool balanced = true);
+
+// LOREN's forwarding rule (Kawano et al., Sect. V) walked plainly on the
+// tables: at switch u a packet for switch v takes the first entry of u's
+// table (table order) with the smallest Manhattan distance md(v_dst, v);
+// an exact entry v_dst = v always wins. Walks every (source, destination)
+// pair of switches and fails on a revisited switch (the rule depends on (u,
+// v) only, so that is a livelock) or an empty table. next (if given) gets
+// the channel the rule picks, next[v * S + u] (-1 at v). Returns "" or
+// "livelock from 'A' to 'B' at 'C'".
+std::string loren_walk(const Fabric &f, const loren::Layout &l, const loren::LorenTables &t,
+                       std::vector<int32_t> *next = nullptr);
 
 struct RouteCheck {
   bool ok = true;
