@@ -22,23 +22,14 @@ jobs=${KEIRO_JOBS:-$(nproc 2>/dev/null || echo 2)}
 scripts/build.sh
 
 build=${KEIRO_BUILD_DIR:-$src/build}
+. "$src/tests/harness/lib.sh"
 passed=0 failed=0 skipped=0
 
-# gtest_count LOG: adds the GoogleTest totals of LOG to the counters: the
-# cases that ran, of which those that passed and those that were skipped
-# (--gtest_brief prints no list of failures, so failed = ran - passed -
-# skipped). A binary that crashed before its summary counts as one failure.
+# gtest_count LOG: adds LOG's GoogleTest totals (kh_gtest_counts) to the counters.
 gtest_count() {
-  local ran p s
-  ran=$(sed -nE 's/^\[==========\] ([0-9]+) tests? from .* ran\..*/\1/p' "$1" | tail -n 1)
-  p=$(sed -nE 's/^\[  PASSED  \] ([0-9]+) tests?\..*/\1/p' "$1" | tail -n 1)
-  s=$(sed -nE 's/^\[  SKIPPED \] ([0-9]+) tests?[.,].*/\1/p' "$1" | tail -n 1)
-  if [ -z "$ran" ]; then
-    failed=$((failed + 1))
-    return
-  fi
-  passed=$((passed + ${p:-0})) skipped=$((skipped + ${s:-0}))
-  failed=$((failed + ran - ${p:-0} - ${s:-0}))
+  local p f s
+  read -r p f s < <(kh_gtest_counts "$1")
+  passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 }
 
 echo "== make check ($build)"

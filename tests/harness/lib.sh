@@ -336,3 +336,20 @@ kh_engine_fact() {
   grep -E "keiro: $2: (.*, )?$3=" "$1" 2>/dev/null | tail -n 1 |
     sed -nE "s/.*[:,] $3=([^,]*).*/\\1/p"
 }
+
+# kh_gtest_counts LOG: "PASSED FAILED SKIPPED" of a GoogleTest run's output:
+# the cases that ran, of which those that passed and those that were
+# skipped; --gtest_brief prints no list of failures, so failed = ran -
+# passed - skipped. A log without GoogleTest's closing summary (a crash)
+# counts as one failure.
+kh_gtest_counts() {
+  local ran p s
+  ran=$(sed -nE 's/^\[==========\] ([0-9]+) tests? from .* ran\..*/\1/p' "$1" | tail -n 1)
+  p=$(sed -nE 's/^\[  PASSED  \] ([0-9]+) tests?\..*/\1/p' "$1" | tail -n 1)
+  s=$(sed -nE 's/^\[  SKIPPED \] ([0-9]+) tests?[.,].*/\1/p' "$1" | tail -n 1)
+  if [ -z "$ran" ]; then
+    echo "0 1 0"
+  else
+    echo "${p:-0} $((ran - ${p:-0} - ${s:-0})) ${s:-0}"
+  fi
+}
