@@ -337,7 +337,7 @@ Routing route_tree(const Fabric &f) {
 }
 
 minimal::DestTrees trees_from_next_switch(const Fabric &f, const std::vector<int32_t> &roots,
-                                 const std::vector<std::vector<int32_t>> &next_sw) {
+                                          const std::vector<std::vector<int32_t>> &next_sw) {
   minimal::DestTrees t;
   t.reset(f.num_switches(), static_cast<int32_t>(roots.size()));
   std::vector<uint16_t> own;

@@ -129,7 +129,7 @@ Routing route_tree(const Fabric &f);
 // Destination trees given as "next switch" per (destination, switch); -1 at
 // the root. One destination per listed root, holding that switch's LIDs.
 minimal::DestTrees trees_from_next_switch(const Fabric &f, const std::vector<int32_t> &roots,
-                                 const std::vector<std::vector<int32_t>> &next_sw);
+                                          const std::vector<std::vector<int32_t>> &next_sw);
 // Shortest-path trees, one per switch (destination k at switch k): every
 // switch takes its first channel (port order) one hop closer to k.
 minimal::DestTrees min_hop_trees(const Fabric &f);

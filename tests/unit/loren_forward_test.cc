@@ -65,7 +65,8 @@ TEST(LorenForward, PaperFig4From15To5) {
 }
 
 // Checks what LOREN promises on one routed fabric.
-void check_routing(const Fabric &f, const loren::Layout &l, const loren::LorenRouting &r, int32_t tmax) {
+void check_routing(const Fabric &f, const loren::Layout &l, const loren::LorenRouting &r,
+                   int32_t tmax) {
   const int32_t S = f.num_switches();
   std::string err;
   ASSERT_TRUE(minimal::validate_trees(f, r.trees, err)) << err;

@@ -44,9 +44,11 @@ TEST(MinimalBalanced, BeatsMinhopLikeEdgeForwardingIndex) {
       minimal::DestTrees bal, mh;
       std::string err;
       ASSERT_TRUE(minimal::balanced_routing(f, {}, bal, err)) << err;
-      ASSERT_TRUE(minimal::trees_from_lfts(f, fixtures::min_hop(f, fixtures::MinHop::kBalanced), mh, err))
+      ASSERT_TRUE(
+          minimal::trees_from_lfts(f, fixtures::min_hop(f, fixtures::MinHop::kBalanced), mh, err))
           << err;
-      const minimal::ForwardingIndex a = minimal::forwarding_index(f, bal), b = minimal::forwarding_index(f, mh);
+      const minimal::ForwardingIndex a = minimal::forwarding_index(f, bal),
+                                     b = minimal::forwarding_index(f, mh);
       EXPECT_DOUBLE_EQ(a.avg, b.avg);  // both minimal: same total load
       EXPECT_LT(a.max, b.max) << c.n << "/" << c.d << " seed " << seed;
     }

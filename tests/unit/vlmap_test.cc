@@ -205,7 +205,8 @@ struct AcroCase {
     d.rank = a.rank;
     d.rank_rows = a.num_layers;
   }
-  bool run(vlmap::VlMapOptions::Method m, int sls, int vls, Routing &r, vlmap::VlMapStats &st, std::string &err) {
+  bool run(vlmap::VlMapOptions::Method m, int sls, int vls, Routing &r, vlmap::VlMapStats &st,
+           std::string &err) {
     vlmap::VlMapOptions o;
     o.method = m;
     o.max_sls = sls;
