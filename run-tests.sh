@@ -32,6 +32,9 @@ gtest_count() {
   passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 }
 
+echo "== clang-format"
+if scripts/check-format.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+
 echo "== make check ($build)"
 check_ok=yes
 make -C "$build" -j"$jobs" check || check_ok=no
