@@ -61,7 +61,7 @@ if [ $check_ok = yes ]; then
   echo "== unit tests with AddressSanitizer + UndefinedBehaviorSanitizer ($asan)"
   mkdir -p "$asan"
   if [ ! -f "$asan/Makefile" ]; then
-    (cd "$asan" && "$src/configure" \
+    (cd "$asan" && "$src/configure" --enable-debug \
        CXXFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
        LDFLAGS="-fsanitize=address,undefined")
   fi

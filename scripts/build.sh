@@ -10,5 +10,5 @@ cd "$src"
 [ -x configure ] || autoreconf -fi
 mkdir -p "$build"
 cd "$build"
-[ -f Makefile ] || "$src/configure" --enable-werror "$@"
+[ -f Makefile ] || "$src/configure" --enable-werror --enable-debug "$@"
 make -j"$jobs"
