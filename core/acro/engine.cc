@@ -56,13 +56,9 @@ void report(const EngineInput &in, const EngineResult &res, EngineReport &rep) {
               (long long)vs.evictions, (long long)vs.first_pass_misfits, (long long)res.max_efi);
 }
 
-bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep) {
-  static constexpr EngineSteps<EngineOptions, EngineResult> kSteps = {
-      kName, Routing::SlScope::kPerSourceSwitch, read_options, run, report};
-  return route_steps(kSteps, in, out, rep);
-}
-
 namespace {
+constexpr EngineSteps<EngineOptions, EngineResult> kSteps = {
+    kName, Routing::SlScope::kPerSourceSwitch, read_options, run, report};
 constexpr OptionSpec kOptions[] = {
     int_option(
         "acro_seed", 0, 2147483647, "0",
@@ -72,8 +68,12 @@ constexpr OptionSpec kOptions[] = {
 };
 }  // namespace
 
+bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep) {
+  return route_steps(kSteps, in, out, rep);
+}
+
 constinit const EngineDesc kEngine = {
-    "acro", "keiro-acro", route_engine,
+    "acro", kName, route_engine,
     "balanced minimal routing made deadlock free by ACRO layers, realized as SLs + SL2VL",
     kOptions};
 

@@ -122,13 +122,9 @@ void report(const EngineInput &in, const EngineResult &res, EngineReport &rep) {
               res.sls_used, res.sls_used == 1 ? "" : "s");
 }
 
-bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep) {
-  static constexpr EngineSteps<EngineOptions, EngineResult> kSteps = {
-      kName, Routing::SlScope::kPerSourceSwitch, read_options, run, report};
-  return route_steps(kSteps, in, out, rep);
-}
-
 namespace {
+constexpr EngineSteps<EngineOptions, EngineResult> kSteps = {
+    kName, Routing::SlScope::kPerSourceSwitch, read_options, run, report};
 constexpr OptionSpec kOptions[] = {
     int_option(
         "dl_subnets", 0, 15, "0",
@@ -157,8 +153,12 @@ constexpr OptionSpec kOptions[] = {
 };
 }  // namespace
 
+bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep) {
+  return route_steps(kSteps, in, out, rep);
+}
+
 constinit const EngineDesc kEngine = {
-    "dl", "keiro-dl", route_engine,
+    "dl", kName, route_engine,
     "Descending Layers: up*/down*-style layers per VL, packets only descend; near-minimal "
     "destination trees, realized as SLs + SL2VL",
     kOptions};

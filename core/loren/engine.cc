@@ -100,13 +100,9 @@ void report(const EngineInput &in, const EngineResult &res, EngineReport &rep) {
               res.layers.vlmap.sls_used);
 }
 
-bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep) {
-  static constexpr EngineSteps<EngineOptions, EngineResult> kSteps = {
-      kName, Routing::SlScope::kPerSourceSwitch, read_options, run, report};
-  return route_steps(kSteps, in, out, rep);
-}
-
 namespace {
+constexpr EngineSteps<EngineOptions, EngineResult> kSteps = {
+    kName, Routing::SlScope::kPerSourceSwitch, read_options, run, report};
 // keiro-loren also reads acro_seed and acro_max_moves (keiro-acro's keys).
 constexpr OptionSpec kOptions[] = {
     path_option("loren_layout",
@@ -116,8 +112,12 @@ constexpr OptionSpec kOptions[] = {
 };
 }  // namespace
 
+bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep) {
+  return route_steps(kSteps, in, out, rep);
+}
+
 constinit const EngineDesc kEngine = {
-    "loren", "keiro-loren", route_engine,
+    "loren", kName, route_engine,
     "LOREN: compact layout-oriented tables (loren_layout, loren_tmax) made deadlock free by "
     "ACRO, realized as SLs + SL2VL",
     kOptions};

@@ -119,13 +119,9 @@ void write_tables(const Fabric &f, const NueResult &r, Routing &out) {
   out.sls_used = layers;
 }
 
-bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep) {
-  static constexpr EngineSteps<NueOptions, NueResult> kSteps = {
-      kName, Routing::SlScope::kPerDestination, read_engine_options, run, report};
-  return route_steps(kSteps, in, out, rep);
-}
-
 namespace {
+constexpr EngineSteps<NueOptions, NueResult> kSteps = {kName, Routing::SlScope::kPerDestination,
+                                                       read_engine_options, run, report};
 constexpr OptionSpec kOptions[] = {
     guid_or_name_option(
         "nue_root",
@@ -137,8 +133,12 @@ constexpr OptionSpec kOptions[] = {
 };
 }  // namespace
 
+bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep) {
+  return route_steps(kSteps, in, out, rep);
+}
+
 constinit const EngineDesc kEngine = {
-    "nue", "keiro-nue", route_engine,
+    "nue", kName, route_engine,
     "Nue: deadlock-free routing inside the complete channel dependency graph, 1..15 VLs", kOptions};
 
 }  // namespace keiro::nue
