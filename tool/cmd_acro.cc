@@ -58,30 +58,13 @@ int run_acro(const std::vector<std::string> &args) {
   long max_vls = 0, max_sls = kNumSls, seed = 0, vls = 8;
   bool lash = false, tables = false;
   for (ArgWalker w("acro", args); w.next();) {
-    const std::string &a = w.arg();
-    if (a == "-h" || a == "--help") {
-      std::printf("%s", kUsage);
-      return 0;
-    } else if (a == "--dumps") {
-      if (!w.value(dumps)) return 2;
-    } else if (a == "--topology") {
-      if (!w.value(topology)) return 2;
-    } else if (a == "--out") {
-      if (!w.value(out_dir)) return 2;
-    } else if (a == "--method") {
-      if (!w.choice_value({"firstfit", "bestfit", "repair"}, method)) return 2;
-    } else if (a == "--max-vls") {
-      if (!w.int_value(1, kMaxDataVls, max_vls)) return 2;
-    } else if (a == "--max-sls") {
-      if (!w.int_value(1, kNumSls, max_sls)) return 2;
-    } else if (a == "--seed") {
-      if (!w.int_value(0, 2147483647, seed)) return 2;
-    } else if (a == "--vls") {
-      if (!w.int_value(1, kMaxDataVls, vls)) return 2;
-    } else if (a == "--lash") {
-      lash = true;
-    } else if (a == "--tables") {
-      tables = true;
+    if (w.help()) return print_usage(kUsage);
+    if (w.take("--dumps", dumps) || w.take("--topology", topology) || w.take("--out", out_dir) ||
+        w.take_choice("--method", {"firstfit", "bestfit", "repair"}, method) ||
+        w.take("--max-vls", 1, kMaxDataVls, max_vls) || w.take("--max-sls", 1, kNumSls, max_sls) ||
+        w.take("--seed", 0, 2147483647, seed) || w.take("--vls", 1, kMaxDataVls, vls) ||
+        w.flag("--lash", lash) || w.flag("--tables", tables)) {
+      if (w.failed()) return 2;
     } else {
       return w.unknown(kUsage);
     }
