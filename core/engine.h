@@ -58,6 +58,13 @@ struct EngineDesc {
   std::span<const OptionSpec> options;  // the engine's own keys ("nue_seed", ...)
 };
 
+// The one ERROR line of a failed engine step, "<engine>: <why>" (the error
+// contract above); returns false for the caller to return.
+inline bool engine_error(Logger &log, const char *engine, const std::string &why) {
+  log.logf(LogLevel::kError, "%s: %s", engine, why.c_str());
+  return false;
+}
+
 // The adapter shape every engine's RouteFn (route_engine) shares: read the
 // typed options, run, report. Steps bundles an engine's three functions,
 // its OpenSM name and the SL scope of its tables:
@@ -90,8 +97,7 @@ bool route_steps(const EngineSteps<Opt, Res> &steps, const EngineInput &in, Rout
     steps.report(in, res, rep);
     return true;
   } catch (const std::exception &e) {
-    in.log.logf(LogLevel::kError, "%s: %s", steps.name, e.what());
-    return false;
+    return engine_error(in.log, steps.name, e.what());
   }
 }
 

@@ -30,10 +30,7 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   minimal::DestTrees trees;
   minimal::BalancedOptions bo;
   bo.seed = opt.layers.seed;
-  if (!minimal::balanced_routing(f, bo, trees, err)) {
-    in.log.logf(LogLevel::kError, "%s: %s", kName, err.c_str());
-    return false;
-  }
+  if (!minimal::balanced_routing(f, bo, trees, err)) return engine_error(in.log, kName, err);
   minimal::write_lfts(f, trees, out);
 
   // 2. ACRO's layers, realized as SLs and SL2VL (core/acro/realize.h).

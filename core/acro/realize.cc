@@ -50,8 +50,7 @@ bool realize_layers(const EngineInput &in, const minimal::DestTrees &trees, cons
   if (!assign(f, trees, ao, acro, err)) {
     res.outcome = LayerRealization::kAcroFailed;
     res.error = err;
-    in.log.logf(LogLevel::kError, "%s: %s", w.engine, err.c_str());
-    return false;
+    return engine_error(in.log, w.engine, err);
   }
   res.layers = acro.num_layers;
   res.max_height = acro.max_height;

@@ -58,10 +58,7 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
 
   // 1. Routes: one legal in-tree per destination switch.
   DlResult r;
-  if (!route(f, opt.dl, r, err)) {
-    in.log.logf(LogLevel::kError, "%s: %s", kName, err.c_str());
-    return false;
-  }
+  if (!route(f, opt.dl, r, err)) return engine_error(in.log, kName, err);
   minimal::write_lfts(f, r.trees, out);
 
   // 2. Realization of the layers as SLs + SL2VL. With every hop in layer 0

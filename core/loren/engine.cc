@@ -41,17 +41,11 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
 
   // 1. The layout.
   Layout layout;
-  if (!read_layout(opt.layout_path, f, layout, err)) {
-    in.log.logf(LogLevel::kError, "%s: %s", kName, err.c_str());
-    return false;
-  }
+  if (!read_layout(opt.layout_path, f, layout, err)) return engine_error(in.log, kName, err);
 
   // 2. LOREN's tables and forwarding rule (livelock checked).
   LorenRouting &lr = res.routing;
-  if (!route(f, layout, opt.loren, lr, err)) {
-    in.log.logf(LogLevel::kError, "%s: %s", kName, err.c_str());
-    return false;
-  }
+  if (!route(f, layout, opt.loren, lr, err)) return engine_error(in.log, kName, err);
   minimal::write_lfts(f, lr.trees, out);
 
   // 3. ACRO's layers on LOREN's routes, realized as SLs and SL2VL

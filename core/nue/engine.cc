@@ -51,17 +51,13 @@ int layer_budget(const EngineInput &in) {
 bool read_engine_options(const EngineInput &in, NueOptions &opt) {
   std::string err;
   if (read_options(in.options, in.fabric, layer_budget(in), opt, err)) return true;
-  in.log.logf(LogLevel::kError, "%s: %s", kName, err.c_str());
-  return false;
+  return engine_error(in.log, kName, err);
 }
 
 bool run(const EngineInput &in, const NueOptions &opt, Routing &out, NueResult &r) {
   out.reset(in.fabric, Routing::SlScope::kPerDestination);
   std::string err;
-  if (!route(in.fabric, opt, r, err)) {
-    in.log.logf(LogLevel::kError, "%s: %s", kName, err.c_str());
-    return false;
-  }
+  if (!route(in.fabric, opt, r, err)) return engine_error(in.log, kName, err);
   write_tables(in.fabric, r, out);
   return true;
 }
