@@ -8,6 +8,7 @@
 // LogLevel::kError says why, and run_engine() returns false.
 #pragma once
 
+#include <exception>
 #include <functional>
 #include <span>
 #include <string>
@@ -56,6 +57,49 @@ struct EngineDesc {
   const char *summary;
   std::span<const OptionSpec> options;  // the engine's own keys ("nue_seed", ...)
 };
+
+// The one ERROR line of a failed engine step, "<engine>: <why>" (the error
+// contract above); returns false for the caller to return.
+inline bool engine_error(Logger &log, const char *engine, const std::string &why) {
+  log.logf(LogLevel::kError, "%s: %s", engine, why.c_str());
+  return false;
+}
+
+// The adapter shape every engine's RouteFn (route_engine) shares: read the
+// typed options, run, report. Steps bundles an engine's three functions,
+// its OpenSM name and the SL scope of its tables:
+//   bool read(const EngineInput &, Opt &);                  // one ERROR line on failure
+//   bool run(const EngineInput &, const Opt &, Routing &, Res &);  // resets out; one ERROR line
+//   void report(const EngineInput &, const Res &, EngineReport &);
+// On an option error out is reset (empty tables of the engine's scope); an
+// exception from any step becomes the one ERROR line "<name>: <what>" and a
+// false return. Cost: that of the steps.
+template <class Opt, class Res>
+struct EngineSteps {
+  const char *name;  // "keiro-dl"
+  Routing::SlScope scope;
+  bool (*read)(const EngineInput &, Opt &);
+  bool (*run)(const EngineInput &, const Opt &, Routing &, Res &);
+  void (*report)(const EngineInput &, const Res &, EngineReport &);
+};
+
+template <class Opt, class Res>
+bool route_steps(const EngineSteps<Opt, Res> &steps, const EngineInput &in, Routing &out,
+                 EngineReport &rep) {
+  try {
+    Opt opt;
+    Res res;
+    if (!steps.read(in, opt)) {
+      out.reset(in.fabric, steps.scope);
+      return false;
+    }
+    if (!steps.run(in, opt, out, res)) return false;
+    steps.report(in, res, rep);
+    return true;
+  } catch (const std::exception &e) {
+    return engine_error(in.log, steps.name, e.what());
+  }
+}
 
 const std::vector<EngineDesc> &all_engines();
 // Accepts the short or the OpenSM name.

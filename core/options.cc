@@ -13,13 +13,12 @@ namespace {
 // The keys every engine and the plugin share. Each engine declares its own
 // keys beside its EngineDesc (core/<engine>/engine.cc).
 const OptionSpec kGeneralOptions[] = {
-    {"config", OptionSpec::kPath, 0, 0, nullptr, "",
-     "file with more options, one 'key value' per line"},
-    {"max_vls", OptionSpec::kInt, 1, 15, nullptr, "8",
-     "most data VLs an engine may use (also capped by VLCap and OpenSM's max_op_vls)"},
-    {"max_sls", OptionSpec::kInt, 1, 16, nullptr, "16", "most SLs an engine may hand out"},
-    {"sl_dump", OptionSpec::kPath, 0, 0, nullptr, "",
-     "after each routing, write every path's SL to this file (keiro check reads it)"},
+    path_option("config", "file with more options, one 'key value' per line"),
+    int_option("max_vls", 1, 15, "8",
+               "most data VLs an engine may use (also capped by VLCap and OpenSM's max_op_vls)"),
+    int_option("max_sls", 1, 16, "16", "most SLs an engine may hand out"),
+    path_option("sl_dump",
+                "after each routing, write every path's SL to this file (keiro check reads it)"),
 };
 
 const OptionSpec *find_spec(const std::string &key) {

@@ -27,6 +27,24 @@ struct OptionSpec {
   const char *help = "";
 };
 
+// Short forms of the declarations (options.cc's general keys, each engine's
+// kOptions): a kInt key in min..max, a kChoice key among '|'-separated
+// choices, and a kPath or kGuidOrName key that is unset by default.
+constexpr OptionSpec int_option(const char *key, long min, long max, const char *def,
+                                const char *help) {
+  return {key, OptionSpec::kInt, min, max, nullptr, def, help};
+}
+constexpr OptionSpec choice_option(const char *key, const char *choices, const char *def,
+                                   const char *help) {
+  return {key, OptionSpec::kChoice, 0, 0, choices, def, help};
+}
+constexpr OptionSpec path_option(const char *key, const char *help) {
+  return {key, OptionSpec::kPath, 0, 0, nullptr, "", help};
+}
+constexpr OptionSpec guid_or_name_option(const char *key, const char *help) {
+  return {key, OptionSpec::kGuidOrName, 0, 0, nullptr, "", help};
+}
+
 // config, max_vls, max_sls, sl_dump.
 std::span<const OptionSpec> general_option_specs();
 // Every key keiro accepts: the general ones, then each registered engine's

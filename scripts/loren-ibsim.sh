@@ -18,6 +18,7 @@
 # Exit: 0 when every case passes, 1 otherwise.
 set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/tests/harness/lib.sh"
 build=${KEIRO_BUILDDIR:-$src/build-loren}
 out= maxop=4
 while getopts "b:o:m:h" opt; do
@@ -25,7 +26,7 @@ while getopts "b:o:m:h" opt; do
     b) build=$OPTARG ;;
     o) out=$OPTARG ;;
     m) maxop=$OPTARG ;;
-    *) sed -n '/^# usage:/,/^# Exit:/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+    *) kh_usage "$0" Exit: ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -35,7 +36,6 @@ mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 2
 cases=("$@")
 [ ${#cases[@]} -eq 0 ] && cases=(8:4:2:2:18:1 8:4:2:2:32:1 16:4:4:1:42:1 16:4:4:1:128:1)
 keiro=$build/keiro
-. "$src/tests/harness/lib.sh"
 for f in "$keiro" "$build/.libs/libkeiro.so" "$build/tests/harness/sa_path_sl"; do
   [ -e "$f" ] || { echo "loren-ibsim: $f missing: build first (make)" >&2; exit 2; }
 done

@@ -32,6 +32,11 @@ int usage_error(const char *command, const std::string &what, const std::string 
   return 2;
 }
 
+int print_usage(const std::string &usage) {
+  std::fputs(usage.c_str(), stdout);
+  return 0;
+}
+
 bool ArgWalker::next() {
   if (next_ >= args_.size()) return false;
   cur_ = next_++;

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // How every keiro subcommand (tool/cmd_*.cc) walks its arguments:
 //   for (ArgWalker w("route", args); w.next();) {
-//     if (w.arg() == "--lmc") { if (!w.int_value(0, 7, lmc)) return 2; } ...
-//     else return w.unknown(kUsage);
+//     if (w.help()) return print_usage(kUsage);
+//     if (w.take("--topology", topology) || w.take("--lmc", 0, 7, lmc) ||
+//         w.flag("--json", json)) {
+//       if (w.failed()) return 2;
+//     } else {
+//       return w.unknown(kUsage);
+//     }
 //   }
 // Usage errors are one line on stderr, "keiro COMMAND: what", and exit
 // status 2; unknown options and missing required arguments add a blank line
@@ -62,6 +67,26 @@ class ArgWalker {
   bool num_value(double lo, double hi, double &x);
   bool choice_value(std::initializer_list<const char *> choices, std::string &dst);
 
+  // The take*() and flag() calls match the current argument against one
+  // option: false when it is another one; true when it is this one, after
+  // taking its value as the *_value() calls do (failed() tells whether that
+  // went wrong: the caller returns 2).
+  bool help() const { return arg() == "-h" || arg() == "--help"; }
+  bool take(const char *option, std::string &dst) { return is(option) && keep(value(dst)); }
+  template <typename T>
+  bool take(const char *option, long lo, long hi, T &dst) {
+    return is(option) && keep(int_value(lo, hi, dst));
+  }
+  bool take_num(const char *option, double lo, double hi, double &dst) {
+    return is(option) && keep(num_value(lo, hi, dst));
+  }
+  bool take_choice(const char *option, std::initializer_list<const char *> choices,
+                   std::string &dst) {
+    return is(option) && keep(choice_value(choices, dst));
+  }
+  bool flag(const char *option, bool &dst) { return is(option) && (dst = true); }
+  bool failed() const { return failed_; }
+
   // The current argument is not one the command knows: "unknown option 'A'"
   // (or "unexpected argument 'A'" when it is not an option), the usage after
   // a blank line; returns 2.
@@ -73,9 +98,31 @@ class ArgWalker {
 
  private:
   bool parse_int(long lo, long hi, long &n);
+  bool is(const char *option) const { return arg() == option; }
+  bool keep(bool ok) {  // records a failed value; the option matched either way
+    failed_ = failed_ || !ok;
+    return true;
+  }
   const char *command_;
   const std::vector<std::string> &args_;
   size_t cur_ = 0, next_ = 0;
+  bool failed_ = false;
+};
+
+// Prints usage on stdout (for -h / --help) and returns 0.
+int print_usage(const std::string &usage);
+
+// --base, --k and --S of a hierarchical dual-net (keiro topo hdn, keiro
+// hdn-exchange); k < 0 while --k is not given.
+struct HdnArgs {
+  std::string base, S;
+  int k = -1;
+  bool complete() const { return !base.empty() && k >= 0 && !S.empty(); }
+  bool any() const { return !base.empty() || k >= 0 || !S.empty(); }
+  // Matches as ArgWalker::take() does.
+  bool take(ArgWalker &w) {
+    return w.take("--base", base) || w.take("--k", 0, INT_MAX, k) || w.take("--S", S);
+  }
 };
 
 }  // namespace keiro::tool

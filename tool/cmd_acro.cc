@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "core/acro/acro.h"
 #include "core/acro/lash_layers.h"
+#include "core/acro/realize.h"
 #include "core/check/verify.h"
 #include "core/io/dump_dir.h"
 #include "core/io/dumps.h"
@@ -58,30 +58,13 @@ int run_acro(const std::vector<std::string> &args) {
   long max_vls = 0, max_sls = kNumSls, seed = 0, vls = 8;
   bool lash = false, tables = false;
   for (ArgWalker w("acro", args); w.next();) {
-    const std::string &a = w.arg();
-    if (a == "-h" || a == "--help") {
-      std::printf("%s", kUsage);
-      return 0;
-    } else if (a == "--dumps") {
-      if (!w.value(dumps)) return 2;
-    } else if (a == "--topology") {
-      if (!w.value(topology)) return 2;
-    } else if (a == "--out") {
-      if (!w.value(out_dir)) return 2;
-    } else if (a == "--method") {
-      if (!w.choice_value({"firstfit", "bestfit", "repair"}, method)) return 2;
-    } else if (a == "--max-vls") {
-      if (!w.int_value(1, kMaxDataVls, max_vls)) return 2;
-    } else if (a == "--max-sls") {
-      if (!w.int_value(1, kNumSls, max_sls)) return 2;
-    } else if (a == "--seed") {
-      if (!w.int_value(0, 2147483647, seed)) return 2;
-    } else if (a == "--vls") {
-      if (!w.int_value(1, kMaxDataVls, vls)) return 2;
-    } else if (a == "--lash") {
-      lash = true;
-    } else if (a == "--tables") {
-      tables = true;
+    if (w.help()) return print_usage(kUsage);
+    if (w.take("--dumps", dumps) || w.take("--topology", topology) || w.take("--out", out_dir) ||
+        w.take_choice("--method", {"firstfit", "bestfit", "repair"}, method) ||
+        w.take("--max-vls", 1, kMaxDataVls, max_vls) || w.take("--max-sls", 1, kNumSls, max_sls) ||
+        w.take("--seed", 0, 2147483647, seed) || w.take("--vls", 1, kMaxDataVls, vls) ||
+        w.flag("--lash", lash) || w.flag("--tables", tables)) {
+      if (w.failed()) return 2;
     } else {
       return w.unknown(kUsage);
     }
@@ -129,58 +112,50 @@ int run_acro(const std::vector<std::string> &args) {
   for (const std::string &n : loaded.notes)  // the dumps' own path SLs are not used here
     if (n.find("path SL") == std::string::npos) std::printf("  note: %s\n", n.c_str());
 
-  // ---- ACRO ----
-  acro::AcroOptions ao;
-  ao.seed = static_cast<uint64_t>(seed);
-  acro::AcroResult acro;
-  if (!acro::assign(f, trees, ao, acro, err)) {
-    std::fprintf(stderr, "keiro acro: %s\n", err.c_str());
+  // ---- ACRO and its realization (core/acro/realize.h) ----
+  const int budget = static_cast<int>(
+      std::min<long>(max_vls ? max_vls : kMaxDataVls, std::max<int>(1, f.min_switch_vls())));
+  acro::LayerOptions lo;
+  lo.seed = static_cast<uint64_t>(seed);
+  lo.method = method == "firstfit"  ? vlmap::VlMapOptions::kFirstFit
+              : method == "bestfit" ? vlmap::VlMapOptions::kBestFit
+                                    : vlmap::VlMapOptions::kRepair;
+  const Options no_options;
+  NullLogger quiet;  // the failures are printed below, in this command's words
+  const EngineInput in{f, no_options, quiet, budget, static_cast<int>(max_sls)};
+  acro::RealizeWording wording;
+  wording.engine = "keiro acro";
+  Routing r;
+  r.reset(f, Routing::SlScope::kPerSourceSwitch);
+  minimal::write_lfts(f, trees, r);
+  acro::LayerRealization res;
+  const bool ok = acro::realize_layers(in, trees, lo, wording, r, res);
+  if (res.outcome == acro::LayerRealization::kAcroFailed) {
+    std::fprintf(stderr, "keiro acro: %s\n", res.error.c_str());
     return 1;
   }
-  std::vector<int64_t> per_layer(std::max(1, acro.num_layers), 0);
-  for (int32_t k = 0; k < trees.num_dests(); ++k)
-    for (int32_t s = 0; s < f.num_switches(); ++s)
-      if (s != trees.root[k]) ++per_layer[acro.hop_layer(k, s)];
-  std::printf("  ACRO: %d layers (max CDG height %d) in %.3f s; hops per layer:", acro.num_layers,
-              acro.max_height, acro.seconds);
-  for (int64_t n : per_layer) std::printf(" %lld", (long long)n);
+  std::printf("  ACRO: %d layers (max CDG height %d) in %.3f s; hops per layer:", res.layers,
+              res.max_height, res.acro_seconds);
+  for (int64_t n : res.hops_per_layer) std::printf(" %lld", (long long)n);
   std::printf("\n");
   if (lash) {
     const acro::LashLayers l = acro::lash_first_fit(f, trees);
     std::printf("  LASH-style first fit on the same routes: %d layers in %.3f s\n", l.num_layers,
                 l.seconds);
   }
-
-  // ---- realization ----
-  const int budget = static_cast<int>(
-      std::min<long>(max_vls ? max_vls : kMaxDataVls, std::max<int>(1, f.min_switch_vls())));
-  vlmap::VlDemand demand;
-  demand.rank = acro.rank;
-  demand.rank_rows = acro.num_layers;
-  vlmap::VlMapOptions vo;
-  vo.max_vls = budget;
-  vo.max_sls = static_cast<int>(max_sls);
-  vo.seed = static_cast<uint64_t>(seed) + 1;
-  vo.method = method == "firstfit"  ? vlmap::VlMapOptions::kFirstFit
-              : method == "bestfit" ? vlmap::VlMapOptions::kBestFit
-                                    : vlmap::VlMapOptions::kRepair;
-  Routing r;
-  r.reset(f, Routing::SlScope::kPerSourceSwitch);
-  minimal::write_lfts(f, trees, r);
-  vlmap::VlMapStats st;
-  if (acro.num_layers > budget) {
-    std::printf("  realization: impossible, ACRO needs %d VLs and %d are allowed\n",
-                acro.num_layers, budget);
+  if (res.outcome == acro::LayerRealization::kTooFewVls) {
+    std::printf("  realization: impossible, ACRO needs %d VLs and %d are allowed\n", res.layers,
+                budget);
     return 1;
   }
-  const bool ok = vlmap::realize(f, trees, demand, vo, r, st, err);
+  const vlmap::VlMapStats &st = res.vlmap;
   std::printf(
       "  realization (%s, at most %d VLs and %ld SLs): %lld paths, %lld misfits on the first "
       "try, %lld evictions, %lld moves, %.3f s\n",
       method.c_str(), budget, max_sls, (long long)st.paths, (long long)st.first_pass_misfits,
       (long long)st.evictions, (long long)st.moves, st.seconds);
   if (!ok) {
-    std::printf("  FAILED: %s\n", err.c_str());
+    std::printf("  FAILED: %s\n", res.error.c_str());
     return 1;
   }
   r.engine = "keiro-acro";

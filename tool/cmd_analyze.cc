@@ -166,47 +166,22 @@ int run_analyze(const std::vector<std::string> &args) {
   io::TopologyReadOptions ropt;
   metrics::TrafficOptions topt;
   metrics::PathStatsOptions popt;
-  bool json = false, traffic = true;
+  bool json = false;
   check::Options base_copt;
+  std::string pairs = "all";
+  bool no_traffic = false;
   for (ArgWalker w("analyze", args); w.next();) {
     const std::string &a = w.arg();
-    std::string v;
-    if (a == "-h" || a == "--help") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    } else if (a == "--topology") {
-      if (!w.value(lopt.topology)) return 2;
-    } else if (a == "--sls") {
-      if (!w.value(lopt.sls)) return 2;
-    } else if (a == "--assume-sl") {
-      if (!w.int_value(0, kNumSls - 1, base_copt.assume_sl)) return 2;
-    } else if (a == "--opt") {
-      if (!w.value(v)) return 2;
-      opt_text += (opt_text.empty() ? "" : " ") + v;
-    } else if (a == "--lmc") {
-      if (!w.int_value(0, 7, lopt.lmc)) return 2;
-      ropt.lmc = static_cast<uint8_t>(lopt.lmc);
-    } else if (a == "--vls") {
-      if (!w.int_value(1, 15, ropt.vls)) return 2;
-    } else if (a == "--patterns") {
-      if (!w.int_value(1, 100000, topt.patterns)) return 2;
-    } else if (a == "--hotspot") {
-      if (!w.num_value(0, 1, topt.hotspot_beta)) return 2;
-    } else if (a == "--local") {
-      if (!w.num_value(0, 100, topt.local_gamma)) return 2;
-    } else if (a == "--seed") {
-      if (!w.int_value(0, LONG_MAX, topt.seed)) return 2;
-    } else if (a == "--pairs") {
-      if (!w.choice_value({"all", "ca-sources", "ca"}, v)) return 2;
-      check::parse_pairs(v, base_copt);
-    } else if (a == "--no-traffic") {
-      traffic = false;
-    } else if (a == "--all-lids") {
-      popt.all_lids = true;
-    } else if (a == "--json") {
-      json = true;
-    } else if (a == "--plot") {
-      if (!w.value(plot_dir)) return 2;
+    if (w.help()) return print_usage(kUsage);
+    if (take_dump_option(w, lopt, pairs) || take_opt(w, opt_text) ||
+        w.take("--assume-sl", 0, kNumSls - 1, base_copt.assume_sl) ||
+        w.take("--vls", 1, 15, ropt.vls) || w.take("--patterns", 1, 100000, topt.patterns) ||
+        w.take_num("--hotspot", 0, 1, topt.hotspot_beta) ||
+        w.take_num("--local", 0, 100, topt.local_gamma) ||
+        w.take("--seed", 0, LONG_MAX, topt.seed) || w.flag("--no-traffic", no_traffic) ||
+        w.flag("--all-lids", popt.all_lids) || w.flag("--json", json) ||
+        w.take("--plot", plot_dir)) {
+      if (w.failed()) return 2;
     } else if (w.is_option()) {
       return w.unknown(kUsage);
     } else {
@@ -214,6 +189,9 @@ int run_analyze(const std::vector<std::string> &args) {
     }
   }
   if (inputs.empty()) return usage_error("analyze", "no input", kUsage);
+  if (lopt.lmc >= 0) ropt.lmc = static_cast<uint8_t>(lopt.lmc);
+  check::parse_pairs(pairs, base_copt);
+  const bool traffic = !no_traffic;
   Options options;
   InputReader read("analyze");
   if (!read.options(opt_text, options)) return 2;

@@ -154,40 +154,19 @@ int run_check(const std::vector<std::string> &args) {
   std::string pairs = "all";
   for (ArgWalker w("check", args); w.next();) {
     const std::string &a = w.arg();
-    if (a == "-h" || a == "--help") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    } else if (a == "--topology") {
-      if (!w.value(lopt.topology)) return 2;
-    } else if (a == "--sls") {
-      if (!w.value(lopt.sls)) return 2;
-    } else if (a == "--lmc") {
-      if (!w.int_value(0, 7, lopt.lmc)) return 2;
-    } else if (a == "--assume-sl") {
-      if (!w.int_value(0, kNumSls - 1, copt.assume_sl)) return 2;
-    } else if (a == "--vls") {
-      if (!w.int_value(1, kMaxDataVls, copt.vls)) return 2;
-    } else if (a == "--max-problems") {
-      if (!w.int_value(1, 100000, copt.max_problems)) return 2;
-    } else if (a == "--pairs") {
-      if (!w.choice_value({"all", "ca-sources", "ca"}, pairs)) return 2;
-      check::parse_pairs(pairs, copt);
-    } else if (a == "--json") {
-      json = true;
-    } else if (a == "--live") {
-      live = true;
-    } else if (a == "--sl-pairs") {
-      if (!w.choice_value({"all", "ports", "none"}, lv.sl_pairs)) return 2;
-    } else if (a == "--jobs") {
-      if (!w.int_value(1, 64, lv.jobs)) return 2;
-    } else if (a == "--sa-tool") {
-      if (!w.value(lv.sa_tool)) return 2;
+    if (w.help()) return print_usage(kUsage);
+    if (take_dump_option(w, lopt, pairs) || w.take("--assume-sl", 0, kNumSls - 1, copt.assume_sl) ||
+        w.take("--vls", 1, kMaxDataVls, copt.vls) ||
+        w.take("--max-problems", 1, 100000, copt.max_problems) || w.flag("--json", json) ||
+        w.flag("--live", live) ||
+        w.take_choice("--sl-pairs", {"all", "ports", "none"}, lv.sl_pairs) ||
+        w.take("--jobs", 1, 64, lv.jobs) || w.take("--sa-tool", lv.sa_tool) ||
+        w.take("--save", save)) {
+      if (w.failed()) return 2;
     } else if (a == "--umad2sim") {
       lv.preload = kUmad2simLib;
       if (const std::string *lib = w.peek(); lib && lib->find(".so") != std::string::npos)
         w.value(lv.preload);
-    } else if (a == "--save") {
-      if (!w.value(save)) return 2;
     } else if (w.is_option()) {
       return w.unknown(kUsage);
     } else if (dir.empty()) {
@@ -197,6 +176,7 @@ int run_check(const std::vector<std::string> &args) {
     }
   }
   if (live == !dir.empty()) return usage_error("check", "give a dump directory or --live", kUsage);
+  check::parse_pairs(pairs, copt);
   io::LoadedRouting lr;
   std::string err;
   const auto t0 = Clock::now();

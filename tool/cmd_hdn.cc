@@ -24,33 +24,22 @@ const char *kUsage =
     "  --ts, --tw  startup and per-word time (default 1, 1); --m message length (default 1)\n";
 
 int run_hdn_exchange(const std::vector<std::string> &args) {
-  std::string base, S;
-  int k = -1;
+  HdnArgs hdn;
   topo::ExchangeModel model;
   const double kNoLimit = std::numeric_limits<double>::max();
   for (ArgWalker w("hdn-exchange", args); w.next();) {
-    const std::string &a = w.arg();
-    if (a == "--help" || a == "-h") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    } else if (a == "--base") {
-      if (!w.value(base)) return 2;
-    } else if (a == "--k") {
-      if (!w.int_value(0, INT_MAX, k)) return 2;
-    } else if (a == "--S") {
-      if (!w.value(S)) return 2;
-    } else if (a == "--ts") {
-      if (!w.num_value(0, kNoLimit, model.ts)) return 2;
-    } else if (a == "--tw") {
-      if (!w.num_value(0, kNoLimit, model.tw)) return 2;
-    } else if (a == "--m") {
-      if (!w.num_value(0, kNoLimit, model.m)) return 2;
+    if (w.help()) return print_usage(kUsage);
+    if (hdn.take(w) || w.take_num("--ts", 0, kNoLimit, model.ts) ||
+        w.take_num("--tw", 0, kNoLimit, model.tw) || w.take_num("--m", 0, kNoLimit, model.m)) {
+      if (w.failed()) return 2;
     } else {
       return w.unknown(kUsage);
     }
   }
-  if (base.empty() || k < 0 || S.empty())
+  if (!hdn.complete())
     return usage_error("hdn-exchange", "--base, --k and --S are required", kUsage);
+  const std::string &base = hdn.base, &S = hdn.S;
+  const int k = hdn.k;
   const topo::HdnSpec spec = topo::parse_hdn(base, k, S);
   topo::TopoOptions o;
   o.hcas = 0;

@@ -47,41 +47,22 @@ int run_route(const std::vector<std::string> &args) {
   for (const EngineDesc &e : all_engines()) engines += std::string(" ") + e.name;
   std::string engine = "nue", topology, out_dir, opt_text, sm_node;
   io::TopologyReadOptions ropt;
-  bool qos = true, json = false, verbose = false, traffic = false;
+  bool json = false, verbose = false, traffic = false;
   const std::string usage = strprintf(kUsage, engines.c_str());
+  bool no_qos = false;
   for (ArgWalker w("route", args); w.next();) {
-    const std::string &a = w.arg();
-    std::string v;
-    if (a == "-h" || a == "--help") {
-      std::fputs(usage.c_str(), stdout);
-      return 0;
-    } else if (a == "--engine") {
-      if (!w.value(engine)) return 2;
-    } else if (a == "--topology") {
-      if (!w.value(topology)) return 2;
-    } else if (a == "--out") {
-      if (!w.value(out_dir)) return 2;
-    } else if (a == "--opt") {
-      if (!w.value(v)) return 2;
-      opt_text += (opt_text.empty() ? "" : " ") + v;
-    } else if (a == "--lmc") {
-      if (!w.int_value(0, 7, ropt.lmc)) return 2;
-    } else if (a == "--vls") {
-      if (!w.int_value(1, 15, ropt.vls)) return 2;
-    } else if (a == "--sm-node") {
-      if (!w.value(ropt.sm_node)) return 2;
-    } else if (a == "--no-qos") {
-      qos = false;
-    } else if (a == "--traffic") {
-      traffic = true;
-    } else if (a == "--json") {
-      json = true;
-    } else if (a == "-v" || a == "--verbose") {
-      verbose = true;
+    if (w.help()) return print_usage(usage);
+    if (w.take("--engine", engine) || w.take("--topology", topology) || w.take("--out", out_dir) ||
+        take_opt(w, opt_text) || w.take("--lmc", 0, 7, ropt.lmc) ||
+        w.take("--vls", 1, 15, ropt.vls) || w.take("--sm-node", ropt.sm_node) ||
+        w.flag("--no-qos", no_qos) || w.flag("--traffic", traffic) || w.flag("--json", json) ||
+        w.flag("-v", verbose) || w.flag("--verbose", verbose)) {
+      if (w.failed()) return 2;
     } else {
       return w.unknown(usage);
     }
   }
+  const bool qos = !no_qos;
   if (topology.empty()) return usage_error("route", "--topology FILE is required", usage);
   const EngineDesc *e = find_engine(engine);
   if (!e) {

@@ -127,38 +127,22 @@ int run_topo(const std::vector<std::string> &args) {
   std::vector<std::string> pos;
   topo::TopoOptions o;
   double fail = 0;
-  std::string out_path, layout_path, base, S;
-  int k = -1;
+  std::string out_path, layout_path, radix;
+  HdnArgs hdn;
   for (ArgWalker w("topo", args, 1); w.next();) {
-    const std::string &a = w.arg();
-    std::string v;
-    if (a == "--hcas-per-switch") {
-      if (!w.int_value(0, INT_MAX, o.hcas)) return 2;
-    } else if (a == "--seed") {
-      if (!w.int_value(0, LONG_MAX, o.seed)) return 2;
-    } else if (a == "--fail-links") {
-      if (!w.num_value(0, 1, fail)) return 2;
-    } else if (a == "--redundancy") {
-      if (!w.int_value(1, INT_MAX, o.redundancy)) return 2;
-    } else if (a == "--radix") {
-      if (!w.choice_value({"36", "48"}, v)) return 2;
-      o.radix = v == "36" ? 36 : 48;
-    } else if (a == "-o") {
-      if (!w.value(out_path)) return 2;
-    } else if (a == "--layout") {
-      if (!w.value(layout_path)) return 2;
-    } else if (a == "--base") {
-      if (!w.value(base)) return 2;
-    } else if (a == "--k") {
-      if (!w.int_value(0, INT_MAX, k)) return 2;
-    } else if (a == "--S") {
-      if (!w.value(S)) return 2;
+    if (w.take("--hcas-per-switch", 0, INT_MAX, o.hcas) || w.take("--seed", 0, LONG_MAX, o.seed) ||
+        w.take_num("--fail-links", 0, 1, fail) ||
+        w.take("--redundancy", 1, INT_MAX, o.redundancy) ||
+        w.take_choice("--radix", {"36", "48"}, radix) || w.take("-o", out_path) ||
+        w.take("--layout", layout_path) || hdn.take(w)) {
+      if (w.failed()) return 2;
     } else if (w.is_option()) {
       return w.unknown(kUsage);
     } else {
-      pos.push_back(a);
+      pos.push_back(w.arg());
     }
   }
+  if (!radix.empty()) o.radix = radix == "36" ? 36 : 48;
   // The positional parameters, as many as names, as integers; false after
   // printing why.
   std::vector<int> n;
@@ -203,17 +187,15 @@ int run_topo(const std::vector<std::string> &args) {
     g = topo::gen_kautz(n[0], n[1], o);
   } else if (family == "hdn") {
     if (!params({}, "hdn --base 2x3x5 --k K --S s1[,s2..]")) return 2;
-    if (base.empty() || k < 0 || S.empty())
-      return usage_error("topo", "hdn needs --base, --k and --S");
-    const topo::HdnSpec spec = topo::parse_hdn(base, k, S);
+    if (!hdn.complete()) return usage_error("topo", "hdn needs --base, --k and --S");
+    const topo::HdnSpec spec = topo::parse_hdn(hdn.base, hdn.k, hdn.S);
     g = topo::gen_hdn(spec, o);
     extra = topo::describe(spec);
     extra += "rings of 2 nodes are built as two parallel links\n";
   } else {
     return usage_error("topo", "unknown family '" + family + "' (see keiro topo --help)");
   }
-  if (family != "hdn" && (!base.empty() || k >= 0 || !S.empty()))
-    return usage_error("topo", "--base/--k/--S belong to hdn");
+  if (family != "hdn" && hdn.any()) return usage_error("topo", "--base/--k/--S belong to hdn");
 
   std::string cmdline = "keiro topo";  // without the output file names
   for (size_t i = 0; i < args.size(); ++i) {

@@ -46,6 +46,19 @@ bool InputReader::dumps(const std::string &dir, const io::LoadOptions &opt,
   return reported(io::load_dump_dir(dir, opt, out, err_));
 }
 
+bool take_dump_option(ArgWalker &w, io::LoadOptions &opt, std::string &pairs) {
+  return w.take("--topology", opt.topology) || w.take("--sls", opt.sls) ||
+         w.take("--lmc", 0, 7, opt.lmc) ||
+         w.take_choice("--pairs", {"all", "ca-sources", "ca"}, pairs);
+}
+
+bool take_opt(ArgWalker &w, std::string &text) {
+  std::string v;
+  if (!w.take("--opt", v)) return false;
+  if (!w.failed()) text += (text.empty() ? "" : " ") + v;
+  return true;
+}
+
 bool make_dirs(const std::string &dir, std::string &err) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);

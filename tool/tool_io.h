@@ -50,6 +50,15 @@ class InputReader {
   std::string err_;
 };
 
+// The options keiro check and keiro analyze share for reading dump
+// directories: --topology FILE, --sls FILE, --lmc N (into opt) and --pairs
+// WHICH (for check::parse_pairs). Matches as ArgWalker::take() does.
+bool take_dump_option(ArgWalker &w, io::LoadOptions &opt, std::string &pairs);
+
+// --opt key=value (repeatable): appended to text, blank-separated, for
+// Options::parse. Matches as ArgWalker::take() does.
+bool take_opt(ArgWalker &w, std::string &text);
+
 // Creates dir and its parents; false with err "cannot create DIR: why".
 bool make_dirs(const std::string &dir, std::string &err);
 

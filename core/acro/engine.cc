@@ -30,10 +30,7 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   minimal::DestTrees trees;
   minimal::BalancedOptions bo;
   bo.seed = opt.layers.seed;
-  if (!minimal::balanced_routing(f, bo, trees, err)) {
-    in.log.logf(LogLevel::kError, "%s: %s", kName, err.c_str());
-    return false;
-  }
+  if (!minimal::balanced_routing(f, bo, trees, err)) return engine_error(in.log, kName, err);
   minimal::write_lfts(f, trees, out);
 
   // 2. ACRO's layers, realized as SLs and SL2VL (core/acro/realize.h).
@@ -46,35 +43,34 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   return true;
 }
 
-void report(const EngineResult &res, EngineReport &rep, Logger &log) {
+void report(const EngineInput &in, const EngineResult &res, EngineReport &rep) {
   add_layer_facts(res.layers, res.max_efi, rep);
   const vlmap::VlMapStats &vs = res.layers.vlmap;
-  log.logf(LogLevel::kInfo,
-           "%s: %d ACRO layers; %lld switch-to-switch paths realized with %d VLs and %d SLs "
-           "(%lld evictions, %lld misfits on first try); max edge forwarding index %lld",
-           kName, res.layers.layers, (long long)vs.paths, vs.vls_used, vs.sls_used,
-           (long long)vs.evictions, (long long)vs.first_pass_misfits, (long long)res.max_efi);
-}
-
-bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep) {
-  EngineOptions opt;
-  EngineResult res;
-  if (!read_options(in, opt) || !run(in, opt, out, res)) return false;
-  report(res, rep, in.log);
-  return true;
+  in.log.logf(LogLevel::kInfo,
+              "%s: %d ACRO layers; %lld switch-to-switch paths realized with %d VLs and %d SLs "
+              "(%lld evictions, %lld misfits on first try); max edge forwarding index %lld",
+              kName, res.layers.layers, (long long)vs.paths, vs.vls_used, vs.sls_used,
+              (long long)vs.evictions, (long long)vs.first_pass_misfits, (long long)res.max_efi);
 }
 
 namespace {
+constexpr EngineSteps<EngineOptions, EngineResult> kSteps = {
+    kName, Routing::SlScope::kPerSourceSwitch, read_options, run, report};
 constexpr OptionSpec kOptions[] = {
-    {"acro_seed", OptionSpec::kInt, 0, 2147483647, nullptr, "0",
-     "keiro-acro: 0 = deterministic tie-breaking; other values shuffle destinations and ties"},
-    {"acro_max_moves", OptionSpec::kInt, 0, 2147483647, nullptr, "0",
-     "keiro-acro: most SL placements (with repair) before giving up; 0 = 40 per path"},
+    int_option(
+        "acro_seed", 0, 2147483647, "0",
+        "keiro-acro: 0 = deterministic tie-breaking; other values shuffle destinations and ties"),
+    int_option("acro_max_moves", 0, 2147483647, "0",
+               "keiro-acro: most SL placements (with repair) before giving up; 0 = 40 per path"),
 };
 }  // namespace
 
+bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep) {
+  return route_steps(kSteps, in, out, rep);
+}
+
 constinit const EngineDesc kEngine = {
-    "acro", "keiro-acro", route_engine,
+    "acro", kName, route_engine,
     "balanced minimal routing made deadlock free by ACRO layers, realized as SLs + SL2VL",
     kOptions};
 

@@ -39,10 +39,10 @@ bool read_options(const EngineInput &in, EngineOptions &out);
 // (reset here), filling res. Fails with one ERROR line (see above).
 bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineResult &res);
 
-// The facts of res in rep (add_layer_facts() order) and one INFO line in log.
-void report(const EngineResult &res, EngineReport &rep, Logger &log);
+// The facts of res in rep (add_layer_facts() order) and one INFO line in in.log.
+void report(const EngineInput &in, const EngineResult &res, EngineReport &rep);
 
-// The adapter (RouteFn): read_options, run, report.
+// The adapter (RouteFn): read_options, run, report (route_steps(), core/engine.h).
 bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep);
 
 // The registry entry (core/engine.cc): names, route function, option keys.

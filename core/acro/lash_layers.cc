@@ -63,44 +63,46 @@ class LayerCdg {
     ord_[v] = p;
     at_[p] = v;
   }
-  // DFS along edges from y over nodes with ord <= ub; false when x is found.
-  bool forward(int32_t y, int32_t x, int32_t ub) {
+  // Depth-first search from start over nodes not seen in this round, each
+  // appended to out. step(v, push) offers v's neighbours through push(w)
+  // and returns false to stop the search (then dfs returns false).
+  template <class Step>
+  bool dfs(int32_t start, std::vector<int32_t> &out, Step step) {
     stack_.clear();
-    stack_.push_back(y);
-    seen_[y] = stamp_;
+    stack_.push_back(start);
+    seen_[start] = stamp_;
+    auto push = [&](int32_t w) {
+      if (seen_[w] == stamp_) return;
+      seen_[w] = stamp_;
+      stack_.push_back(w);
+    };
     while (!stack_.empty()) {
       const int32_t v = stack_.back();
       stack_.pop_back();
-      fwd_.push_back(v);
+      out.push_back(v);
+      if (!step(v, push)) return false;
+    }
+    return true;
+  }
+  // DFS along edges from y over nodes with ord <= ub; false when x is found.
+  bool forward(int32_t y, int32_t x, int32_t ub) {
+    return dfs(y, fwd_, [&](int32_t v, auto &push) {
       const int32_t sw = f_.channel(v).dst;
       for (int32_t w = f_.out_begin(sw); w < f_.out_end(sw); ++w) {
         if (!cnt_[slot(v, w)]) continue;
         if (w == x) return false;
-        if (seen_[w] != stamp_ && ord_[w] < ub) {
-          seen_[w] = stamp_;
-          stack_.push_back(w);
-        }
+        if (ord_[w] < ub) push(w);
       }
-    }
-    return true;
+      return true;
+    });
   }
   // DFS against edges from x over nodes with ord >= lb.
   void backward(int32_t x, int32_t lb) {
-    stack_.clear();
-    stack_.push_back(x);
-    seen_[x] = stamp_;
-    while (!stack_.empty()) {
-      const int32_t v = stack_.back();
-      stack_.pop_back();
-      back_.push_back(v);
-      for (int32_t w : f_.in_channels(f_.channel(v).src)) {
-        if (!cnt_[slot(w, v)]) continue;
-        if (seen_[w] != stamp_ && ord_[w] > lb) {
-          seen_[w] = stamp_;
-          stack_.push_back(w);
-        }
-      }
-    }
+    dfs(x, back_, [&](int32_t v, auto &push) {
+      for (int32_t w : f_.in_channels(f_.channel(v).src))
+        if (cnt_[slot(w, v)] && ord_[w] > lb) push(w);
+      return true;
+    });
   }
 
   const Fabric &f_;

@@ -48,13 +48,21 @@ bool realize_layers(const EngineInput &in, const minimal::DestTrees &trees, cons
   AcroOptions ao;
   ao.seed = lo.seed;
   if (!assign(f, trees, ao, acro, err)) {
-    in.log.logf(LogLevel::kError, "%s: %s", w.engine, err.c_str());
-    return false;
+    res.outcome = LayerRealization::kAcroFailed;
+    res.error = err;
+    return engine_error(in.log, w.engine, err);
   }
   res.layers = acro.num_layers;
+  res.max_height = acro.max_height;
   res.acro_seconds = acro.seconds;
   const int layers = std::max(1, acro.num_layers);
+  res.hops_per_layer.assign(layers, 0);
+  for (int32_t k = 0; k < trees.num_dests(); ++k)
+    for (int32_t s = 0; s < f.num_switches(); ++s)
+      if (s != trees.root[k] && acro.hop_layer(k, s) < layers)
+        ++res.hops_per_layer[acro.hop_layer(k, s)];
   if (layers > in.max_vls) {
+    res.outcome = LayerRealization::kTooFewVls;
     in.log.logf(LogLevel::kError, "%s: ACRO needs %d VLs for %s, only %d allowed%s", w.engine,
                 layers, w.routes.c_str(), in.max_vls,
                 in.qos ? " (option max_vls, the ports' VLCap and OpenSM's max_op_vls)"
@@ -71,8 +79,11 @@ bool realize_layers(const EngineInput &in, const minimal::DestTrees &trees, cons
   vo.max_sls = in.max_sls;
   vo.seed = lo.seed + 1;
   vo.max_moves = lo.max_moves;
+  vo.method = lo.method;
   vlmap::VlMapStats &vs = res.vlmap;
   if (!vlmap::realize(f, trees, demand, vo, out, vs, err)) {
+    res.outcome = LayerRealization::kUnrealized;
+    res.error = err;
     const std::string hint = w.sl_hint && vo.max_sls < kNumSls && !vs.unplaceable
                                  ? all_sls_hint(f, trees, demand, vo)
                                  : std::string();
@@ -80,6 +91,7 @@ bool realize_layers(const EngineInput &in, const minimal::DestTrees &trees, cons
                 w.where.c_str(), err.c_str(), hint.c_str());
     return false;
   }
+  res.outcome = LayerRealization::kRealized;
   out.vls_used = vs.vls_used;
   out.sls_used = vs.sls_used;
   return true;

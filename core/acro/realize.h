@@ -1,23 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// The chain keiro-acro and keiro-loren share once their destination trees
-// (and LFTs) are written: ACRO's layers on the trees (core/acro/acro.h),
+// The chain keiro-acro, keiro-loren and the tool's `keiro acro` share once
+// their destination trees (and LFTs) are written: ACRO's layers on the trees (core/acro/acro.h),
 // the layers' channel ranks as a VlDemand (core/vlmap/vl_demand.h), their
 // realization as per-(source switch, destination LID) path SLs and SL2VL
 // entries (core/vlmap/vlmap.h), and the VLs/SLs used set on the Routing.
 // Follows options acro_seed and acro_max_moves (read once by
-// read_layer_options()).
+// read_layer_options()); the realization method is the tool's choice
+// (LayerOptions::method; the engines use repair).
 //
 // Fails with exactly one ERROR line, in the calling engine's words
-// (RealizeWording):
+// (RealizeWording), and says in LayerRealization::outcome where it stopped:
 //   "<engine>: <why ACRO failed>"
 //   "<engine>: ACRO needs N VLs for <routes>, only M allowed (<what limits it>)"
 //   "<engine>: N ACRO layers<where>: <why the realization failed>[<16-SL hint>]"
-// Time: ACRO's O(layers * (C log C + S^2)) plus the realization's
+// Time: ACRO's O(layers * (C log C + S^2)), O(D * S) to count the hops per
+// layer, plus the realization's
 // O(moves * SLs * L * VLs) (twice with the 16-SL hint on failure).
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/engine.h"
 #include "core/minimal/dest_trees.h"
@@ -30,6 +33,7 @@ namespace keiro::acro {
 struct LayerOptions {
   uint64_t seed = 0;      // ACRO's tie-breaking; the realization uses seed + 1
   int64_t max_moves = 0;  // VlMapOptions::max_moves (0: its default)
+  vlmap::VlMapOptions::Method method = vlmap::VlMapOptions::kRepair;
 };
 LayerOptions read_layer_options(const Options &o);
 
@@ -41,11 +45,22 @@ struct RealizeWording {
   bool sl_hint = false;     // on failure with fewer than 16 SLs, say whether 16 would do
 };
 
-// What the chain produced, for the engine's report and INFO line.
+// What the chain produced, for the engine's report and INFO line, and for
+// the tool, which prints it in its own words (failures included).
 struct LayerRealization {
-  int32_t layers = 0;  // ACRO's layer count (AcroResult::num_layers)
+  enum Outcome {
+    kAcroFailed,  // ACRO found no layers; error says why
+    kTooFewVls,   // more layers than in.max_vls VLs; the realization did not run
+    kUnrealized,  // the realization ran and failed; error says why, vlmap has its counters
+    kRealized,
+  };
+  Outcome outcome = kAcroFailed;
+  std::string error;       // kAcroFailed, kUnrealized: ACRO's or the realization's one sentence
+  int32_t layers = 0;      // ACRO's layer count (AcroResult::num_layers)
+  int32_t max_height = 0;  // AcroResult::max_height
+  std::vector<int64_t> hops_per_layer;  // switch hops of the trees in each layer (max(1, layers))
   double acro_seconds = 0;
-  vlmap::VlMapStats vlmap;
+  vlmap::VlMapStats vlmap;  // kUnrealized, kRealized
 };
 
 // out must have been reset for in.fabric with SlScope::kPerSourceSwitch.

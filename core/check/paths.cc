@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "core/enum_names.h"
+
 namespace keiro::check {
 
 namespace {
@@ -10,23 +12,16 @@ constexpr uint8_t kInProgress = 0xFE;
 }  // namespace
 
 const char *fate_name(Fate f) {
-  switch (f) {
-    case Fate::kUnknown:
-      return "unknown";
-    case Fate::kDelivered:
-      return "delivered";
-    case Fate::kDropped:
-      return "dropped";
-    case Fate::kDeadPort:
-      return "sent to an unconnected port";
-    case Fate::kWrongTerminal:
-      return "delivered to the wrong port";
-    case Fate::kWrongSwitch:
-      return "consumed by the wrong switch";
-    case Fate::kLoop:
-      return "forwarding loop";
-  }
-  return "?";
+  static constexpr EnumName<Fate> kNames[] = {
+      {Fate::kUnknown, "unknown"},
+      {Fate::kDelivered, "delivered"},
+      {Fate::kDropped, "dropped"},
+      {Fate::kDeadPort, "sent to an unconnected port"},
+      {Fate::kWrongTerminal, "delivered to the wrong port"},
+      {Fate::kWrongSwitch, "consumed by the wrong switch"},
+      {Fate::kLoop, "forwarding loop"},
+  };
+  return enum_name(kNames, f);
 }
 
 DestinationWalk::DestinationWalk(const Fabric &f, const Routing &r) : f_(f), r_(r) {

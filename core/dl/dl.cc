@@ -6,25 +6,11 @@
 #include "core/dl/dest_search.h"
 #include "core/log.h"
 #include "core/minimal/balanced.h"
+#include "core/minimal/forwarding_index.h"
 
 namespace keiro::dl {
 
-namespace {
-
-// Destinations a destination's LIDs stand for: terminal base LIDs, or the
-// switch base LID in a fabric without terminals (as forwarding_index.h).
-int64_t dest_weight(const Fabric &f, const minimal::DestTrees &t, int32_t k) {
-  int64_t w = 0;
-  for (uint16_t lid : t.dest_lids(k)) {
-    const LidOwner o = f.lid_owner(lid);
-    if (f.num_terminals() ? (o.kind == LidOwner::kTerminal && f.terminal(o.id).lid == lid)
-                          : (o.kind == LidOwner::kSwitch && f.sw(o.id).lid == lid))
-      ++w;
-  }
-  return w;
-}
-
-}  // namespace
+using minimal::dest_weight;
 
 bool route(const Fabric &f, const DlOptions &opt, DlResult &out, std::string &err) {
   const int32_t S = f.num_switches();

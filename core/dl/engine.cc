@@ -58,10 +58,7 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
 
   // 1. Routes: one legal in-tree per destination switch.
   DlResult r;
-  if (!route(f, opt.dl, r, err)) {
-    in.log.logf(LogLevel::kError, "%s: %s", kName, err.c_str());
-    return false;
-  }
+  if (!route(f, opt.dl, r, err)) return engine_error(in.log, kName, err);
   minimal::write_lfts(f, r.trees, out);
 
   // 2. Realization of the layers as SLs + SL2VL. With every hop in layer 0
@@ -97,7 +94,8 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   return true;
 }
 
-void report(const Fabric &f, const EngineResult &res, EngineReport &rep, Logger &log) {
+void report(const EngineInput &in, const EngineResult &res, EngineReport &rep) {
+  const Fabric &f = in.fabric;
   const DlOptions &o = res.options.dl;
   const std::string root = f.describe(res.root);
   rep.add("root", root);
@@ -112,52 +110,52 @@ void report(const Fabric &f, const EngineResult &res, EngineReport &rep, Logger 
   rep.add("repaired_dests", res.repaired_dests);
   rep.add("vl_choice", res.options.exact ? "exact" : "free");
   rep.add("choices", o.slack ? "slack" : "lowest");
-  log.logf(LogLevel::kInfo,
-           "%s: %s, %d sub-network%s (%d needed), root %s, policy %s: average %.3f hops, "
-           "max edge forwarding index %lld; realized with %d VL%s and %d SL%s",
-           kName, restriction_name(o.restriction), o.layers, o.layers == 1 ? "" : "s",
-           res.layers_needed, root.c_str(), policy_name(o.policy), res.avg_hops,
-           static_cast<long long>(res.max_efi), res.vls_used, res.vls_used == 1 ? "" : "s",
-           res.sls_used, res.sls_used == 1 ? "" : "s");
-}
-
-bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep) {
-  EngineOptions opt;
-  EngineResult res;
-  if (!read_options(in, opt)) {
-    out.reset(in.fabric, Routing::SlScope::kPerSourceSwitch);
-    return false;
-  }
-  if (!run(in, opt, out, res)) return false;
-  report(in.fabric, res, rep, in.log);
-  return true;
+  in.log.logf(LogLevel::kInfo,
+              "%s: %s, %d sub-network%s (%d needed), root %s, policy %s: average %.3f hops, "
+              "max edge forwarding index %lld; realized with %d VL%s and %d SL%s",
+              kName, restriction_name(o.restriction), o.layers, o.layers == 1 ? "" : "s",
+              res.layers_needed, root.c_str(), policy_name(o.policy), res.avg_hops,
+              static_cast<long long>(res.max_efi), res.vls_used, res.vls_used == 1 ? "" : "s",
+              res.sls_used, res.sls_used == 1 ? "" : "s");
 }
 
 namespace {
+constexpr EngineSteps<EngineOptions, EngineResult> kSteps = {
+    kName, Routing::SlScope::kPerSourceSwitch, read_options, run, report};
 constexpr OptionSpec kOptions[] = {
-    {"dl_subnets", OptionSpec::kInt, 0, 15, nullptr, "0",
-     "keiro-dl: sub-networks (one VL each); 0 = every VL of the budget; more than the budget "
-     "is an error"},
-    {"dl_restriction", OptionSpec::kChoice, 0, 0, "ud|ud-du|ud-dudu", "ud",
-     "keiro-dl: rule inside the sub-networks: ud = (UD)*, ud-du = (UD-DU)*, ud-dudu = UD-(DU)*"},
-    {"dl_policy", OptionSpec::kChoice, 0, 0, "load|random|lowport", "load",
-     "keiro-dl: path selection among equally short legal next hops"},
-    {"dl_root", OptionSpec::kGuidOrName, 0, 0, nullptr, "",
-     "keiro-dl: root of the up/down spanning tree (GUID or node description); default: the "
-     "switch with the smallest total distance to all others"},
-    {"dl_seed", OptionSpec::kInt, 0, 2147483647, nullptr, "1",
-     "keiro-dl: seed of dl_policy=random and of the SL realization"},
-    {"dl_vl_choice", OptionSpec::kChoice, 0, 0, "free|exact", "free",
-     "keiro-dl: exact = every hop on the VL of its sub-network; free = any VLs that keep the "
-     "DL order (fewer SLs)"},
-    {"dl_choices", OptionSpec::kChoice, 0, 0, "slack|lowest", "slack",
-     "keiro-dl: next hops dl_policy chooses from: lowest = only those that keep the lowest "
-     "sub-network (the paper's rule); slack = every equally short one that keeps all paths legal"},
+    int_option(
+        "dl_subnets", 0, 15, "0",
+        "keiro-dl: sub-networks (one VL each); 0 = every VL of the budget; more than the budget "
+        "is an error"),
+    choice_option(
+        "dl_restriction", "ud|ud-du|ud-dudu", "ud",
+        "keiro-dl: rule inside the sub-networks: ud = (UD)*, ud-du = (UD-DU)*, ud-dudu = UD-(DU)*"),
+    choice_option("dl_policy", "load|random|lowport", "load",
+                  "keiro-dl: path selection among equally short legal next hops"),
+    guid_or_name_option(
+        "dl_root",
+        "keiro-dl: root of the up/down spanning tree (GUID or node description); default: the "
+        "switch with the smallest total distance to all others"),
+    int_option("dl_seed", 0, 2147483647, "1",
+               "keiro-dl: seed of dl_policy=random and of the SL realization"),
+    choice_option(
+        "dl_vl_choice", "free|exact", "free",
+        "keiro-dl: exact = every hop on the VL of its sub-network; free = any VLs that keep the "
+        "DL order (fewer SLs)"),
+    choice_option(
+        "dl_choices", "slack|lowest", "slack",
+        "keiro-dl: next hops dl_policy chooses from: lowest = only those that keep the lowest "
+        "sub-network (the paper's rule); slack = every equally short one that keeps all paths "
+        "legal"),
 };
 }  // namespace
 
+bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep) {
+  return route_steps(kSteps, in, out, rep);
+}
+
 constinit const EngineDesc kEngine = {
-    "dl", "keiro-dl", route_engine,
+    "dl", kName, route_engine,
     "Descending Layers: up*/down*-style layers per VL, packets only descend; near-minimal "
     "destination trees, realized as SLs + SL2VL",
     kOptions};

@@ -51,10 +51,10 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
 
 // The facts of res in rep (root, restriction, policy, subnets, layers_needed,
 // vls_used, sls_used, avg_hops, max_efi, repaired_dests, vl_choice, choices)
-// and one INFO line in log.
-void report(const Fabric &f, const EngineResult &res, EngineReport &rep, Logger &log);
+// and one INFO line in in.log.
+void report(const EngineInput &in, const EngineResult &res, EngineReport &rep);
 
-// The adapter (RouteFn): read_options, run, report.
+// The adapter (RouteFn): read_options, run, report (route_steps(), core/engine.h).
 bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep);
 
 // The registry entry (core/engine.cc): names, route function, option keys.

@@ -3,25 +3,21 @@
 
 #include <algorithm>
 
+#include "core/enum_names.h"
+
 namespace keiro::dl {
 
+namespace {
+constexpr EnumName<Policy> kPolicyWords[] = {
+    {Policy::kLowPort, "lowport"}, {Policy::kRandom, "random"}, {Policy::kLoad, "load"}};
+}  // namespace
+
 bool parse_policy(std::string_view text, Policy &out) {
-  if (text == "lowport") return out = Policy::kLowPort, true;
-  if (text == "random") return out = Policy::kRandom, true;
-  if (text == "load") return out = Policy::kLoad, true;
-  return false;
+  return parse_enum(kPolicyWords, text, out);
 }
 
 const char *policy_name(Policy p) {
-  switch (p) {
-    case Policy::kLowPort:
-      return "lowport";
-    case Policy::kRandom:
-      return "random";
-    case Policy::kLoad:
-      return "load";
-  }
-  return "?";
+  return enum_name(kPolicyWords, p);
 }
 
 PathSelector::PathSelector(const Fabric &f, Policy policy, uint64_t seed,

@@ -1,37 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "core/dl/restriction.h"
 
+#include "core/enum_names.h"
+
 namespace keiro::dl {
 
+namespace {
+// Option words (dl_restriction) and the paper's names.
+constexpr EnumName<Restriction> kWords[] = {
+    {Restriction::kUD, "ud"}, {Restriction::kUDDU, "ud-du"}, {Restriction::kUDThenDU, "ud-dudu"}};
+constexpr EnumName<Restriction> kNames[] = {{Restriction::kUD, "(UD)*"},
+                                            {Restriction::kUDDU, "(UD-DU)*"},
+                                            {Restriction::kUDThenDU, "UD-(DU)*"}};
+}  // namespace
+
 bool parse_restriction(std::string_view text, Restriction &out) {
-  if (text == "ud") return out = Restriction::kUD, true;
-  if (text == "ud-du") return out = Restriction::kUDDU, true;
-  if (text == "ud-dudu") return out = Restriction::kUDThenDU, true;
-  return false;
+  return parse_enum(kWords, text, out);
 }
 
 const char *restriction_name(Restriction r) {
-  switch (r) {
-    case Restriction::kUD:
-      return "(UD)*";
-    case Restriction::kUDDU:
-      return "(UD-DU)*";
-    case Restriction::kUDThenDU:
-      return "UD-(DU)*";
-  }
-  return "?";
+  return enum_name(kNames, r);
 }
 
 const char *restriction_option(Restriction r) {
-  switch (r) {
-    case Restriction::kUD:
-      return "ud";
-    case Restriction::kUDDU:
-      return "ud-du";
-    case Restriction::kUDThenDU:
-      return "ud-dudu";
-  }
-  return "?";
+  return enum_name(kWords, r);
 }
 
 bool Ranks::layer_is_ud(int v) const {

@@ -34,16 +34,16 @@ uint64_t port_guid_of(const Fabric &f, LidOwner o) {
   return 0;
 }
 
-bool open_out(const std::string &path, std::ofstream &out, std::string &err) {
-  out.open(path, std::ios::out | std::ios::trunc);
+// Writes one dump file: opens path, write(stream), closes; false with err
+// ("cannot write PATH: why" or "error writing PATH") when that fails.
+template <class Write>
+bool write_file(const std::string &path, std::string &err, Write write) {
+  std::ofstream out(path, std::ios::out | std::ios::trunc);
   if (!out) {
     err = "cannot write " + path + ": " + std::strerror(errno);
     return false;
   }
-  return true;
-}
-
-bool close_out(const std::string &path, std::ofstream &out, std::string &err) {
+  write(out);
   out.close();
   if (!out) {
     err = "error writing " + path;
@@ -52,13 +52,16 @@ bool close_out(const std::string &path, std::ofstream &out, std::string &err) {
   return true;
 }
 
-bool open_in(const std::string &path, std::ifstream &in, std::string &err) {
-  in.open(path);
+// Reads one dump file: read(stream) on path opened, or false with err
+// "cannot read PATH: why".
+template <class Read>
+bool read_file(const std::string &path, std::string &err, Read read) {
+  std::ifstream in(path);
   if (!in) {
     err = "cannot read " + path + ": " + std::strerror(errno);
     return false;
   }
-  return true;
+  return read(in);
 }
 
 bool starts_with(const std::string &s, const char *prefix) {
@@ -135,10 +138,7 @@ void write_lfts_dump(std::ostream &out, const Fabric &f, const Routing &r) {
 }
 
 bool write_lfts_dump(const std::string &path, const Fabric &f, const Routing &r, std::string &err) {
-  std::ofstream out;
-  if (!open_out(path, out, err)) return false;
-  write_lfts_dump(out, f, r);
-  return close_out(path, out, err);
+  return write_file(path, err, [&](std::ostream &out) { write_lfts_dump(out, f, r); });
 }
 
 bool read_lfts_dump(std::istream &in, const std::string &name, const Fabric &f, Routing &r,
@@ -205,9 +205,8 @@ bool read_lfts_dump(std::istream &in, const std::string &name, const Fabric &f, 
 
 bool read_lfts_dump(const std::string &path, const Fabric &f, Routing &r, DumpReadReport &rep,
                     std::string &err) {
-  std::ifstream in;
-  if (!open_in(path, in, err)) return false;
-  return read_lfts_dump(in, path, f, r, rep, err);
+  return read_file(path, err,
+                   [&](std::istream &in) { return read_lfts_dump(in, path, f, r, rep, err); });
 }
 
 // ---------------------------------------------------------------- SL2VL
@@ -265,10 +264,7 @@ void write_sl2vl_dump(std::ostream &out, const Fabric &f, const Routing &r) {
 
 bool write_sl2vl_dump(const std::string &path, const Fabric &f, const Routing &r,
                       std::string &err) {
-  std::ofstream out;
-  if (!open_out(path, out, err)) return false;
-  write_sl2vl_dump(out, f, r);
-  return close_out(path, out, err);
+  return write_file(path, err, [&](std::ostream &out) { write_sl2vl_dump(out, f, r); });
 }
 
 bool read_sl2vl_dump(std::istream &in, const std::string &name, const Fabric &f, Routing &r,
@@ -390,9 +386,8 @@ bool read_sl2vl_dump(std::istream &in, const std::string &name, const Fabric &f,
 
 bool read_sl2vl_dump(const std::string &path, const Fabric &f, Routing &r, DumpReadReport &rep,
                      std::string &err) {
-  std::ifstream in;
-  if (!open_in(path, in, err)) return false;
-  return read_sl2vl_dump(in, path, f, r, rep, err);
+  return read_file(path, err,
+                   [&](std::istream &in) { return read_sl2vl_dump(in, path, f, r, rep, err); });
 }
 
 // ---------------------------------------------------------------- subnet.lst
@@ -480,10 +475,7 @@ void write_subnet_lst(std::ostream &out, const Fabric &f) {
 }
 
 bool write_subnet_lst(const std::string &path, const Fabric &f, std::string &err) {
-  std::ofstream out;
-  if (!open_out(path, out, err)) return false;
-  write_subnet_lst(out, f);
-  return close_out(path, out, err);
+  return write_file(path, err, [&](std::ostream &out) { write_subnet_lst(out, f); });
 }
 
 }  // namespace keiro::io

@@ -41,17 +41,11 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
 
   // 1. The layout.
   Layout layout;
-  if (!read_layout(opt.layout_path, f, layout, err)) {
-    in.log.logf(LogLevel::kError, "%s: %s", kName, err.c_str());
-    return false;
-  }
+  if (!read_layout(opt.layout_path, f, layout, err)) return engine_error(in.log, kName, err);
 
   // 2. LOREN's tables and forwarding rule (livelock checked).
   LorenRouting &lr = res.routing;
-  if (!route(f, layout, opt.loren, lr, err)) {
-    in.log.logf(LogLevel::kError, "%s: %s", kName, err.c_str());
-    return false;
-  }
+  if (!route(f, layout, opt.loren, lr, err)) return engine_error(in.log, kName, err);
   minimal::write_lfts(f, lr.trees, out);
 
   // 3. ACRO's layers on LOREN's routes, realized as SLs and SL2VL
@@ -65,7 +59,8 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   return true;
 }
 
-void report(const Fabric &f, const EngineResult &res, EngineReport &rep, Logger &log) {
+void report(const EngineInput &in, const EngineResult &res, EngineReport &rep) {
+  const Fabric &f = in.fabric;
   const LorenRouting &lr = res.routing;
   const LorenTables &t = lr.tables;
   const int32_t S = f.num_switches();
@@ -90,38 +85,33 @@ void report(const Fabric &f, const EngineResult &res, EngineReport &rep, Logger 
   fact(rep, "max_stretch", lr.max_stretch);
   acro::add_layer_facts(res.layers, res.max_efi, rep);
   rep.add("table_sizes", sizes);  // last: long on big fabrics
-  log.logf(LogLevel::kInfo,
-           "%s: t_max %d (mandatory entries need %d); tables %d..%d entries; %.3f hops on "
-           "average (minimal %.3f, max stretch %.2f); %d ACRO layers realized with %d VLs and "
-           "%d SLs",
-           kName, t.tmax, t.required, tmin, t.max_size(), lr.avg_hops, lr.avg_min_hops,
-           lr.max_stretch, res.layers.layers, res.layers.vlmap.vls_used, res.layers.vlmap.sls_used);
-}
-
-bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep) {
-  EngineOptions opt;
-  EngineResult res;
-  if (!read_options(in, opt)) {
-    out.reset(in.fabric, Routing::SlScope::kPerSourceSwitch);
-    return false;
-  }
-  if (!run(in, opt, out, res)) return false;
-  report(in.fabric, res, rep, in.log);
-  return true;
+  in.log.logf(LogLevel::kInfo,
+              "%s: t_max %d (mandatory entries need %d); tables %d..%d entries; %.3f hops on "
+              "average (minimal %.3f, max stretch %.2f); %d ACRO layers realized with %d VLs and "
+              "%d SLs",
+              kName, t.tmax, t.required, tmin, t.max_size(), lr.avg_hops, lr.avg_min_hops,
+              lr.max_stretch, res.layers.layers, res.layers.vlmap.vls_used,
+              res.layers.vlmap.sls_used);
 }
 
 namespace {
+constexpr EngineSteps<EngineOptions, EngineResult> kSteps = {
+    kName, Routing::SlScope::kPerSourceSwitch, read_options, run, report};
 // keiro-loren also reads acro_seed and acro_max_moves (keiro-acro's keys).
 constexpr OptionSpec kOptions[] = {
-    {"loren_layout", OptionSpec::kPath, 0, 0, nullptr, "",
-     "keiro-loren: layout file, one 'GUID-or-name X Y' line per switch (docs/loren.md)"},
-    {"loren_tmax", OptionSpec::kInt, 0, 65535, nullptr, "0",
-     "keiro-loren: most table entries per switch; 0 = the smallest number that works"},
+    path_option("loren_layout",
+                "keiro-loren: layout file, one 'GUID-or-name X Y' line per switch (docs/loren.md)"),
+    int_option("loren_tmax", 0, 65535, "0",
+               "keiro-loren: most table entries per switch; 0 = the smallest number that works"),
 };
 }  // namespace
 
+bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep) {
+  return route_steps(kSteps, in, out, rep);
+}
+
 constinit const EngineDesc kEngine = {
-    "loren", "keiro-loren", route_engine,
+    "loren", kName, route_engine,
     "LOREN: compact layout-oriented tables (loren_layout, loren_tmax) made deadlock free by "
     "ACRO, realized as SLs + SL2VL",
     kOptions};

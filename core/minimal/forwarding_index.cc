@@ -7,6 +7,17 @@
 
 namespace keiro::minimal {
 
+int64_t dest_weight(const Fabric &f, const DestTrees &t, int32_t k) {
+  int64_t w = 0;
+  for (uint16_t lid : t.dest_lids(k)) {
+    const LidOwner o = f.lid_owner(lid);
+    if (f.num_terminals() ? (o.kind == LidOwner::kTerminal && f.terminal(o.id).lid == lid)
+                          : (o.kind == LidOwner::kSwitch && f.sw(o.id).lid == lid))
+      ++w;
+  }
+  return w;
+}
+
 ForwardingIndex forwarding_index(const Fabric &f, const DestTrees &t) {
   const int32_t S = f.num_switches();
   const std::vector<int64_t> weight = switch_weights(f);
@@ -15,13 +26,7 @@ ForwardingIndex forwarding_index(const Fabric &f, const DestTrees &t) {
   std::vector<int32_t> depth(S), order(S), count;
   std::vector<int64_t> sub(S);
   for (int32_t k = 0; k < t.num_dests(); ++k) {
-    int64_t wd = 0;
-    for (uint16_t lid : t.dest_lids(k)) {
-      const LidOwner o = f.lid_owner(lid);
-      if (f.num_terminals() ? (o.kind == LidOwner::kTerminal && f.terminal(o.id).lid == lid)
-                            : (o.kind == LidOwner::kSwitch && f.sw(o.id).lid == lid))
-        ++wd;
-    }
+    const int64_t wd = dest_weight(f, t, k);
     if (!wd) continue;
     tree_depths(f, t, k, depth);
     // Deepest first, so subtree sums are final when a switch passes its

@@ -24,4 +24,9 @@ struct ForwardingIndex {
 
 ForwardingIndex forwarding_index(const Fabric &f, const DestTrees &t);
 
+// The destinations tree k's LIDs stand for, as forwarding_index() weighs
+// them: its terminals' base LIDs, or the switch base LID in a fabric without
+// terminals. O(LIDs of k).
+int64_t dest_weight(const Fabric &f, const DestTrees &t, int32_t k);
+
 }  // namespace keiro::minimal

@@ -2,7 +2,6 @@
 #include "core/nue/engine.h"
 
 #include <algorithm>
-#include <exception>
 
 namespace keiro::nue {
 
@@ -44,28 +43,37 @@ void log_layers(const Fabric &f, const NueResult &r, Logger &log) {
   }
 }
 
-bool route_logged(const EngineInput &in, Routing &out, EngineReport &rep) {
-  const Fabric &f = in.fabric;
-  const int k = std::clamp(std::min(in.max_vls, in.max_sls), 1, kMaxDataVls);
-  NueOptions opt;
-  NueResult r;
+// The layer count: the VL and SL budgets, 1..kMaxDataVls.
+int layer_budget(const EngineInput &in) {
+  return std::clamp(std::min(in.max_vls, in.max_sls), 1, kMaxDataVls);
+}
+
+bool read_engine_options(const EngineInput &in, NueOptions &opt) {
   std::string err;
-  if (!read_options(in.options, f, k, opt, err) || !route(f, opt, r, err)) {
-    in.log.logf(LogLevel::kError, "%s: %s", kName, err.c_str());
-    return false;
-  }
-  write_tables(f, r, out);
+  if (read_options(in.options, in.fabric, layer_budget(in), opt, err)) return true;
+  return engine_error(in.log, kName, err);
+}
+
+bool run(const EngineInput &in, const NueOptions &opt, Routing &out, NueResult &r) {
+  out.reset(in.fabric, Routing::SlScope::kPerDestination);
+  std::string err;
+  if (!route(in.fabric, opt, r, err)) return engine_error(in.log, kName, err);
+  write_tables(in.fabric, r, out);
+  return true;
+}
+
+void report(const EngineInput &in, const NueResult &r, EngineReport &rep) {
+  const Fabric &f = in.fabric;
   add_facts(f, r, rep);
   log_layers(f, r, in.log);
   in.log.logf(LogLevel::kInfo,
               "%s: routed %lld LIDs in %d of %d layers (partition %s); %lld of them fell back to "
               "the escape paths; islands reached by backtracking %lld, by escape repair %lld; "
               "%lld shortcuts",
-              kName, static_cast<long long>(r.lids), r.layers, k,
+              kName, static_cast<long long>(r.lids), r.layers, layer_budget(in),
               in.options.get("nue_partition").c_str(), static_cast<long long>(r.escape_fallbacks),
               static_cast<long long>(r.backtracking), static_cast<long long>(r.escape_repairs),
               static_cast<long long>(r.shortcuts));
-  return true;
 }
 
 }  // namespace
@@ -107,29 +115,26 @@ void write_tables(const Fabric &f, const NueResult &r, Routing &out) {
   out.sls_used = layers;
 }
 
-bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep) {
-  out.reset(in.fabric, Routing::SlScope::kPerDestination);
-  try {
-    return route_logged(in, out, rep);
-  } catch (const std::exception &e) {
-    in.log.logf(LogLevel::kError, "%s: %s", kName, e.what());
-    return false;
-  }
-}
-
 namespace {
+constexpr EngineSteps<NueOptions, NueResult> kSteps = {kName, Routing::SlScope::kPerDestination,
+                                                       read_engine_options, run, report};
 constexpr OptionSpec kOptions[] = {
-    {"nue_root", OptionSpec::kGuidOrName, 0, 0, nullptr, "",
-     "root switch of Nue's escape paths (GUID or node description); default: most central"},
-    {"nue_partition", OptionSpec::kChoice, 0, 0, "metis|random|cluster", "metis",
-     "how Nue splits destinations into virtual layers"},
-    {"nue_seed", OptionSpec::kInt, 0, 2147483647, nullptr, "1",
-     "seed for Nue's random choices (partitioning, METIS)"},
+    guid_or_name_option(
+        "nue_root",
+        "root switch of Nue's escape paths (GUID or node description); default: most central"),
+    choice_option("nue_partition", "metis|random|cluster", "metis",
+                  "how Nue splits destinations into virtual layers"),
+    int_option("nue_seed", 0, 2147483647, "1",
+               "seed for Nue's random choices (partitioning, METIS)"),
 };
 }  // namespace
 
+bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep) {
+  return route_steps(kSteps, in, out, rep);
+}
+
 constinit const EngineDesc kEngine = {
-    "nue", "keiro-nue", route_engine,
+    "nue", kName, route_engine,
     "Nue: deadlock-free routing inside the complete channel dependency graph, 1..15 VLs", kOptions};
 
 }  // namespace keiro::nue

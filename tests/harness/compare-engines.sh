@@ -25,7 +25,7 @@ while getopts "t:o:k:w:h" opt; do
     o) out=$OPTARG ;;
     k) k=$OPTARG ;;
     w) wait_s=$OPTARG ;;
-    *) sed -n '/^# usage:/,/^# Environment:/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+    *) kh_usage "$0" Environment: ;;
   esac
 done
 shift $((OPTIND - 1))

@@ -28,6 +28,10 @@ kh_find_umad2sim() {
   echo "$f"
 }
 KH_UMAD2SIM=${KEIRO_UMAD2SIM:-$(kh_find_umad2sim)}
+
+# kh_usage SCRIPT END: SCRIPT's header comment from '# usage:' to the line
+# starting '# END' on stderr, without the '# '; exits 2.
+kh_usage() { sed -n "/^# usage:/,/^# $2/p" "$1" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 KH_BUILDDIR=${KEIRO_BUILDDIR:-$PWD}
 
 kh_say() { [ "${KEIRO_VERBOSE:-0}" = 1 ] && echo "harness: $*" >&2; return 0; }

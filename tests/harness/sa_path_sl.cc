@@ -18,7 +18,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -32,6 +31,7 @@
 
 #include "core/check/verify.h"
 #include "core/io/path_sl_file.h"
+#include "core/timing.h"
 
 namespace {
 
@@ -194,7 +194,7 @@ int main(int argc, char **argv) {
     return true;
   };
 
-  auto last_progress = std::chrono::steady_clock::now();
+  keiro::Clock::time_point last_progress = keiro::Clock::now();
   while (done < pairs.size()) {
     while (outstanding.size() < static_cast<size_t>(window) &&
            (!resend.empty() || next_pair < pairs.size())) {
@@ -213,10 +213,7 @@ int main(int argc, char **argv) {
     int len = kMadSize;
     const int rc = umad_recv(fd, rbuf.data(), &len, 100);
     if (rc < 0) {
-      const double idle = std::chrono::duration<double, std::milli>(
-                              std::chrono::steady_clock::now() - last_progress)
-                              .count();
-      if (idle < timeout_ms) continue;
+      if (keiro::seconds_since(last_progress) * 1000 < timeout_ms) continue;
       // Nothing came back in time: resend what is outstanding.
       for (const auto &[tid, idx] : outstanding) {
         if (pairs[idx].tries > retries) {
@@ -227,7 +224,7 @@ int main(int argc, char **argv) {
         resend.push_back(idx);
       }
       outstanding.clear();
-      last_progress = std::chrono::steady_clock::now();
+      last_progress = keiro::Clock::now();
       continue;
     }
     const auto *mad = static_cast<const uint8_t *>(umad_get_mad(rbuf.data()));
@@ -241,7 +238,7 @@ int main(int argc, char **argv) {
     const uint16_t status = get16(mad + 4);
     p.sl = status == 0 ? (get16(mad + kSaDataOffset + 52) & 0xF) : -1;
     ++done;
-    last_progress = std::chrono::steady_clock::now();
+    last_progress = keiro::Clock::now();
   }
   umad_unregister(fd, agent);
   umad_close_port(fd);
