@@ -148,8 +148,7 @@ TEST(Dumps, SubnetLstMatchesOpenSm) {
 
 TEST(Dumps, LftReaderSkipsUnknownAndReportsMissing) {
   const Fabric f = fixtures::ca_ring(4);
-  Routing r;
-  route_ring(f, r, false);
+  Routing r = route_ring(f, false);
   std::ostringstream out;
   io::write_lfts_dump(out, f, r);
   std::string text = out.str();
@@ -211,8 +210,7 @@ TEST(Dumps, MalformedInputNamesTheLine) {
 
 TEST(PathSlFile, DestinationScopeRoundTrip) {
   const Fabric f = fixtures::ca_ring(4);
-  Routing r;
-  route_ring(f, r, false);
+  Routing r = route_ring(f, false);
   r.engine = "keiro-test";
   for (const uint16_t lid : f.lids()) r.set_dest_sl(lid, static_cast<uint8_t>(lid % 16));
   std::ostringstream out;
@@ -232,8 +230,7 @@ TEST(PathSlFile, DestinationScopeRoundTrip) {
 
 TEST(PathSlFile, SourceSwitchScopeRoundTrip) {
   const Fabric f = fixtures::ca_ring(4, 1);
-  Routing r;
-  route_ring(f, r, false, Routing::SlScope::kPerSourceSwitch);
+  Routing r = route_ring(f, false, Routing::SlScope::kPerSourceSwitch);
   for (int s = 0; s < 4; ++s)
     for (const uint16_t lid : f.lids())
       r.set_path_sl(s, lid, static_cast<uint8_t>((s * 5 + lid) % 16));

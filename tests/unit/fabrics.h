@@ -111,15 +111,21 @@ uint8_t home_port(const Fabric &f, uint16_t lid);
 enum class MinHop { kLowestPort, kBalanced };
 Routing min_hop(const Fabric &f, MinHop mode = MinHop::kLowestPort);
 
+// Routes LID lid at switch s over channel best (its source port), counting
+// the LID in used[s][port] for balanced choices; best < 0 leaves s without
+// a port (kNoPort). Shared by min_hop() and the up*/down* oracle. Time O(1).
+void take_channel(const Fabric &f, Routing &r, int32_t s, uint16_t lid, int32_t best,
+                  std::vector<std::vector<int32_t>> &used);
+
 // The port switch `at` of a ca_ring() of n (port 2 clockwise, 3 counter-
 // clockwise) uses towards switch `to`: neighbours directly, the opposite
 // switch of an even ring clockwise from even switch ids and counter-clockwise
 // from odd ones (deadlock free with one VL on a 4-ring); clockwise_only sends
 // everything clockwise.
 uint8_t ring_port(int n, int at, int to, bool clockwise_only);
-// Fills the LFTs of such a ring; SLs 0, SL2VL all VL 0.
-void route_ring(const Fabric &f, Routing &r, bool clockwise_only,
-                Routing::SlScope scope = Routing::SlScope::kPerDestination);
+// The LFTs of such a ring; SLs 0, SL2VL all VL 0.
+Routing route_ring(const Fabric &f, bool clockwise_only,
+                   Routing::SlScope scope = Routing::SlScope::kPerDestination);
 
 // Routing along a BFS spanning tree of the switches rooted at switch 0 (up to
 // the common ancestor, then down): up*/down*, deadlock free whatever the SLs

@@ -3,6 +3,11 @@
 // LRT-like fabrics whose tables were worked out by hand.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "core/loren/tables.h"
 #include "tests/unit/fabrics.h"
 
@@ -26,21 +31,36 @@ loren::Layout grid3x2_layout(const Fabric &f) {
   return fixtures::layout(f, {{0, 0}, {1, 0}, {2, 0}, {0, 1}, {1, 1}, {2, 1}});
 }
 
+// Builds t for f and l from f's min-hop trees; a refusal fails the test
+// with the builder's message.
+void build_ok(const Fabric &f, const loren::Layout &l, const loren::LorenTableOptions &o,
+              loren::LorenTables &t) {
+  std::string err;
+  ASSERT_TRUE(loren::build_tables(f, l, fixtures::min_hop_trees(f), o, t, err)) << err;
+}
+
+// Each listed switch's table, dumped (fixtures::dump_table), is as given;
+// a mismatch names the switch.
+void expect_tables(const Fabric &f, const loren::LorenTables &t,
+                   const std::vector<std::pair<int32_t, std::string>> &want) {
+  for (const auto &[u, dump] : want) EXPECT_EQ(dump_table(f, t, u), dump) << "switch " << u;
+}
+
 TEST(LorenTables, MandatoryEntriesOfAHandDrawnGrid) {
   const Fabric f = grid3x2();
   const loren::Layout l = grid3x2_layout(f);
   loren::LorenTableOptions o;
   o.mandatory_only = true;
   loren::LorenTables t;
-  std::string err;
-  ASSERT_TRUE(loren::build_tables(f, l, fixtures::min_hop_trees(f), o, t, err)) << err;
+  ASSERT_NO_FATAL_FAILURE(build_ok(f, l, o, t));
   // (1) the links, then (2) the grid-neighbour paths, sorted by hops.
-  EXPECT_EQ(dump_table(f, t, 0), "1>1@1 2>2@1 4>4@1 3>1@2");
-  EXPECT_EQ(dump_table(f, t, 1), "0>0@1 3>3@1 5>5@1 2>0@2 4>0@2");
-  EXPECT_EQ(dump_table(f, t, 2), "0>0@1 4>4@1 1>0@2 5>4@2");
-  EXPECT_EQ(dump_table(f, t, 3), "1>1@1 5>5@1 0>1@2 4>5@2");
-  EXPECT_EQ(dump_table(f, t, 4), "0>0@1 2>2@1 5>5@1 1>0@2 3>5@2");
-  EXPECT_EQ(dump_table(f, t, 5), "1>1@1 3>3@1 4>4@1 2>4@2");
+  expect_tables(f, t,
+                {{0, "1>1@1 2>2@1 4>4@1 3>1@2"},
+                 {1, "0>0@1 3>3@1 5>5@1 2>0@2 4>0@2"},
+                 {2, "0>0@1 4>4@1 1>0@2 5>4@2"},
+                 {3, "1>1@1 5>5@1 0>1@2 4>5@2"},
+                 {4, "0>0@1 2>2@1 5>5@1 1>0@2 3>5@2"},
+                 {5, "1>1@1 3>3@1 4>4@1 2>4@2"}});
   EXPECT_EQ(t.required, 5);
   EXPECT_EQ(t.required_switch, 1);
   EXPECT_EQ(t.adjacent, 16);
@@ -54,14 +74,14 @@ TEST(LorenTables, DistantEntriesFillTheTablesBreadthFirst) {
   loren::LorenTableOptions o;
   o.tmax = 5;
   loren::LorenTables t;
-  std::string err;
-  ASSERT_TRUE(loren::build_tables(f, l, fixtures::min_hop_trees(f), o, t, err)) << err;
-  EXPECT_EQ(dump_table(f, t, 0), "1>1@1 2>2@1 4>4@1 3>1@2 5>1@2");
-  EXPECT_EQ(dump_table(f, t, 1), "0>0@1 3>3@1 5>5@1 2>0@2 4>0@2");
-  EXPECT_EQ(dump_table(f, t, 2), "0>0@1 4>4@1 1>0@2 5>4@2 3>0@3");
-  EXPECT_EQ(dump_table(f, t, 3), "1>1@1 5>5@1 0>1@2 4>5@2 2>1@3");
-  EXPECT_EQ(dump_table(f, t, 4), "0>0@1 2>2@1 5>5@1 1>0@2 3>5@2");
-  EXPECT_EQ(dump_table(f, t, 5), "1>1@1 3>3@1 4>4@1 2>4@2 0>1@2");
+  ASSERT_NO_FATAL_FAILURE(build_ok(f, l, o, t));
+  expect_tables(f, t,
+                {{0, "1>1@1 2>2@1 4>4@1 3>1@2 5>1@2"},
+                 {1, "0>0@1 3>3@1 5>5@1 2>0@2 4>0@2"},
+                 {2, "0>0@1 4>4@1 1>0@2 5>4@2 3>0@3"},
+                 {3, "1>1@1 5>5@1 0>1@2 4>5@2 2>1@3"},
+                 {4, "0>0@1 2>2@1 5>5@1 1>0@2 3>5@2"},
+                 {5, "1>1@1 3>3@1 4>4@1 2>4@2 0>1@2"}});
   EXPECT_EQ(t.distant, 4);
   EXPECT_EQ(t.tmax, 5);
 }
@@ -87,18 +107,14 @@ TEST(LorenTables, TheLimitStopsTheSearch) {
   loren::LorenTableOptions o;
   o.tmax = 2;
   loren::LorenTables t;
-  std::string err;
-  ASSERT_TRUE(loren::build_tables(f, l, fixtures::min_hop_trees(f), o, t, err)) << err;
+  ASSERT_NO_FATAL_FAILURE(build_ok(f, l, o, t));
   EXPECT_EQ(t.required, 2);
-  EXPECT_EQ(dump_table(f, t, 0), "1>1@1 2>1@2");
-  EXPECT_EQ(dump_table(f, t, 1), "0>0@1 2>2@1");
-  EXPECT_EQ(dump_table(f, t, 2), "1>1@1 3>3@1");
-  EXPECT_EQ(dump_table(f, t, 3), "2>2@1 1>2@2");
+  expect_tables(f, t,
+                {{0, "1>1@1 2>1@2"}, {1, "0>0@1 2>2@1"}, {2, "1>1@1 3>3@1"}, {3, "2>2@1 1>2@2"}});
   // Without a limit every switch ends with an entry for every other one.
   o.tmax = 100;
-  ASSERT_TRUE(loren::build_tables(f, l, fixtures::min_hop_trees(f), o, t, err)) << err;
-  EXPECT_EQ(dump_table(f, t, 0), "1>1@1 2>1@2 3>1@3");
-  EXPECT_EQ(dump_table(f, t, 3), "2>2@1 1>2@2 0>2@3");
+  ASSERT_NO_FATAL_FAILURE(build_ok(f, l, o, t));
+  expect_tables(f, t, {{0, "1>1@1 2>1@2 3>1@3"}, {3, "2>2@1 1>2@2 0>2@3"}});
   EXPECT_EQ(t.max_size(), 3);
 }
 
@@ -113,16 +129,13 @@ TEST(LorenTables, GridPathKeepsTheLargestTableSmall) {
   loren::LorenTableOptions o;
   o.mandatory_only = true;
   loren::LorenTables t;
-  std::string err;
-  ASSERT_TRUE(loren::build_tables(f, l, fixtures::min_hop_trees(f), o, t, err)) << err;
+  ASSERT_NO_FATAL_FAILURE(build_ok(f, l, o, t));
   // Destination 0 first: 1 -> 4 -> 2 -> 0 and 1 -> 5 -> 3 -> 0 cost the
   // same, the tree's choice (4) wins.
-  EXPECT_EQ(dump_table(f, t, 1), "4>4@1 5>5@1 0>4@3");
-  EXPECT_EQ(dump_table(f, t, 4), "2>2@1 1>1@1 0>2@2");
+  expect_tables(f, t, {{1, "4>4@1 5>5@1 0>4@3"}, {4, "2>2@1 1>1@1 0>2@2"}});
   // Destination 1: via 2 would make its table 5 long, via 3 only 3.
-  EXPECT_EQ(dump_table(f, t, 0), "2>2@1 3>3@1 1>3@3");
-  EXPECT_EQ(dump_table(f, t, 3), "0>0@1 5>5@1 1>5@2");
-  EXPECT_EQ(dump_table(f, t, 2), "0>0@1 4>4@1 6>6@1 7>7@1");
+  expect_tables(
+      f, t, {{0, "2>2@1 3>3@1 1>3@3"}, {3, "0>0@1 5>5@1 1>5@2"}, {2, "0>0@1 4>4@1 6>6@1 7>7@1"}});
   EXPECT_EQ(t.required, 4);
 }
 
