@@ -225,6 +225,23 @@ uint8_t home_port(const Fabric &f, uint16_t lid) {
   return o.kind == LidOwner::kTerminal ? f.terminal(o.id).sw_port : 0;
 }
 
+Fabric hand_wired(int32_t n, const std::vector<PortLink> &links, uint8_t lmc) {
+  Fabric f;
+  for (int32_t s = 0; s < n; ++s)
+    f.add_switch({static_cast<uint64_t>(s + 1), "L" + std::to_string(s), 4});
+  for (const PortLink &l : links) f.add_link(l.a, l.pa, l.b, l.pb);
+  for (int32_t s = 0; s < n; ++s) {
+    TerminalInfo t;
+    t.name = "h" + std::to_string(s);
+    t.sw = s;
+    t.sw_port = 3;
+    f.add_terminal(t);
+  }
+  assign_lids(f, lmc);
+  f.finalize();
+  return f;
+}
+
 void take_channel(const Fabric &f, Routing &r, int32_t s, uint16_t lid, int32_t best,
                   std::vector<std::vector<int32_t>> &used) {
   if (best < 0) {

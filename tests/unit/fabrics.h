@@ -89,6 +89,17 @@ inline Fabric random_regular(int32_t n, int d, uint64_t seed, const Spec &spec =
 // switches (random stub pairing, redrawn until connected).
 Links random_irregular_links(int32_t n, int max_links, uint64_t seed);
 
+// Hand-wired switches "L0".."L<n-1>" (GUID i + 1, 4 ports) joined by links
+// (switch a port pa to switch b port pb), one CA "h<i>" on port 3 of each
+// switch; LIDs assigned with LMC lmc, finalized. Time O(n + links).
+struct PortLink {
+  int32_t a;
+  uint8_t pa;
+  int32_t b;
+  uint8_t pb;
+};
+Fabric hand_wired(int32_t n, const std::vector<PortLink> &links, uint8_t lmc = 0);
+
 // Two 8-port switches A (GUID 0x10) and B (0x20) joined by two parallel links
 // (ports 3 and 5; the one on port 3 has 4 VLs, the other 8), one CA on port 1
 // of each. Not finalized: LIDs and finalize() are up to the test.

@@ -58,20 +58,7 @@ TEST(MinimalBalanced, BeatsMinhopLikeEdgeForwardingIndex) {
 TEST(MinimalBalanced, ForwardingIndexByHand) {
   // Line 0 - 1 - 2 with one terminal on each switch: the channel 0->1 carries
   // the routes h0->h1 and h0->h2.
-  Fabric f;
-  for (int s = 0; s < 3; ++s)
-    f.add_switch({static_cast<uint64_t>(s + 1), "L" + std::to_string(s), 4});
-  f.add_link(0, 1, 1, 1);
-  f.add_link(1, 2, 2, 1);
-  for (int s = 0; s < 3; ++s) {
-    TerminalInfo t;
-    t.name = "h" + std::to_string(s);
-    t.sw = s;
-    t.sw_port = 3;
-    f.add_terminal(t);
-  }
-  assign_lids(f, 1);
-  f.finalize();
+  const Fabric f = fixtures::hand_wired(3, {{0, 1, 1, 1}, {1, 2, 2, 1}}, 1);
   minimal::DestTrees t;
   std::string err;
   ASSERT_TRUE(minimal::balanced_routing(f, {}, t, err)) << err;
