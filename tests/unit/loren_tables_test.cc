@@ -23,13 +23,14 @@ using fixtures::dump_table;
 //                               3 4 5
 // Links (port order): 0-1 0-2 0-4 1-3 1-5 2-4 3-5 4-5. Grid neighbours
 // without a link: {1,2} {3,4} {0,3} {1,4} {2,5}.
-Fabric grid3x2() {
-  return fixtures::from_links(6, {{0, 1}, {0, 2}, {0, 4}, {1, 3}, {1, 5}, {2, 4}, {3, 5}, {4, 5}},
-                              kL);
-}
-loren::Layout grid3x2_layout(const Fabric &f) {
-  return fixtures::layout(f, {{0, 0}, {1, 0}, {2, 0}, {0, 1}, {1, 1}, {2, 1}});
-}
+class LorenTablesGrid : public ::testing::Test {
+ protected:
+  const Fabric f =
+      fixtures::from_links(6, {{0, 1}, {0, 2}, {0, 4}, {1, 3}, {1, 5}, {2, 4}, {3, 5}, {4, 5}}, kL);
+  const loren::Layout l = fixtures::layout(f, {{0, 0}, {1, 0}, {2, 0}, {0, 1}, {1, 1}, {2, 1}});
+  loren::LorenTableOptions o;
+  loren::LorenTables t;
+};
 
 // Builds t for f and l from f's min-hop trees; a refusal fails the test
 // with the builder's message.
@@ -46,12 +47,8 @@ void expect_tables(const Fabric &f, const loren::LorenTables &t,
   for (const auto &[u, dump] : want) EXPECT_EQ(dump_table(f, t, u), dump) << "switch " << u;
 }
 
-TEST(LorenTables, MandatoryEntriesOfAHandDrawnGrid) {
-  const Fabric f = grid3x2();
-  const loren::Layout l = grid3x2_layout(f);
-  loren::LorenTableOptions o;
+TEST_F(LorenTablesGrid, MandatoryEntriesOfAHandDrawnGrid) {
   o.mandatory_only = true;
-  loren::LorenTables t;
   ASSERT_NO_FATAL_FAILURE(build_ok(f, l, o, t));
   // (1) the links, then (2) the grid-neighbour paths, sorted by hops.
   expect_tables(f, t,
@@ -68,12 +65,8 @@ TEST(LorenTables, MandatoryEntriesOfAHandDrawnGrid) {
   EXPECT_EQ(t.distant, 0);
 }
 
-TEST(LorenTables, DistantEntriesFillTheTablesBreadthFirst) {
-  const Fabric f = grid3x2();
-  const loren::Layout l = grid3x2_layout(f);
-  loren::LorenTableOptions o;
+TEST_F(LorenTablesGrid, DistantEntriesFillTheTablesBreadthFirst) {
   o.tmax = 5;
-  loren::LorenTables t;
   ASSERT_NO_FATAL_FAILURE(build_ok(f, l, o, t));
   expect_tables(f, t,
                 {{0, "1>1@1 2>2@1 4>4@1 3>1@2 5>1@2"},
@@ -86,12 +79,8 @@ TEST(LorenTables, DistantEntriesFillTheTablesBreadthFirst) {
   EXPECT_EQ(t.tmax, 5);
 }
 
-TEST(LorenTables, TmaxBelowTheMandatoryEntriesFails) {
-  const Fabric f = grid3x2();
-  const loren::Layout l = grid3x2_layout(f);
-  loren::LorenTableOptions o;
+TEST_F(LorenTablesGrid, TmaxBelowTheMandatoryEntriesFails) {
   o.tmax = 4;
-  loren::LorenTables t;
   std::string err;
   EXPECT_FALSE(loren::build_tables(f, l, fixtures::min_hop_trees(f), o, t, err));
   EXPECT_NE(err.find("t_max 4 is below the 5 entries that switch 'L1' needs"), std::string::npos)
