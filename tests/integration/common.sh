@@ -160,6 +160,23 @@ it_no_osm_errors() {
   return 1
 }
 
+# it_expect_qos_off ENGINE: the last run routed with ENGINE with OpenSM's QoS
+# off: ENGINE says so in one line (routing with 1 VL), configures every
+# switch, logs no keiro error and OpenSM no error of its own, the summary
+# reports 1 VL used and the SA hands out SL 0 only.
+it_expect_qos_off() {
+  local engine=$1 vls
+  it_expect_log "$engine: QoS is off.*routing with 1 VL" 1
+  it_expect_log "$engine tables configured on all switches" 1
+  it_expect_log 'ERR KE' 0
+  it_no_osm_errors
+  vls=$(it_summary_field "VLs used")
+  [ "$vls" = 1 ] || it_fail "$engine: VLs used '$vls', expected 1"
+  if grep -E '^slid ' "$IT_OUT/sa-path-sl.dump" | cut -d' ' -f3 | grep -q '[1-9a-f]'; then
+    it_fail "$engine: the SA hands out SLs other than 0"
+  fi
+}
+
 # it_check_installed [keiro check options]: the installed tables of the last
 # run (dumps + the SA's SLs) pass keiro check: every pair reachable, no loop,
 # no credit loop.

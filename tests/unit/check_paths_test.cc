@@ -11,8 +11,7 @@ using fixtures::route_ring;
 
 TEST(Paths, WalkResolvesEverySwitch) {
   const Fabric f = fixtures::ca_ring(4);
-  Routing r;
-  route_ring(f, r, false);
+  Routing r = route_ring(f, false);
   check::DestinationWalk w(f, r);
   w.run(7);  // H3 on S3
   EXPECT_EQ(w.dest_switch(), 2);
@@ -31,8 +30,7 @@ TEST(Paths, WalkResolvesEverySwitch) {
 
 TEST(Paths, LoopAndCulprit) {
   const Fabric f = fixtures::ca_ring(4);
-  Routing r;
-  route_ring(f, r, false);
+  Routing r = route_ring(f, false);
   r.set_out_port(1, 7, 3);  // S2 sends H3 back to S1, which sends it to S2
   check::DestinationWalk w(f, r);
   w.run(7);
@@ -48,8 +46,7 @@ TEST(Paths, LoopAndCulprit) {
 
 TEST(Paths, HopCounts) {
   const Fabric f = fixtures::ca_ring(4);
-  Routing r;
-  route_ring(f, r, false);
+  Routing r = route_ring(f, false);
   const std::vector<uint8_t> h = check::hop_counts(f, r);
   const size_t stride = f.max_lid() + 1u;
   ASSERT_EQ(h.size(), 4 * stride);

@@ -16,10 +16,24 @@ namespace {
 
 using fixtures::route_ring;
 
+// The clockwise ring's routing with SL 1 mapped to VL 1 on every port (SL 0
+// stays on VL 0): the setup of the per-source-LID SL tests.
+Routing clockwise_sl1_on_vl1(const Fabric &f) {
+  Routing r = route_ring(f, true);
+  r.set_uniform_sl2vl(1, 1);
+  return r;
+}
+
+// A per-source-LID SL table sized for f with no pair set.
+check::SourceLidSls no_source_sls(const Fabric &f) {
+  check::SourceLidSls sls;
+  sls.reset(f.max_lid());
+  return sls;
+}
+
 TEST(Verify, RingWithOppositeSplitIsDeadlockFree) {
   const Fabric f = fixtures::ca_ring(4);
-  Routing r;
-  route_ring(f, r, false);
+  Routing r = route_ring(f, false);
   const check::Result c = check::verify(f, r);
   EXPECT_TRUE(c.ok) << c.first_problem;
   EXPECT_EQ(c.pairs_checked, 8 * 7);
@@ -36,8 +50,7 @@ TEST(Verify, RingWithOppositeSplitIsDeadlockFree) {
 
 TEST(Verify, ClockwiseRingHasTheExactCreditLoop) {
   const Fabric f = fixtures::ca_ring(4);
-  Routing r;
-  route_ring(f, r, true);
+  Routing r = route_ring(f, true);
   const check::Result c = check::verify(f, r);
   EXPECT_FALSE(c.ok);
   EXPECT_TRUE(c.credit_loop);
@@ -67,8 +80,7 @@ TEST(Verify, ClockwiseRingHasTheExactCreditLoop) {
 // VLs, or with 2 when SLs {0,1} and {2,3} share a VL, cyclic when all share one.
 TEST(Verify, SlToVlMappingDecides) {
   const Fabric f = fixtures::ca_ring(4);
-  Routing r;
-  route_ring(f, r, true, Routing::SlScope::kPerSourceSwitch);
+  Routing r = route_ring(f, true, Routing::SlScope::kPerSourceSwitch);
   for (int s = 0; s < 4; ++s)
     for (const uint16_t lid : f.lids()) r.set_path_sl(s, lid, static_cast<uint8_t>(s));
   for (int sl = 0; sl < 4; ++sl)
@@ -99,8 +111,7 @@ TEST(Verify, SlToVlMappingDecides) {
 // now through (S1 port 2, VL 1).
 TEST(Verify, InPortSelectsTheVl) {
   const Fabric f = fixtures::ca_ring(4);
-  Routing r;
-  route_ring(f, r, true);
+  Routing r = route_ring(f, true);
   r.set_vl(0, 3, 2, 0, 1);
   const check::Result c = check::verify(f, r);
   EXPECT_FALSE(c.ok);
@@ -117,8 +128,7 @@ TEST(Verify, InPortSelectsTheVl) {
 
 TEST(Verify, ForwardingLoop) {
   const Fabric f = fixtures::ca_ring(4);
-  Routing r;
-  route_ring(f, r, false);
+  Routing r = route_ring(f, false);
   // H3 is LID 7. S1 sends it to S2 (port 2); make S2 send it back (port 3).
   r.set_out_port(1, 7, 3);
   const check::Result c = check::verify(f, r);
@@ -130,8 +140,7 @@ TEST(Verify, ForwardingLoop) {
 
 TEST(Verify, BlackHoles) {
   const Fabric f = fixtures::ca_ring(4);
-  Routing r;
-  route_ring(f, r, false);
+  Routing r = route_ring(f, false);
   struct Case {
     uint8_t port;
     const char *want;
@@ -160,8 +169,7 @@ TEST(Verify, BlackHoles) {
 
 TEST(Verify, OwnSwitchLidMustBePortZero) {
   const Fabric f = fixtures::ca_ring(4);
-  Routing r;
-  route_ring(f, r, false);
+  Routing r = route_ring(f, false);
   r.set_out_port(2, 3, 1);  // S3 sends its own LID to H3
   const check::Result c = check::verify(f, r);
   EXPECT_FALSE(c.ok);
@@ -172,8 +180,7 @@ TEST(Verify, OwnSwitchLidMustBePortZero) {
 
 TEST(Verify, LmcPairsAndSwitchLids) {
   const Fabric f = fixtures::ca_ring(4, 1);
-  Routing r;
-  route_ring(f, r, false);
+  Routing r = route_ring(f, false);
   const check::Result c = check::verify(f, r);
   EXPECT_TRUE(c.ok) << c.first_problem;
   // 4 switch LIDs + 4 CAs x 2 LIDs; same-port pairs excluded.
@@ -182,8 +189,7 @@ TEST(Verify, LmcPairsAndSwitchLids) {
 
 TEST(Verify, Vl15AndVlsBeyondTheLink) {
   const Fabric f = fixtures::ca_ring(4, 0, 4);
-  Routing r;
-  route_ring(f, r, false);
+  Routing r = route_ring(f, false);
   r.set_vl(0, 1, 2, 0, 15);  // S1: from H1 out to S2 on VL 15
   check::Result c = check::verify(f, r);
   EXPECT_FALSE(c.ok);
@@ -191,14 +197,14 @@ TEST(Verify, Vl15AndVlsBeyondTheLink) {
   EXPECT_EQ(c.first_problem,
             "path 'H1' (LID 5) -> LID 2 ('S2') SL 0: switch 'S1' maps it from port 1 to port 2 "
             "onto VL 15 (drop)");
-  route_ring(f, r, false);
+  r = route_ring(f, false);
   r.set_vl(0, 0, 2, 0, 5);  // S1's own traffic on VL 5, the links have 4
   c = check::verify(f, r);
   EXPECT_FALSE(c.ok);
   EXPECT_EQ(c.first_problem,
             "path 'S1' (LID 1) -> LID 2 ('S2') SL 0: hop from switch 'S1' port 2 (in port 0) on "
             "VL 5, but the port operates 4 data VLs (VL 0..3)");
-  route_ring(f, r, false);
+  r = route_ring(f, false);
   r.set_terminal_vl(0, 0, 15);
   c = check::verify(f, r);
   EXPECT_FALSE(c.ok);
@@ -207,12 +213,9 @@ TEST(Verify, Vl15AndVlsBeyondTheLink) {
 
 TEST(Verify, SourceLidSlsOverrideTheRouting) {
   const Fabric f = fixtures::ca_ring(4);
-  Routing r;
-  route_ring(f, r, true);
-  r.set_uniform_sl2vl(1, 1);
+  Routing r = clockwise_sl1_on_vl1(f);
   // Every path that starts on S3 or S4 uses SL 1 (-> VL 1), the rest SL 0.
-  check::SourceLidSls sls;
-  sls.reset(f.max_lid());
+  check::SourceLidSls sls = no_source_sls(f);
   for (const uint16_t s : f.lids())
     for (const uint16_t d : f.lids())
       if (f.lid_switch(s) >= 2) sls.set(s, d, 1);
@@ -240,11 +243,8 @@ TEST(Verify, SourceLidSlsOverrideTheRouting) {
 // dependency graph. Checking CA-sourced traffic only passes.
 TEST(Verify, SwitchSourcedTrafficCanBeLeftOut) {
   const Fabric f = fixtures::ca_ring(4);
-  Routing r;
-  route_ring(f, r, true);
-  r.set_uniform_sl2vl(1, 1);
-  check::SourceLidSls sls;
-  sls.reset(f.max_lid());
+  Routing r = clockwise_sl1_on_vl1(f);
+  check::SourceLidSls sls = no_source_sls(f);
   for (const uint16_t d : f.lids()) {
     sls.set(7, d, 1);  // H3
     sls.set(8, d, 1);  // H4
@@ -270,8 +270,7 @@ TEST(Verify, SwitchSourcedTrafficCanBeLeftOut) {
 TEST(Verify, TablesOfAnotherFabricAreRejected) {
   const Fabric f = fixtures::ca_ring(4);
   const Fabric g = fixtures::ca_ring(5);
-  Routing r;
-  route_ring(f, r, false);
+  Routing r = route_ring(f, false);
   const check::Result c = check::verify(g, r);
   EXPECT_FALSE(c.ok);
   EXPECT_NE(c.first_problem.find("do not match"), std::string::npos);
@@ -401,12 +400,9 @@ void forget_sls(const Fabric &f, Routing &r) {
 // H1's SLs are missing, assuming SL 0 (what keiro check did) finds no cycle.
 TEST(Verify, CreditLoopOnlyWithTheRightSlsAndNoGuess) {
   const Fabric f = fixtures::ca_ring(4);
-  Routing r;
-  route_ring(f, r, true);
-  r.set_uniform_sl2vl(1, 1);
+  Routing r = clockwise_sl1_on_vl1(f);
   forget_sls(f, r);
-  check::SourceLidSls sls;
-  sls.reset(f.max_lid());
+  check::SourceLidSls sls = no_source_sls(f);
   for (const uint16_t s : f.lids())
     for (const uint16_t d : f.lids())
       if (s != 5) sls.set(s, d, f.lid_switch(s) >= 2 ? 1 : 0);
@@ -441,14 +437,13 @@ TEST(Verify, CreditLoopOnlyWithTheRightSlsAndNoGuess) {
 // Tables that map every SL to one VL need no SLs: checked exactly, counted.
 TEST(Verify, SlIndependentPathsNeedNoSl) {
   const Fabric f = fixtures::ca_ring(4);
-  Routing r;
-  route_ring(f, r, true);  // clockwise: a credit loop whatever the SL
+  Routing r = route_ring(f, true);  // clockwise: a credit loop whatever the SL
   forget_sls(f, r);
   check::Result c = check::verify(f, r);
   EXPECT_TRUE(c.credit_loop);
   EXPECT_EQ(c.pairs_sl_free, 8 * 7);
   EXPECT_EQ(c.pairs_without_sl, 0);
-  route_ring(f, r, false);
+  r = route_ring(f, false);
   forget_sls(f, r);
   c = check::verify(f, r);
   EXPECT_TRUE(c.ok) << c.first_problem;
@@ -468,8 +463,7 @@ TEST(Verify, SlIndependentPathsNeedNoSl) {
 // --vls N (Options::vls) and per-port operational VLs (Options::port_vls).
 TEST(Verify, VlBudgetNamesThePath) {
   const Fabric f = fixtures::ca_ring(4, 0, 8);
-  Routing r;
-  route_ring(f, r, false);
+  Routing r = route_ring(f, false);
   r.set_vl(0, 0, 2, 0, 4);  // S1's own traffic to S2 on VL 4; the links have 8
   check::Options opt;
   check::Result c = check::verify(f, r, opt);
@@ -500,7 +494,7 @@ TEST(Verify, VlBudgetNamesThePath) {
             0u);
   // The hop to a CA counts: H2 hangs off S2 port 1.
   ports[0][2] = 0;
-  route_ring(f, r, false);
+  r = route_ring(f, false);
   r.set_vl(1, 3, 1, 0, 6);  // S2: from S1 to H2 on VL 6
   ports[1][1] = 2;
   c = check::verify(f, r, opt);

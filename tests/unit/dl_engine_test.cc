@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "core/check/verify.h"
 #include "core/dl/dl.h"
@@ -27,6 +28,25 @@ void route(const Fabric &f, const std::string &opts, int vls, DlRun &run, int sl
 
 std::string last_line(const DlRun &run) {
   return run.last_line();
+}
+
+// A clean refusal: keiro-dl run with opts on vls VLs and sls SLs fails with
+// exactly one ERROR line, and the log says each of `says`. Wrap in
+// ASSERT_NO_FATAL_FAILURE where the caller goes on with run.
+void expect_refused(DlRun &run, const Fabric &f, const std::string &opts, int vls,
+                    const std::vector<std::string> &says, int sls = 16) {
+  SCOPED_TRACE("options '" + opts + "', " + std::to_string(vls) + " VLs, " + std::to_string(sls) +
+               " SLs");
+  route(f, opts, vls, run, sls);
+  EXPECT_FALSE(run.ok);
+  ASSERT_EQ(run.log.count(LogLevel::kError), 1);
+  for (const std::string &s : says)
+    EXPECT_TRUE(run.log.contains(s)) << "no '" << s << "' in: " << last_line(run);
+}
+
+// The irregular 8-switch fabric of the refusal tests, one CA per switch.
+Fabric irregular8() {
+  return fixtures::from_links(8, fixtures::random_irregular_links(8, 3, 1), {.hcas = 1});
 }
 
 // The typed half of the engine (dl::read_options + dl::run, no report and no
@@ -161,27 +181,15 @@ TEST(DlEngine, LmcAndSwitchLids) {
 }
 
 TEST(DlEngine, MoreSubnetworksThanVlsFails) {
-  const Fabric f = fixtures::from_links(8, fixtures::random_irregular_links(8, 3, 1), {.hcas = 1});
+  const Fabric f = irregular8();
   DlRun run;
-  route(f, "dl_subnets=3", 2, run);
-  EXPECT_FALSE(run.ok);
-  ASSERT_EQ(run.log.count(LogLevel::kError), 1);
-  EXPECT_TRUE(run.log.contains("dl_subnets=3")) << last_line(run);
-  EXPECT_TRUE(run.log.contains("only 2 VLs")) << last_line(run);
-  DlRun one;
-  route(f, "dl_subnets=2", 1, one);
-  EXPECT_FALSE(one.ok);
-  ASSERT_EQ(one.log.count(LogLevel::kError), 1);
-  EXPECT_TRUE(one.log.contains("only 1 VL is")) << last_line(one);
+  expect_refused(run, f, "dl_subnets=3", 2, {"dl_subnets=3", "only 2 VLs"});
+  expect_refused(run, f, "dl_subnets=2", 1, {"only 1 VL is"});
 }
 
 TEST(DlEngine, UnknownRootFails) {
-  const Fabric f = fixtures::from_links(8, fixtures::random_irregular_links(8, 3, 1), {.hcas = 1});
   DlRun run;
-  route(f, "dl_root=nowhere", 2, run);
-  EXPECT_FALSE(run.ok);
-  ASSERT_EQ(run.log.count(LogLevel::kError), 1);
-  EXPECT_TRUE(run.log.contains("dl_root 'nowhere'")) << last_line(run);
+  expect_refused(run, irregular8(), "dl_root=nowhere", 2, {"dl_root 'nowhere'"});
 }
 
 // Two switches share the node description 'twin': naming the root by it is
@@ -192,9 +200,7 @@ TEST(DlEngine, AmbiguousRootDescriptionFails) {
       8, fixtures::random_irregular_links(8, 3, 1),
       {.hcas = 1, .names = {"S0", "twin", "S2", "S3", "twin", "S5", "S6", "S7"}});
   DlRun run;
-  route(f, "dl_root=twin", 2, run);
-  EXPECT_FALSE(run.ok);
-  ASSERT_EQ(run.log.count(LogLevel::kError), 1);
+  ASSERT_NO_FATAL_FAILURE(expect_refused(run, f, "dl_root=twin", 2, {}));
   EXPECT_EQ(last_line(run),
             "keiro-dl: dl_root 'twin' is the node description of 2 switches (e.g. 'twin' "
             "(0x0000000000001001) and another): name the switch by its GUID");
@@ -205,25 +211,19 @@ TEST(DlEngine, AmbiguousRootDescriptionFails) {
 }
 
 TEST(DlEngine, DisconnectedFabricFails) {
-  const Fabric f = fixtures::from_links(6, {{0, 1}, {1, 2}, {3, 4}, {4, 5}}, {.hcas = 1});
   DlRun run;
-  route(f, "", 2, run);
-  EXPECT_FALSE(run.ok);
-  ASSERT_EQ(run.log.count(LogLevel::kError), 1);
-  EXPECT_TRUE(run.log.contains("not connected")) << last_line(run);
+  expect_refused(run, fixtures::from_links(6, {{0, 1}, {1, 2}, {3, 4}, {4, 5}}, {.hcas = 1}), "", 2,
+                 {"not connected"});
 }
 
 // Three sub-networks with each hop pinned to its layer's VL and one SL: the
 // SL2VL entries of different destinations clash, so the realization fails
 // cleanly.
 TEST(DlEngine, TooFewSlsFails) {
-  const Fabric f =
-      fixtures::from_links(64, fixtures::random_irregular_links(64, 4, 1), {.hcas = 4});
   DlRun run;
-  route(f, "dl_vl_choice=exact", 3, run, 1);
-  EXPECT_FALSE(run.ok);
-  ASSERT_EQ(run.log.count(LogLevel::kError), 1);
-  EXPECT_TRUE(run.log.contains("SL budget")) << last_line(run);
+  expect_refused(run,
+                 fixtures::from_links(64, fixtures::random_irregular_links(64, 4, 1), {.hcas = 4}),
+                 "dl_vl_choice=exact", 3, {"SL budget"}, 1);
 }
 
 }  // namespace

@@ -225,6 +225,33 @@ uint8_t home_port(const Fabric &f, uint16_t lid) {
   return o.kind == LidOwner::kTerminal ? f.terminal(o.id).sw_port : 0;
 }
 
+Fabric hand_wired(int32_t n, const std::vector<PortLink> &links, uint8_t lmc) {
+  Fabric f;
+  for (int32_t s = 0; s < n; ++s)
+    f.add_switch({static_cast<uint64_t>(s + 1), "L" + std::to_string(s), 4});
+  for (const PortLink &l : links) f.add_link(l.a, l.pa, l.b, l.pb);
+  for (int32_t s = 0; s < n; ++s) {
+    TerminalInfo t;
+    t.name = "h" + std::to_string(s);
+    t.sw = s;
+    t.sw_port = 3;
+    f.add_terminal(t);
+  }
+  assign_lids(f, lmc);
+  f.finalize();
+  return f;
+}
+
+void take_channel(const Fabric &f, Routing &r, int32_t s, uint16_t lid, int32_t best,
+                  std::vector<std::vector<int32_t>> &used) {
+  if (best < 0) {
+    r.set_out_port(s, lid, kNoPort);
+    return;
+  }
+  ++used[s][f.channel(best).src_port];
+  r.set_out_port(s, lid, f.channel(best).src_port);
+}
+
 Routing min_hop(const Fabric &f, MinHop mode) {
   const std::vector<int32_t> dist = distances(f);
   const int32_t S = f.num_switches();
@@ -250,12 +277,7 @@ Routing min_hop(const Fabric &f, MinHop mode) {
           best = c;
         }
       }
-      if (best < 0) {
-        r.set_out_port(s, lid, kNoPort);
-        continue;
-      }
-      ++used[s][f.channel(best).src_port];
-      r.set_out_port(s, lid, f.channel(best).src_port);
+      take_channel(f, r, s, lid, best, used);
     }
   }
   return r;
@@ -270,7 +292,8 @@ uint8_t ring_port(int n, int at, int to, bool clockwise_only) {
   return fwd < n - fwd ? 2 : 3;
 }
 
-void route_ring(const Fabric &f, Routing &r, bool clockwise_only, Routing::SlScope scope) {
+Routing route_ring(const Fabric &f, bool clockwise_only, Routing::SlScope scope) {
+  Routing r;
   r.reset(f, scope);
   const int n = f.num_switches();
   for (int s = 0; s < n; ++s)
@@ -278,6 +301,7 @@ void route_ring(const Fabric &f, Routing &r, bool clockwise_only, Routing::SlSco
       const int to = f.lid_switch(lid);
       r.set_out_port(s, lid, to == s ? home_port(f, lid) : ring_port(n, s, to, clockwise_only));
     }
+  return r;
 }
 
 Routing route_tree(const Fabric &f) {

@@ -89,6 +89,17 @@ inline Fabric random_regular(int32_t n, int d, uint64_t seed, const Spec &spec =
 // switches (random stub pairing, redrawn until connected).
 Links random_irregular_links(int32_t n, int max_links, uint64_t seed);
 
+// Hand-wired switches "L0".."L<n-1>" (GUID i + 1, 4 ports) joined by links
+// (switch a port pa to switch b port pb), one CA "h<i>" on port 3 of each
+// switch; LIDs assigned with LMC lmc, finalized. Time O(n + links).
+struct PortLink {
+  int32_t a;
+  uint8_t pa;
+  int32_t b;
+  uint8_t pb;
+};
+Fabric hand_wired(int32_t n, const std::vector<PortLink> &links, uint8_t lmc = 0);
+
 // Two 8-port switches A (GUID 0x10) and B (0x20) joined by two parallel links
 // (ports 3 and 5; the one on port 3 has 4 VLs, the other 8), one CA on port 1
 // of each. Not finalized: LIDs and finalize() are up to the test.
@@ -111,15 +122,21 @@ uint8_t home_port(const Fabric &f, uint16_t lid);
 enum class MinHop { kLowestPort, kBalanced };
 Routing min_hop(const Fabric &f, MinHop mode = MinHop::kLowestPort);
 
+// Routes LID lid at switch s over channel best (its source port), counting
+// the LID in used[s][port] for balanced choices; best < 0 leaves s without
+// a port (kNoPort). Shared by min_hop() and the up*/down* oracle. Time O(1).
+void take_channel(const Fabric &f, Routing &r, int32_t s, uint16_t lid, int32_t best,
+                  std::vector<std::vector<int32_t>> &used);
+
 // The port switch `at` of a ca_ring() of n (port 2 clockwise, 3 counter-
 // clockwise) uses towards switch `to`: neighbours directly, the opposite
 // switch of an even ring clockwise from even switch ids and counter-clockwise
 // from odd ones (deadlock free with one VL on a 4-ring); clockwise_only sends
 // everything clockwise.
 uint8_t ring_port(int n, int at, int to, bool clockwise_only);
-// Fills the LFTs of such a ring; SLs 0, SL2VL all VL 0.
-void route_ring(const Fabric &f, Routing &r, bool clockwise_only,
-                Routing::SlScope scope = Routing::SlScope::kPerDestination);
+// The LFTs of such a ring; SLs 0, SL2VL all VL 0.
+Routing route_ring(const Fabric &f, bool clockwise_only,
+                   Routing::SlScope scope = Routing::SlScope::kPerDestination);
 
 // Routing along a BFS spanning tree of the switches rooted at switch 0 (up to
 // the common ancestor, then down): up*/down*, deadlock free whatever the SLs

@@ -3,6 +3,11 @@
 // LRT-like fabrics whose tables were worked out by hand.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "core/loren/tables.h"
 #include "tests/unit/fabrics.h"
 
@@ -18,29 +23,41 @@ using fixtures::dump_table;
 //                               3 4 5
 // Links (port order): 0-1 0-2 0-4 1-3 1-5 2-4 3-5 4-5. Grid neighbours
 // without a link: {1,2} {3,4} {0,3} {1,4} {2,5}.
-Fabric grid3x2() {
-  return fixtures::from_links(6, {{0, 1}, {0, 2}, {0, 4}, {1, 3}, {1, 5}, {2, 4}, {3, 5}, {4, 5}},
-                              kL);
-}
-loren::Layout grid3x2_layout(const Fabric &f) {
-  return fixtures::layout(f, {{0, 0}, {1, 0}, {2, 0}, {0, 1}, {1, 1}, {2, 1}});
-}
-
-TEST(LorenTables, MandatoryEntriesOfAHandDrawnGrid) {
-  const Fabric f = grid3x2();
-  const loren::Layout l = grid3x2_layout(f);
+class LorenTablesGrid : public ::testing::Test {
+ protected:
+  const Fabric f =
+      fixtures::from_links(6, {{0, 1}, {0, 2}, {0, 4}, {1, 3}, {1, 5}, {2, 4}, {3, 5}, {4, 5}}, kL);
+  const loren::Layout l = fixtures::layout(f, {{0, 0}, {1, 0}, {2, 0}, {0, 1}, {1, 1}, {2, 1}});
   loren::LorenTableOptions o;
-  o.mandatory_only = true;
   loren::LorenTables t;
+};
+
+// Builds t for f and l from f's min-hop trees; a refusal fails the test
+// with the builder's message.
+void build_ok(const Fabric &f, const loren::Layout &l, const loren::LorenTableOptions &o,
+              loren::LorenTables &t) {
   std::string err;
   ASSERT_TRUE(loren::build_tables(f, l, fixtures::min_hop_trees(f), o, t, err)) << err;
+}
+
+// Each listed switch's table, dumped (fixtures::dump_table), is as given;
+// a mismatch names the switch.
+void expect_tables(const Fabric &f, const loren::LorenTables &t,
+                   const std::vector<std::pair<int32_t, std::string>> &want) {
+  for (const auto &[u, dump] : want) EXPECT_EQ(dump_table(f, t, u), dump) << "switch " << u;
+}
+
+TEST_F(LorenTablesGrid, MandatoryEntriesOfAHandDrawnGrid) {
+  o.mandatory_only = true;
+  ASSERT_NO_FATAL_FAILURE(build_ok(f, l, o, t));
   // (1) the links, then (2) the grid-neighbour paths, sorted by hops.
-  EXPECT_EQ(dump_table(f, t, 0), "1>1@1 2>2@1 4>4@1 3>1@2");
-  EXPECT_EQ(dump_table(f, t, 1), "0>0@1 3>3@1 5>5@1 2>0@2 4>0@2");
-  EXPECT_EQ(dump_table(f, t, 2), "0>0@1 4>4@1 1>0@2 5>4@2");
-  EXPECT_EQ(dump_table(f, t, 3), "1>1@1 5>5@1 0>1@2 4>5@2");
-  EXPECT_EQ(dump_table(f, t, 4), "0>0@1 2>2@1 5>5@1 1>0@2 3>5@2");
-  EXPECT_EQ(dump_table(f, t, 5), "1>1@1 3>3@1 4>4@1 2>4@2");
+  expect_tables(f, t,
+                {{0, "1>1@1 2>2@1 4>4@1 3>1@2"},
+                 {1, "0>0@1 3>3@1 5>5@1 2>0@2 4>0@2"},
+                 {2, "0>0@1 4>4@1 1>0@2 5>4@2"},
+                 {3, "1>1@1 5>5@1 0>1@2 4>5@2"},
+                 {4, "0>0@1 2>2@1 5>5@1 1>0@2 3>5@2"},
+                 {5, "1>1@1 3>3@1 4>4@1 2>4@2"}});
   EXPECT_EQ(t.required, 5);
   EXPECT_EQ(t.required_switch, 1);
   EXPECT_EQ(t.adjacent, 16);
@@ -48,30 +65,22 @@ TEST(LorenTables, MandatoryEntriesOfAHandDrawnGrid) {
   EXPECT_EQ(t.distant, 0);
 }
 
-TEST(LorenTables, DistantEntriesFillTheTablesBreadthFirst) {
-  const Fabric f = grid3x2();
-  const loren::Layout l = grid3x2_layout(f);
-  loren::LorenTableOptions o;
+TEST_F(LorenTablesGrid, DistantEntriesFillTheTablesBreadthFirst) {
   o.tmax = 5;
-  loren::LorenTables t;
-  std::string err;
-  ASSERT_TRUE(loren::build_tables(f, l, fixtures::min_hop_trees(f), o, t, err)) << err;
-  EXPECT_EQ(dump_table(f, t, 0), "1>1@1 2>2@1 4>4@1 3>1@2 5>1@2");
-  EXPECT_EQ(dump_table(f, t, 1), "0>0@1 3>3@1 5>5@1 2>0@2 4>0@2");
-  EXPECT_EQ(dump_table(f, t, 2), "0>0@1 4>4@1 1>0@2 5>4@2 3>0@3");
-  EXPECT_EQ(dump_table(f, t, 3), "1>1@1 5>5@1 0>1@2 4>5@2 2>1@3");
-  EXPECT_EQ(dump_table(f, t, 4), "0>0@1 2>2@1 5>5@1 1>0@2 3>5@2");
-  EXPECT_EQ(dump_table(f, t, 5), "1>1@1 3>3@1 4>4@1 2>4@2 0>1@2");
+  ASSERT_NO_FATAL_FAILURE(build_ok(f, l, o, t));
+  expect_tables(f, t,
+                {{0, "1>1@1 2>2@1 4>4@1 3>1@2 5>1@2"},
+                 {1, "0>0@1 3>3@1 5>5@1 2>0@2 4>0@2"},
+                 {2, "0>0@1 4>4@1 1>0@2 5>4@2 3>0@3"},
+                 {3, "1>1@1 5>5@1 0>1@2 4>5@2 2>1@3"},
+                 {4, "0>0@1 2>2@1 5>5@1 1>0@2 3>5@2"},
+                 {5, "1>1@1 3>3@1 4>4@1 2>4@2 0>1@2"}});
   EXPECT_EQ(t.distant, 4);
   EXPECT_EQ(t.tmax, 5);
 }
 
-TEST(LorenTables, TmaxBelowTheMandatoryEntriesFails) {
-  const Fabric f = grid3x2();
-  const loren::Layout l = grid3x2_layout(f);
-  loren::LorenTableOptions o;
+TEST_F(LorenTablesGrid, TmaxBelowTheMandatoryEntriesFails) {
   o.tmax = 4;
-  loren::LorenTables t;
   std::string err;
   EXPECT_FALSE(loren::build_tables(f, l, fixtures::min_hop_trees(f), o, t, err));
   EXPECT_NE(err.find("t_max 4 is below the 5 entries that switch 'L1' needs"), std::string::npos)
@@ -87,18 +96,14 @@ TEST(LorenTables, TheLimitStopsTheSearch) {
   loren::LorenTableOptions o;
   o.tmax = 2;
   loren::LorenTables t;
-  std::string err;
-  ASSERT_TRUE(loren::build_tables(f, l, fixtures::min_hop_trees(f), o, t, err)) << err;
+  ASSERT_NO_FATAL_FAILURE(build_ok(f, l, o, t));
   EXPECT_EQ(t.required, 2);
-  EXPECT_EQ(dump_table(f, t, 0), "1>1@1 2>1@2");
-  EXPECT_EQ(dump_table(f, t, 1), "0>0@1 2>2@1");
-  EXPECT_EQ(dump_table(f, t, 2), "1>1@1 3>3@1");
-  EXPECT_EQ(dump_table(f, t, 3), "2>2@1 1>2@2");
+  expect_tables(f, t,
+                {{0, "1>1@1 2>1@2"}, {1, "0>0@1 2>2@1"}, {2, "1>1@1 3>3@1"}, {3, "2>2@1 1>2@2"}});
   // Without a limit every switch ends with an entry for every other one.
   o.tmax = 100;
-  ASSERT_TRUE(loren::build_tables(f, l, fixtures::min_hop_trees(f), o, t, err)) << err;
-  EXPECT_EQ(dump_table(f, t, 0), "1>1@1 2>1@2 3>1@3");
-  EXPECT_EQ(dump_table(f, t, 3), "2>2@1 1>2@2 0>2@3");
+  ASSERT_NO_FATAL_FAILURE(build_ok(f, l, o, t));
+  expect_tables(f, t, {{0, "1>1@1 2>1@2 3>1@3"}, {3, "2>2@1 1>2@2 0>2@3"}});
   EXPECT_EQ(t.max_size(), 3);
 }
 
@@ -113,16 +118,13 @@ TEST(LorenTables, GridPathKeepsTheLargestTableSmall) {
   loren::LorenTableOptions o;
   o.mandatory_only = true;
   loren::LorenTables t;
-  std::string err;
-  ASSERT_TRUE(loren::build_tables(f, l, fixtures::min_hop_trees(f), o, t, err)) << err;
+  ASSERT_NO_FATAL_FAILURE(build_ok(f, l, o, t));
   // Destination 0 first: 1 -> 4 -> 2 -> 0 and 1 -> 5 -> 3 -> 0 cost the
   // same, the tree's choice (4) wins.
-  EXPECT_EQ(dump_table(f, t, 1), "4>4@1 5>5@1 0>4@3");
-  EXPECT_EQ(dump_table(f, t, 4), "2>2@1 1>1@1 0>2@2");
+  expect_tables(f, t, {{1, "4>4@1 5>5@1 0>4@3"}, {4, "2>2@1 1>1@1 0>2@2"}});
   // Destination 1: via 2 would make its table 5 long, via 3 only 3.
-  EXPECT_EQ(dump_table(f, t, 0), "2>2@1 3>3@1 1>3@3");
-  EXPECT_EQ(dump_table(f, t, 3), "0>0@1 5>5@1 1>5@2");
-  EXPECT_EQ(dump_table(f, t, 2), "0>0@1 4>4@1 6>6@1 7>7@1");
+  expect_tables(
+      f, t, {{0, "2>2@1 3>3@1 1>3@3"}, {3, "0>0@1 5>5@1 1>5@2"}, {2, "0>0@1 4>4@1 6>6@1 7>7@1"}});
   EXPECT_EQ(t.required, 4);
 }
 

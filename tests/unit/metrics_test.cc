@@ -25,8 +25,7 @@ TEST(Metrics, Distances) {
 // 12 routes minimal, every channel carries 2 routes.
 TEST(Metrics, RingMinimal) {
   const Fabric f = fixtures::ca_ring(4);
-  Routing r;
-  route_ring(f, r, false);
+  Routing r = route_ring(f, false);
   const metrics::PathStats st = metrics::path_stats(f, r);
   EXPECT_EQ(st.pairs, 12);
   EXPECT_EQ(st.undelivered, 0);
@@ -47,8 +46,7 @@ TEST(Metrics, RingMinimal) {
 // Everything clockwise: routes of 1, 2 and 3 switch hops from every CA.
 TEST(Metrics, RingClockwise) {
   const Fabric f = fixtures::ca_ring(4);
-  Routing r;
-  route_ring(f, r, true);
+  Routing r = route_ring(f, true);
   const metrics::PathStats st = metrics::path_stats(f, r);
   EXPECT_EQ(st.pairs, 12);
   EXPECT_DOUBLE_EQ(st.avg_hops, 4.0);
@@ -69,8 +67,7 @@ TEST(Metrics, RingClockwise) {
 
 TEST(Metrics, AllLidsCountsLmcRoutes) {
   const Fabric f = fixtures::ca_ring(4, 1);
-  Routing r;
-  route_ring(f, r, false);
+  Routing r = route_ring(f, false);
   metrics::PathStatsOptions o;
   EXPECT_EQ(metrics::path_stats(f, r, o).pairs, 12);
   o.all_lids = true;
@@ -79,8 +76,7 @@ TEST(Metrics, AllLidsCountsLmcRoutes) {
 
 TEST(Metrics, UndeliveredRoutesAreLeftOut) {
   const Fabric f = fixtures::ca_ring(4);
-  Routing r;
-  route_ring(f, r, false);
+  Routing r = route_ring(f, false);
   r.set_out_port(1, 7, kNoPort);  // S2 drops H3: H1 and H2 cannot reach it
   const metrics::PathStats st = metrics::path_stats(f, r);
   EXPECT_EQ(st.undelivered, 2);
@@ -89,8 +85,7 @@ TEST(Metrics, UndeliveredRoutesAreLeftOut) {
 
 TEST(Traffic, ShiftAllToAll) {
   const Fabric f = fixtures::ca_ring(4);
-  Routing r;
-  route_ring(f, r, true);
+  Routing r = route_ring(f, true);
   metrics::TrafficOptions o;
   o.patterns = 5;
   metrics::Traffic m = metrics::traffic(f, r, o);
@@ -98,7 +93,7 @@ TEST(Traffic, ShiftAllToAll) {
   EXPECT_EQ(m.shift_phases, 3);
   EXPECT_EQ(m.shift_max_load_sum, 1 + 2 + 3);
   EXPECT_DOUBLE_EQ(m.shift_throughput, 0.5);
-  route_ring(f, r, false);
+  r = route_ring(f, false);
   m = metrics::traffic(f, r, o);
   EXPECT_EQ(m.shift_max_load_sum, 3);
   EXPECT_DOUBLE_EQ(m.shift_throughput, 1.0);

@@ -58,20 +58,7 @@ TEST(MinimalBalanced, BeatsMinhopLikeEdgeForwardingIndex) {
 TEST(MinimalBalanced, ForwardingIndexByHand) {
   // Line 0 - 1 - 2 with one terminal on each switch: the channel 0->1 carries
   // the routes h0->h1 and h0->h2.
-  Fabric f;
-  for (int s = 0; s < 3; ++s)
-    f.add_switch({static_cast<uint64_t>(s + 1), "L" + std::to_string(s), 4});
-  f.add_link(0, 1, 1, 1);
-  f.add_link(1, 2, 2, 1);
-  for (int s = 0; s < 3; ++s) {
-    TerminalInfo t;
-    t.name = "h" + std::to_string(s);
-    t.sw = s;
-    t.sw_port = 3;
-    f.add_terminal(t);
-  }
-  assign_lids(f, 1);
-  f.finalize();
+  const Fabric f = fixtures::hand_wired(3, {{0, 1, 1, 1}, {1, 2, 2, 1}}, 1);
   minimal::DestTrees t;
   std::string err;
   ASSERT_TRUE(minimal::balanced_routing(f, {}, t, err)) << err;
@@ -83,15 +70,22 @@ TEST(MinimalBalanced, ForwardingIndexByHand) {
   EXPECT_EQ(fi.min, 2);
 }
 
+// f's balanced trees (t) and the LFTs they give (r); a refusal fails the
+// test with the router's message.
+void balanced_lfts(const Fabric &f, minimal::DestTrees &t, Routing &r) {
+  std::string err;
+  ASSERT_TRUE(minimal::balanced_routing(f, {}, t, err)) << err;
+  r.reset(f);
+  minimal::write_lfts(f, t, r);
+}
+
 TEST(MinimalBalanced, LftRoundTripWithLmc) {
   // 16 switches, degree 3, 2 HCAs each, LMC 2.
   const Fabric g = fixtures::random_regular(16, 3, 7, {.hcas = 2, .lmc = 2, .vls = 8});
   minimal::DestTrees t, back;
-  std::string err;
-  ASSERT_TRUE(minimal::balanced_routing(g, {}, t, err)) << err;
   Routing r;
-  r.reset(g);
-  minimal::write_lfts(g, t, r);
+  ASSERT_NO_FATAL_FAILURE(balanced_lfts(g, t, r));
+  std::string err;
   for (uint16_t lid : g.lids())
     for (int32_t s = 0; s < g.num_switches(); ++s) ASSERT_NE(r.out_port(s, lid), kNoPort);
   // A switch's own LID goes to port 0; a terminal LID leaves through its port.
@@ -112,11 +106,9 @@ TEST(MinimalBalanced, LftRoundTripWithLmc) {
 TEST(MinimalBalanced, TreesFromLftsRejectsBlackHolesAndLoops) {
   const Fabric f = fixtures::ring(4, {.hcas = 1});
   minimal::DestTrees t, back;
-  std::string err;
-  ASSERT_TRUE(minimal::balanced_routing(f, {}, t, err)) << err;
   Routing r;
-  r.reset(f);
-  minimal::write_lfts(f, t, r);
+  ASSERT_NO_FATAL_FAILURE(balanced_lfts(f, t, r));
+  std::string err;
   const uint16_t lid = f.terminal(2).lid;  // on switch 2
   Routing hole = r;
   hole.set_out_port(0, lid, kNoPort);

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "tests/unit/fabrics.h"
+
 namespace keiro::fixtures {
 
 RouteCheck check_routes(const Fabric &f, const Routing &r) {
@@ -159,12 +161,7 @@ Routing updown_routing(const Fabric &f, int32_t root, bool balanced) {
           best = c;
         if (!balanced) break;
       }
-      if (best < 0) {
-        r.set_out_port(s, lid, kNoPort);
-        continue;
-      }
-      ++used[s][f.channel(best).src_port];
-      r.set_out_port(s, lid, f.channel(best).src_port);
+      take_channel(f, r, s, lid, best, used);
     }
   }
   return r;

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <vector>
 
 #include "plugin/routed_state.h"
 
@@ -22,6 +23,18 @@ Fabric two_switches() {
   return f;
 }
 
+// path_sl(slid, dlid, hint) answers want for each case; a mismatch names
+// the case.
+struct PathSlCase {
+  uint16_t slid, dlid;
+  uint8_t hint, want;
+};
+void expect_path_sls(const RoutedState &s, const std::vector<PathSlCase> &cases) {
+  for (const PathSlCase &c : cases)
+    EXPECT_EQ(int{s.path_sl(c.slid, c.dlid, c.hint)}, int{c.want})
+        << "path_sl(" << c.slid << ", " << c.dlid << ", " << int{c.hint} << ")";
+}
+
 TEST(RoutedState, PathSlPerSourceSwitch) {
   Fabric f = two_switches();
   ASSERT_EQ(f.terminal(0).lid, 4);
@@ -33,18 +46,18 @@ TEST(RoutedState, PathSlPerSourceSwitch) {
   r.set_path_sl(1, 4, 2);  // from B to ha
   auto s = RoutedState::build(std::move(f), std::move(r));
   // Sources: the switch LID itself or a CA attached to it.
-  EXPECT_EQ(s->path_sl(1, 6, 9), 3);
-  EXPECT_EQ(s->path_sl(4, 6, 9), 3);
-  EXPECT_EQ(s->path_sl(5, 7, 9), 5);
-  EXPECT_EQ(s->path_sl(6, 4, 9), 2);
-  EXPECT_EQ(s->path_sl(2, 4, 9), 2);
-  EXPECT_EQ(s->path_sl(2, 5, 9), 0);
-  // Unknown LIDs get the hint: unused LID 3, beyond the top, LID 0.
-  EXPECT_EQ(s->path_sl(3, 6, 9), 9);
-  EXPECT_EQ(s->path_sl(4, 3, 9), 9);
-  EXPECT_EQ(s->path_sl(4, 8, 11), 11);
-  EXPECT_EQ(s->path_sl(0, 6, 12), 12);
-  EXPECT_EQ(s->path_sl(0xBFFF, 0xFFFF, 13), 13);
+  expect_path_sls(*s, {{1, 6, 9, 3},
+                       {4, 6, 9, 3},
+                       {5, 7, 9, 5},
+                       {6, 4, 9, 2},
+                       {2, 4, 9, 2},
+                       {2, 5, 9, 0},
+                       // Unknown LIDs get the hint: unused LID 3, beyond the top, LID 0.
+                       {3, 6, 9, 9},
+                       {4, 3, 9, 9},
+                       {4, 8, 11, 11},
+                       {0, 6, 12, 12},
+                       {0xBFFF, 0xFFFF, 13, 13}});
 }
 
 TEST(RoutedState, PathSlPerDestination) {
@@ -54,9 +67,7 @@ TEST(RoutedState, PathSlPerDestination) {
   r.set_dest_sl(6, 1);
   r.set_dest_sl(2, 4);
   auto s = RoutedState::build(std::move(f), std::move(r));
-  EXPECT_EQ(s->path_sl(4, 6, 9), 1);
-  EXPECT_EQ(s->path_sl(1, 2, 9), 4);
-  EXPECT_EQ(s->path_sl(5, 7, 9), 0);
+  expect_path_sls(*s, {{4, 6, 9, 1}, {1, 2, 9, 4}, {5, 7, 9, 0}});
 }
 
 TEST(RoutedState, Sl2VlLookups) {

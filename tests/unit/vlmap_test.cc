@@ -112,18 +112,7 @@ struct LineCase {
   minimal::DestTrees t;
   vlmap::VlDemand d;
   LineCase() {
-    for (int s = 0; s < 5; ++s)
-      f.add_switch({static_cast<uint64_t>(s + 1), "L" + std::to_string(s), 4});
-    for (int s = 0; s < 4; ++s) f.add_link(s, 1, s + 1, 2);
-    for (int s = 0; s < 5; ++s) {
-      TerminalInfo ti;
-      ti.name = "h" + std::to_string(s);
-      ti.sw = s;
-      ti.sw_port = 3;
-      f.add_terminal(ti);
-    }
-    assign_lids(f, 0);
-    f.finalize();
+    f = fixtures::hand_wired(5, {{0, 1, 1, 2}, {1, 1, 2, 2}, {2, 1, 3, 2}, {3, 1, 4, 2}});
     t = fixtures::trees_from_next_switch(f, {3, 4}, {{1, 2, 3, -1, 3}, {1, 2, 3, 4, -1}});
     d.lo.assign(2 * 5, 0);
     d.hi.assign(2 * 5, 0);
