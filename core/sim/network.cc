@@ -23,6 +23,7 @@ struct Packet {
   int32_t next = kNone;
   int32_t src = 0, dst = 0;  // terminals
   int32_t out = kNone;       // output id wanted at the current switch, kDrop
+  uint16_t dlid = 0;         // one of the destination's LIDs (LMC)
   int16_t len = 1;           // credits
   uint8_t sl = 0, out_vl = 0;
   uint8_t hops = 0;
@@ -77,11 +78,12 @@ class Sim {
  private:
   void setup();
   int count_vls() const;
-  uint8_t path_sl(int32_t src, int32_t dst) const;
+  uint8_t path_sl(int32_t src, uint16_t dlid) const;
   void route(Packet &p, int32_t sw, uint8_t in_port);
   void push(int32_t b, int32_t id);
   int32_t pop(int32_t b);
-  bool enqueue_message(int32_t src, int32_t dst, int32_t bytes, int64_t now);
+  // lid_offset: which of the destination's 2^LMC LIDs (taken modulo).
+  bool enqueue_message(int32_t src, int32_t dst, int32_t bytes, int64_t now, uint32_t lid_offset);
   void generate(int64_t now);
   void inject(int64_t now);
   void arbitrate(int64_t now);
@@ -127,8 +129,11 @@ int Sim::count_vls() const {
   uint32_t sls = 0;
   for (int32_t s = 0; s < f_.num_switches(); ++s)
     for (int32_t t = 0; t < T_; ++t) {
-      const uint8_t sl = r_.path_sl(s, f_.terminal(t).lid);
-      sls |= 1u << (sl < kNumSls ? sl : c_.assume_sl);
+      const TerminalInfo &ti = f_.terminal(t);
+      for (uint32_t k = 0; k < (1u << ti.lmc); ++k) {
+        const uint8_t sl = r_.path_sl(s, static_cast<uint16_t>(ti.lid + k));
+        sls |= 1u << (sl < kNumSls ? sl : c_.assume_sl);
+      }
     }
   if (c_.source_sls) sls = 0xFFFF;
   int maxvl = 0;
@@ -226,9 +231,8 @@ void Sim::setup() {
   if (c_.traffic == Traffic::kAlltoall) a2a_left_ = static_cast<int64_t>(T_) * (T_ - 1);
 }
 
-uint8_t Sim::path_sl(int32_t src, int32_t dst) const {
+uint8_t Sim::path_sl(int32_t src, uint16_t dlid) const {
   const TerminalInfo &s = f_.terminal(src);
-  const uint16_t dlid = f_.terminal(dst).lid;
   if (c_.source_sls) {
     const int sl = c_.source_sls->get(s.lid, dlid);
     if (sl >= 0) return static_cast<uint8_t>(sl);
@@ -238,7 +242,7 @@ uint8_t Sim::path_sl(int32_t src, int32_t dst) const {
 }
 
 void Sim::route(Packet &p, int32_t sw, uint8_t in_port) {
-  const uint16_t dlid = f_.terminal(p.dst).lid;
+  const uint16_t dlid = p.dlid;
   const uint8_t op = r_.out_port(sw, dlid);
   const auto drop = [&](const std::string &why) {
     p.out = kDrop;
@@ -282,12 +286,16 @@ int32_t Sim::pop(int32_t b) {
   return id;
 }
 
-bool Sim::enqueue_message(int32_t src, int32_t dst, int32_t bytes, int64_t now) {
+bool Sim::enqueue_message(int32_t src, int32_t dst, int32_t bytes, int64_t now,
+                          uint32_t lid_offset) {
   const int32_t mtu = std::max(64, c_.mtu);
   const int n = (bytes + mtu - 1) / mtu;
   const int64_t cap = std::max<int64_t>(c_.source_queue, n);
   if (sq_count_[src] + n > cap) return false;
-  const uint8_t sl = path_sl(src, dst);
+  const TerminalInfo &d = f_.terminal(dst);
+  const uint16_t dlid =
+      static_cast<uint16_t>(d.lid + (c_.use_lmc ? lid_offset % (1u << d.lmc) : 0));
+  const uint8_t sl = path_sl(src, dlid);
   for (int i = 0; i < n; ++i) {
     const int32_t id = free_list_;
     if (id == kNone) return false;  // cannot happen with the pool's size
@@ -300,6 +308,7 @@ bool Sim::enqueue_message(int32_t src, int32_t dst, int32_t bytes, int64_t now) 
     p.dst = dst;
     p.len = static_cast<int16_t>((b + 63) / 64);
     p.sl = sl;
+    p.dlid = dlid;
     p.next = kNone;
     if (sq_tail_[src] == kNone)
       sq_head_[src] = id;
@@ -316,12 +325,13 @@ bool Sim::enqueue_message(int32_t src, int32_t dst, int32_t bytes, int64_t now) 
 void Sim::generate(int64_t now) {
   while (next_msg_ < msgs_.size() && msgs_[next_msg_].time <= now) {
     const Message &m = msgs_[next_msg_++];
-    if (!enqueue_message(m.src, m.dst, m.bytes, now)) ++res_.packets_refused;
+    if (!enqueue_message(m.src, m.dst, m.bytes, now, static_cast<uint32_t>(m.src)))
+      ++res_.packets_refused;
   }
   if (c_.traffic == Traffic::kAlltoall) {
     for (int32_t t = 0; t < T_; ++t)
       while (a2a_shift_[t] < T_ && sq_count_[t] == 0) {
-        enqueue_message(t, (t + a2a_shift_[t]) % T_, c_.size, now);
+        enqueue_message(t, (t + a2a_shift_[t]) % T_, c_.size, now, static_cast<uint32_t>(t));
         ++a2a_shift_[t];
       }
     return;
@@ -351,7 +361,8 @@ void Sim::generate(int64_t now) {
         break;
     }
     if (d < 0 || d == t || d >= T_) continue;
-    if (!enqueue_message(t, d, c_.size, now)) ++res_.packets_refused;
+    const uint32_t off = f_.terminal(d).lmc ? static_cast<uint32_t>(rng_.next() >> 32) : 0;
+    if (!enqueue_message(t, d, c_.size, now, off)) ++res_.packets_refused;
   }
 }
 
@@ -557,6 +568,7 @@ Result Sim::run() {
     }
   }
   res_.cycles = now;
+  res_.vls = V_;
   const int64_t window = finite_ ? std::max<int64_t>(now, 1)
                                  : std::max<int64_t>(std::min(now, win_end_) - win_begin_, 1);
   const double denom = static_cast<double>(std::max(T_, 1)) * static_cast<double>(window);

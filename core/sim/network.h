@@ -11,7 +11,8 @@
 //    Routing::terminal_vl(src, SL), on a switch hop Routing::vl(u, in port,
 //    out port, SL), with SL the path SL (SourceLidSls when given, else
 //    Routing::path_sl(source switch, d); an unknown SL takes Config::assume_sl).
-//    The destination LID is the base LID of the destination terminal.
+//    The destination LID is one of the destination terminal's LIDs (see
+//    Config::use_lmc).
 //  - Buffers: one per (switch input port, VL), Config::buffer_credits credits
 //    each (default 64 = 4 KiB). A packet is sent on a link only when the
 //    downstream buffer of its VL has room for the whole packet (virtual
@@ -41,13 +42,14 @@
 // Left out: wire propagation delay, flit-level pipelining inside a packet
 // (credits return per packet, not per flit), VL arbitration tables (high/low
 // priority weights: plain round robin), head-of-line blocking among VLs at the
-// source (one FIFO per terminal), link-level retries, LMC/multipath (base LID
-// only), switch-sourced traffic, output queueing inside switches.
+// source (one FIFO per terminal: a head blocked on one VL holds the others),
+// link-level retries, adaptive choice among LMC paths, switch-sourced
+// (management) traffic, output queueing inside switches.
 //
-// Cost: memory per (channel, VL) buffer 24 bytes, per input port 24 bytes, per
-// packet 32 bytes; the packet pool holds source queues plus every buffer full
-// of 1-credit packets, sized once. Time per cycle O(sum over switches of free
-// output ports * input ports * VLs) plus O(T); nothing allocated in the loop.
+// Cost: memory per (channel, VL) buffer 24 bytes (+8 bytes wait-for graph), per input port 24
+// bytes, per packet 40 bytes; the packet pool holds source queues plus every buffer full of
+// 1-credit packets, sized once. Time per cycle O(sum over switches of free output ports * input
+// ports * VLs) plus O(T); nothing allocated in the loop.
 #pragma once
 
 #include <cstdint>
@@ -102,8 +104,12 @@ struct Config {
   int32_t hotspot = 0;                     // hotspot terminal
   double hotspot_fraction = 0.2;           // packets sent to it under kHotspot
   int assume_sl = 0;                       // for pairs with an unknown path SL
-  std::vector<int32_t> fixed_dest;         // Traffic::kFixed
-  std::vector<Message> messages;           // sent in addition, at their times
+  // Destination LID of a message: with LMC > 0, one of the destination's
+  // 2^LMC LIDs (random per message for rate traffic, source index modulo
+  // 2^LMC for alltoall and Config::messages); false: the base LID only.
+  bool use_lmc = true;
+  std::vector<int32_t> fixed_dest;  // Traffic::kFixed
+  std::vector<Message> messages;    // sent in addition, at their times
   const check::SourceLidSls *source_sls = nullptr;
   double cycle_ns() const { return 64.0 / link_gbytes; }
 };
@@ -117,6 +123,7 @@ struct Result {
   int64_t packets_dropped = 0;   // routing errors (no port, VL 15, hop limit)
   int64_t packets_refused = 0;   // source queue full
   int64_t cycles = 0;            // simulated
+  int vls = 1;                   // VLs modelled (highest VL the tables use + 1)
   bool completed = false;        // alltoall / messages: everything delivered
   bool deadlock = false;
   int64_t deadlock_at = 0;                  // cycle it was declared
