@@ -317,7 +317,7 @@ bool Sim::enqueue_message(int32_t src, int32_t dst, int32_t bytes, int64_t now,
     sq_tail_[src] = id;
     ++sq_count_[src];
     ++outstanding_;
-    if (now >= win_begin_ && now < win_end_) generated_credits_ += p.len;
+    if (now >= win_begin_ && (finite_ || now < win_end_)) generated_credits_ += p.len;
   }
   return true;
 }
