@@ -108,6 +108,7 @@ class Sim {
   std::vector<InPort> in_;
   std::vector<int64_t> out_busy_;  // output id: channel c, or C + terminal (ejection)
   std::vector<int32_t> rr_;
+  std::vector<int32_t> want_;  // per output id: head packets waiting for it
   std::vector<int32_t> in_start_, in_list_, out_start_, out_list_;  // per switch
   std::vector<int32_t> port_start_, port_out_;  // per switch port: output id or kNone
   std::vector<int32_t> sw_packets_;             // packets in a switch's buffers
@@ -170,6 +171,7 @@ void Sim::setup() {
   in_.assign(ni, InPort{});
   out_busy_.assign(ni, 0);
   rr_.assign(ni, -1);
+  want_.assign(ni, 0);
   in_start_.assign(S + 1, 0);
   out_start_.assign(S + 1, 0);
   port_start_.assign(S + 1, 0);
@@ -270,9 +272,10 @@ void Sim::route(Packet &p, int32_t sw, uint8_t in_port) {
 void Sim::push(int32_t b, int32_t id) {
   pk_[id].next = kNone;
   Buffer &q = buf_[b];
-  if (q.tail == kNone)
+  if (q.tail == kNone) {
     q.head = id;
-  else
+    if (pk_[id].out >= 0) ++want_[pk_[id].out];
+  } else
     pk_[q.tail].next = id;
   q.tail = id;
 }
@@ -280,8 +283,12 @@ void Sim::push(int32_t b, int32_t id) {
 int32_t Sim::pop(int32_t b) {
   Buffer &q = buf_[b];
   const int32_t id = q.head;
+  if (pk_[id].out >= 0) --want_[pk_[id].out];
   q.head = pk_[id].next;
-  if (q.head == kNone) q.tail = kNone;
+  if (q.head == kNone)
+    q.tail = kNone;
+  else if (pk_[q.head].out >= 0)
+    ++want_[pk_[q.head].out];
   q.last_pop = pk_[id].ready;
   return id;
 }
@@ -450,7 +457,7 @@ void Sim::arbitrate(int64_t now) {
     const int32_t slots = (in_start_[s + 1] - i0) * V_;
     for (int32_t oi = out_start_[s]; oi < out_start_[s + 1]; ++oi) {
       const int32_t o = out_list_[oi];
-      if (out_busy_[o] > now) continue;
+      if (out_busy_[o] > now || want_[o] == 0) continue;
       int32_t k = rr_[o];
       for (int32_t n = 0; n < slots; ++n) {
         k = k + 1 >= slots ? 0 : k + 1;

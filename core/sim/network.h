@@ -41,15 +41,17 @@
 // cycle; switch latency 100 ns -> 20 cycles; 4 KiB per (port, VL); MTU 2048.
 // Left out: wire propagation delay, flit-level pipelining inside a packet
 // (credits return per packet, not per flit), VL arbitration tables (high/low
-// priority weights: plain round robin), head-of-line blocking among VLs at the
-// source (one FIFO per terminal: a head blocked on one VL holds the others),
+// priority weights: plain round robin), per-VL source queues (one FIFO per
+// terminal: a head blocked on one VL holds the others),
 // link-level retries, adaptive choice among LMC paths, switch-sourced
 // (management) traffic, output queueing inside switches.
 //
-// Cost: memory per (channel, VL) buffer 24 bytes (+8 bytes wait-for graph), per input port 24
-// bytes, per packet 40 bytes; the packet pool holds source queues plus every buffer full of
-// 1-credit packets, sized once. Time per cycle O(sum over switches of free output ports * input
-// ports * VLs) plus O(T); nothing allocated in the loop.
+// Cost: memory per (channel, VL) buffer 24 bytes (+8 bytes for the wait-for
+// graph), per input port 24 bytes, per packet 40 bytes; the packet pool holds
+// full source queues plus every buffer full of 1-credit packets, sized once.
+// Time per cycle O(input ports + T) plus, per free output port some head
+// packet waits for, O(its switch's input ports * VLs); nothing allocated in
+// the loop.
 #pragma once
 
 #include <cstdint>
