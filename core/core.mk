@@ -17,3 +17,4 @@ include core/nue/nue.mk
 include core/acro/acro.mk
 include core/loren/loren.mk
 include core/dl/dl.mk
+include core/sim/sim.mk

@@ -1,0 +1,660 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "core/sim/network.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "core/log.h"
+#include "core/topo/rng.h"
+
+namespace keiro::sim {
+
+namespace {
+
+constexpr int32_t kNone = -1;
+constexpr int32_t kDrop = -2;
+constexpr int kHopLimit = 64;
+constexpr size_t kHistSize = size_t{1} << 16;
+
+struct Packet {
+  int64_t created = 0;
+  int64_t ready = 0;  // routable at its current switch from this cycle
+  int32_t next = kNone;
+  int32_t src = 0, dst = 0;  // terminals
+  int32_t out = kNone;       // output id wanted at the current switch, kDrop
+  uint16_t dlid = 0;         // one of the destination's LIDs (LMC)
+  int16_t len = 1;           // credits
+  uint8_t sl = 0, out_vl = 0;
+  uint8_t hops = 0;
+};
+
+struct Buffer {
+  int32_t head = kNone, tail = kNone;
+  int32_t free = 0;      // credits
+  int64_t last_pop = 0;  // cycle its last packet left
+};
+
+struct InPort {
+  int64_t busy_until = 0;
+  int32_t release_buf = kNone, release_len = 0;
+};
+
+int bits_for(int32_t n) {
+  int b = 0;
+  while ((int64_t{1} << b) < n) ++b;
+  return b;
+}
+
+uint32_t rotl(uint32_t x, int k, int b) {
+  if (b == 0) return x;
+  k %= b;
+  const uint32_t mask = (b >= 32) ? ~0u : ((1u << b) - 1);
+  return ((x << k) | (x >> (b - k))) & mask;
+}
+
+uint32_t bit_perm(Traffic t, uint32_t x, int b) {
+  switch (t) {
+    case Traffic::kTranspose:
+      return rotl(x, b / 2, b);
+    case Traffic::kShuffle:
+      return rotl(x, 1, b);
+    case Traffic::kBitrev: {
+      uint32_t y = 0;
+      for (int i = 0; i < b; ++i)
+        if (x & (1u << i)) y |= 1u << (b - 1 - i);
+      return y;
+    }
+    default:
+      return x;
+  }
+}
+
+class Sim {
+ public:
+  Sim(const Fabric &f, const Routing &r, const Config &c) : f_(f), r_(r), c_(c), rng_(c.seed) {}
+  Result run();
+
+ private:
+  void setup();
+  int count_vls() const;
+  uint8_t path_sl(int32_t src, uint16_t dlid) const;
+  void route(Packet &p, int32_t sw, uint8_t in_port);
+  void push(int32_t b, int32_t id);
+  int32_t pop(int32_t b);
+  // lid_offset: which of the destination's 2^LMC LIDs (taken modulo).
+  bool enqueue_message(int32_t src, int32_t dst, int32_t bytes, int64_t now, uint32_t lid_offset);
+  void generate(int64_t now);
+  void inject(int64_t now);
+  void arbitrate(int64_t now);
+  void deliver(int32_t id, int64_t done);
+  // A cycle of buffers whose heads have waited deadlock_cycles for room in
+  // the next buffer of the cycle, into res_.deadlock_cycle; false if none.
+  bool find_cycle(int64_t now);
+  std::vector<int32_t> wait_, mark_;
+
+  const Fabric &f_;
+  const Routing &r_;
+  const Config &c_;
+  topo::Rng rng_;
+  Result res_;
+  int32_t C_ = 0, T_ = 0, V_ = 1;
+  int lat_ = 0;
+  bool finite_ = false;
+  int64_t win_begin_ = 0, win_end_ = 0;
+  std::vector<Packet> pk_;
+  int32_t free_list_ = kNone;
+  std::vector<Buffer> buf_;  // (input id) * V + vl; input id: channel c, or C + terminal
+  std::vector<InPort> in_;
+  std::vector<int64_t> out_busy_;  // output id: channel c, or C + terminal (ejection)
+  std::vector<int32_t> rr_;
+  std::vector<int32_t> want_;  // per output id: head packets waiting for it
+  std::vector<int32_t> in_start_, in_list_, out_start_, out_list_;  // per switch
+  std::vector<int32_t> port_start_, port_out_;  // per switch port: output id or kNone
+  std::vector<int32_t> sw_packets_;             // packets in a switch's buffers
+  // terminals: source queue, injection link, all-to-all state
+  std::vector<int32_t> sq_head_, sq_tail_, sq_count_, a2a_shift_;
+  std::vector<int64_t> inj_busy_;
+  std::vector<int64_t> credits_by_src_;
+  std::vector<uint32_t> hist_;
+  int64_t in_network_ = 0, outstanding_ = 0, last_move_ = 0, pending_drops_ = 0;
+  int64_t lat_sum_ = 0, generated_credits_ = 0, delivered_credits_ = 0;
+  int64_t a2a_left_ = 0;
+  size_t next_msg_ = 0;
+  std::vector<Message> msgs_;
+  int pkts_per_msg_ = 1;
+};
+
+int Sim::count_vls() const {
+  // SLs any terminal pair uses, then the VLs SL2VL gives them anywhere.
+  uint32_t sls = 0;
+  for (int32_t s = 0; s < f_.num_switches(); ++s)
+    for (int32_t t = 0; t < T_; ++t) {
+      const TerminalInfo &ti = f_.terminal(t);
+      for (uint32_t k = 0; k < (1u << ti.lmc); ++k) {
+        const uint8_t sl = r_.path_sl(s, static_cast<uint16_t>(ti.lid + k));
+        sls |= 1u << (sl < kNumSls ? sl : c_.assume_sl);
+      }
+    }
+  if (c_.source_sls) sls = 0xFFFF;
+  int maxvl = 0;
+  for (int sl = 0; sl < kNumSls; ++sl) {
+    if (!(sls & (1u << sl))) continue;
+    for (int32_t t = 0; t < T_; ++t) {
+      const int v = r_.terminal_vl(t, static_cast<uint8_t>(sl));
+      if (v < kMaxDataVls) maxvl = std::max(maxvl, v);
+    }
+    for (int32_t s = 0; s < f_.num_switches(); ++s) {
+      const int p = r_.switch_ports(s);
+      for (int i = 0; i <= p; ++i)
+        for (int o = 1; o <= p; ++o) {
+          const int v =
+              r_.vl(s, static_cast<uint8_t>(i), static_cast<uint8_t>(o), static_cast<uint8_t>(sl));
+          if (v < kMaxDataVls) maxvl = std::max(maxvl, v);
+        }
+    }
+  }
+  return maxvl + 1;
+}
+
+void Sim::setup() {
+  C_ = f_.num_channels();
+  T_ = f_.num_terminals();
+  V_ = count_vls();
+  lat_ = c_.switch_latency;
+  const int32_t S = f_.num_switches();
+  const int32_t ni = C_ + T_;
+  finite_ = c_.traffic == Traffic::kAlltoall || !c_.messages.empty();
+  win_begin_ = finite_ ? 0 : c_.warmup;
+  win_end_ = c_.warmup + c_.measure;
+  buf_.assign(static_cast<size_t>(ni) * V_, Buffer{kNone, kNone, c_.buffer_credits, 0});
+  in_.assign(ni, InPort{});
+  out_busy_.assign(ni, 0);
+  rr_.assign(ni, -1);
+  want_.assign(ni, 0);
+  in_start_.assign(S + 1, 0);
+  out_start_.assign(S + 1, 0);
+  port_start_.assign(S + 1, 0);
+  for (int32_t s = 0; s < S; ++s) {
+    const int32_t n = static_cast<int32_t>(f_.in_channels(s).size() + f_.terminals_of(s).size());
+    in_start_[s + 1] = in_start_[s] + n;
+    out_start_[s + 1] =
+        out_start_[s] + f_.degree(s) + static_cast<int32_t>(f_.terminals_of(s).size());
+    port_start_[s + 1] = port_start_[s] + f_.sw(s).num_ports + 1;
+  }
+  in_list_.clear();
+  out_list_.clear();
+  port_out_.assign(port_start_[S], kNone);
+  for (int32_t s = 0; s < S; ++s) {
+    for (int32_t c : f_.in_channels(s)) in_list_.push_back(c);
+    for (int32_t t : f_.terminals_of(s)) in_list_.push_back(C_ + t);
+    for (int32_t c = f_.out_begin(s); c < f_.out_end(s); ++c) {
+      out_list_.push_back(c);
+      port_out_[port_start_[s] + f_.channel(c).src_port] = c;
+    }
+    for (int32_t t : f_.terminals_of(s)) {
+      out_list_.push_back(C_ + t);
+      port_out_[port_start_[s] + f_.terminal(t).sw_port] = C_ + t;
+    }
+  }
+  sw_packets_.assign(S, 0);
+  sq_head_.assign(T_, kNone);
+  sq_tail_.assign(T_, kNone);
+  sq_count_.assign(T_, 0);
+  a2a_shift_.assign(T_, 1);
+  inj_busy_.assign(T_, 0);
+  credits_by_src_.assign(T_, 0);
+  hist_.assign(kHistSize, 0);
+  wait_.assign(buf_.size(), kNone);
+  mark_.assign(buf_.size(), 0);
+
+  // Packet pool: full source queues plus every buffer full of the smallest packets.
+  const int32_t mtu = std::max(64, c_.mtu);
+  pkts_per_msg_ = (c_.size + mtu - 1) / mtu;
+  int32_t min_len = std::max(1, ((c_.size - (pkts_per_msg_ - 1) * mtu) + 63) / 64);
+  msgs_ = c_.messages;
+  std::stable_sort(msgs_.begin(), msgs_.end(),
+                   [](const Message &a, const Message &b) { return a.time < b.time; });
+  int max_msg_pkts = pkts_per_msg_;
+  for (const Message &m : msgs_) {
+    const int n = (m.bytes + mtu - 1) / mtu;
+    max_msg_pkts = std::max(max_msg_pkts, n);
+    min_len = std::min(min_len, std::max(1, ((m.bytes - (n - 1) * mtu) + 63) / 64));
+  }
+  const int64_t queue = std::max<int64_t>(c_.source_queue, max_msg_pkts);
+  const int64_t pool = T_ * (queue + max_msg_pkts) +
+                       static_cast<int64_t>(buf_.size()) * c_.buffer_credits / min_len +
+                       static_cast<int64_t>(msgs_.size()) * max_msg_pkts + 16;
+  pk_.assign(pool, Packet{});
+  for (int64_t i = pool - 1; i >= 0; --i) {
+    pk_[i].next = free_list_;
+    free_list_ = static_cast<int32_t>(i);
+  }
+  if (c_.traffic == Traffic::kAlltoall) a2a_left_ = static_cast<int64_t>(T_) * (T_ - 1);
+}
+
+uint8_t Sim::path_sl(int32_t src, uint16_t dlid) const {
+  const TerminalInfo &s = f_.terminal(src);
+  if (c_.source_sls) {
+    const int sl = c_.source_sls->get(s.lid, dlid);
+    if (sl >= 0) return static_cast<uint8_t>(sl);
+  }
+  const uint8_t sl = r_.path_sl(s.sw, dlid);
+  return sl == check::kNoPathSl ? static_cast<uint8_t>(c_.assume_sl) : sl;
+}
+
+void Sim::route(Packet &p, int32_t sw, uint8_t in_port) {
+  const uint16_t dlid = p.dlid;
+  const uint8_t op = r_.out_port(sw, dlid);
+  const auto drop = [&](const std::string &why) {
+    p.out = kDrop;
+    ++pending_drops_;
+    if (res_.first_drop.empty())
+      res_.first_drop =
+          strprintf("%s -> %s: %s at switch %s", f_.terminal(p.src).name.c_str(),
+                    f_.terminal(p.dst).name.c_str(), why.c_str(), f_.describe(sw).c_str());
+  };
+  if (op == kNoPort || op == 0 || op > f_.sw(sw).num_ports) return drop("no LFT port");
+  const int32_t o = port_out_[port_start_[sw] + op];
+  if (o == kNone) return drop(strprintf("port %u has no link", op));
+  if (o >= C_) {
+    if (o - C_ != p.dst) return drop("delivered to the wrong port");
+    p.out = o;
+    return;
+  }
+  if (p.hops >= kHopLimit) return drop("hop limit (forwarding loop)");
+  const uint8_t vl = p.sl < kNumSls ? r_.vl(sw, in_port, op, p.sl) : 15;
+  if (vl >= V_) return drop(strprintf("VL %u", vl));
+  p.out = o;
+  p.out_vl = vl;
+}
+
+void Sim::push(int32_t b, int32_t id) {
+  pk_[id].next = kNone;
+  Buffer &q = buf_[b];
+  if (q.tail == kNone) {
+    q.head = id;
+    if (pk_[id].out >= 0) ++want_[pk_[id].out];
+  } else
+    pk_[q.tail].next = id;
+  q.tail = id;
+}
+
+int32_t Sim::pop(int32_t b) {
+  Buffer &q = buf_[b];
+  const int32_t id = q.head;
+  if (pk_[id].out >= 0) --want_[pk_[id].out];
+  q.head = pk_[id].next;
+  if (q.head == kNone)
+    q.tail = kNone;
+  else if (pk_[q.head].out >= 0)
+    ++want_[pk_[q.head].out];
+  q.last_pop = pk_[id].ready;
+  return id;
+}
+
+bool Sim::enqueue_message(int32_t src, int32_t dst, int32_t bytes, int64_t now,
+                          uint32_t lid_offset) {
+  const int32_t mtu = std::max(64, c_.mtu);
+  const int n = (bytes + mtu - 1) / mtu;
+  const int64_t cap = std::max<int64_t>(c_.source_queue, n);
+  if (sq_count_[src] + n > cap) return false;
+  const TerminalInfo &d = f_.terminal(dst);
+  const uint16_t dlid =
+      static_cast<uint16_t>(d.lid + (c_.use_lmc ? lid_offset % (1u << d.lmc) : 0));
+  const uint8_t sl = path_sl(src, dlid);
+  for (int i = 0; i < n; ++i) {
+    const int32_t id = free_list_;
+    if (id == kNone) return false;  // cannot happen with the pool's size
+    free_list_ = pk_[id].next;
+    Packet &p = pk_[id];
+    const int32_t b = std::min(mtu, bytes - i * mtu);
+    p = Packet{};
+    p.created = now;
+    p.src = src;
+    p.dst = dst;
+    p.len = static_cast<int16_t>((b + 63) / 64);
+    p.sl = sl;
+    p.dlid = dlid;
+    p.next = kNone;
+    if (sq_tail_[src] == kNone)
+      sq_head_[src] = id;
+    else
+      pk_[sq_tail_[src]].next = id;
+    sq_tail_[src] = id;
+    ++sq_count_[src];
+    ++outstanding_;
+    if (now >= win_begin_ && (finite_ || now < win_end_)) generated_credits_ += p.len;
+  }
+  return true;
+}
+
+void Sim::generate(int64_t now) {
+  while (next_msg_ < msgs_.size() && msgs_[next_msg_].time <= now) {
+    const Message &m = msgs_[next_msg_++];
+    if (!enqueue_message(m.src, m.dst, m.bytes, now, static_cast<uint32_t>(m.src)))
+      ++res_.packets_refused;
+  }
+  if (c_.traffic == Traffic::kAlltoall) {
+    for (int32_t t = 0; t < T_; ++t)
+      while (a2a_shift_[t] < T_ && sq_count_[t] == 0) {
+        enqueue_message(t, (t + a2a_shift_[t]) % T_, c_.size, now, static_cast<uint32_t>(t));
+        ++a2a_shift_[t];
+      }
+    return;
+  }
+  if (c_.load <= 0 || T_ < 2) return;
+  const double credits = std::ceil(c_.size / 64.0);
+  const double p = std::min(1.0, c_.load / credits);
+  for (int32_t t = 0; t < T_; ++t) {
+    if (rng_.unit() >= p) continue;
+    int32_t d = kNone;
+    switch (c_.traffic) {
+      case Traffic::kUniform:
+      case Traffic::kHotspot:
+        if (c_.traffic == Traffic::kHotspot && t != c_.hotspot &&
+            rng_.unit() < c_.hotspot_fraction) {
+          d = c_.hotspot;
+        } else {
+          d = static_cast<int32_t>(rng_.below(T_ - 1));
+          if (d >= t) ++d;
+        }
+        break;
+      case Traffic::kFixed:
+        d = t < static_cast<int32_t>(c_.fixed_dest.size()) ? c_.fixed_dest[t] : kNone;
+        break;
+      default:
+        d = permutation_dest(c_.traffic, t, T_);
+        break;
+    }
+    if (d < 0 || d == t || d >= T_) continue;
+    const uint32_t off = f_.terminal(d).lmc ? static_cast<uint32_t>(rng_.next() >> 32) : 0;
+    if (!enqueue_message(t, d, c_.size, now, off)) ++res_.packets_refused;
+  }
+}
+
+void Sim::inject(int64_t now) {
+  for (int32_t t = 0; t < T_; ++t) {
+    const int32_t id = sq_head_[t];
+    if (id == kNone || inj_busy_[t] > now) continue;
+    Packet &p = pk_[id];
+    const uint8_t vl = r_.terminal_vl(t, p.sl < kNumSls ? p.sl : 0);
+    const TerminalInfo &ti = f_.terminal(t);
+    if (vl >= V_) {  // cannot be sent: drop at the source
+      sq_head_[t] = p.next;
+      if (sq_head_[t] == kNone) sq_tail_[t] = kNone;
+      --sq_count_[t];
+      --outstanding_;
+      ++res_.packets_dropped;
+      if (res_.first_drop.empty())
+        res_.first_drop =
+            strprintf("%s maps SL %u to VL %u on its own port", ti.name.c_str(), p.sl, vl);
+      p.next = free_list_;
+      free_list_ = id;
+      continue;
+    }
+    const int32_t b = (C_ + t) * V_ + vl;
+    if (buf_[b].free < p.len) continue;
+    sq_head_[t] = p.next;
+    if (sq_head_[t] == kNone) sq_tail_[t] = kNone;
+    --sq_count_[t];
+    buf_[b].free -= p.len;
+    inj_busy_[t] = now + p.len;
+    p.ready = now + 1 + lat_;
+    p.hops = 0;
+    route(p, ti.sw, ti.sw_port);
+    push(b, id);
+    ++sw_packets_[ti.sw];
+    ++in_network_;
+    last_move_ = now;
+  }
+}
+
+void Sim::deliver(int32_t id, int64_t done) {
+  Packet &p = pk_[id];
+  --outstanding_;
+  if (done >= win_begin_ && (finite_ || done < win_end_)) {
+    ++res_.packets_delivered;
+    delivered_credits_ += p.len;
+    credits_by_src_[p.src] += p.len;
+    if (p.created >= win_begin_) {
+      const int64_t l = done - p.created;
+      ++res_.packets_measured;
+      lat_sum_ += l;
+      ++hist_[std::min<size_t>(static_cast<size_t>(l), kHistSize - 1)];
+      res_.latency_max = std::max(res_.latency_max, static_cast<double>(l));
+    }
+  }
+  p.next = free_list_;
+  free_list_ = id;
+}
+
+void Sim::arbitrate(int64_t now) {
+  const int32_t S = f_.num_switches();
+  if (pending_drops_) {
+    for (int32_t s = 0; s < S; ++s)
+      for (int32_t k = in_start_[s]; k < in_start_[s + 1]; ++k)
+        for (int v = 0; v < V_; ++v) {
+          const int32_t b = in_list_[k] * V_ + v;
+          while (buf_[b].head != kNone && pk_[buf_[b].head].out == kDrop &&
+                 pk_[buf_[b].head].ready <= now) {
+            const int32_t id = pop(b);
+            buf_[b].free += pk_[id].len;
+            --pending_drops_;
+            --sw_packets_[s];
+            --in_network_;
+            --outstanding_;
+            ++res_.packets_dropped;
+            pk_[id].next = free_list_;
+            free_list_ = id;
+            last_move_ = now;
+          }
+        }
+  }
+  for (int32_t s = 0; s < S; ++s) {
+    if (sw_packets_[s] == 0) continue;
+    const int32_t i0 = in_start_[s];
+    const int32_t slots = (in_start_[s + 1] - i0) * V_;
+    for (int32_t oi = out_start_[s]; oi < out_start_[s + 1]; ++oi) {
+      const int32_t o = out_list_[oi];
+      if (out_busy_[o] > now || want_[o] == 0) continue;
+      int32_t k = rr_[o];
+      for (int32_t n = 0; n < slots; ++n) {
+        k = k + 1 >= slots ? 0 : k + 1;
+        const int32_t in = in_list_[i0 + k / V_];
+        if (in_[in].busy_until > now) continue;
+        const int32_t b = in * V_ + k % V_;
+        const int32_t id = buf_[b].head;
+        if (id == kNone) continue;
+        Packet &p = pk_[id];
+        if (p.out != o || p.ready > now) continue;
+        if (o < C_ && buf_[o * V_ + p.out_vl].free < p.len) continue;
+        // grant
+        pop(b);
+        buf_[b].last_pop = now;
+        --sw_packets_[s];
+        in_[in] = InPort{now + p.len, b, p.len};
+        out_busy_[o] = now + p.len;
+        rr_[o] = k;
+        last_move_ = now;
+        if (o < C_) {
+          const Channel &ch = f_.channel(o);
+          const int32_t nb = o * V_ + p.out_vl;
+          buf_[nb].free -= p.len;
+          p.ready = now + 1 + lat_;
+          ++p.hops;
+          route(p, ch.dst, ch.dst_port);
+          push(nb, id);
+          ++sw_packets_[ch.dst];
+        } else {
+          --in_network_;
+          deliver(id, now + p.len);
+        }
+        break;
+      }
+    }
+  }
+}
+
+bool Sim::find_cycle(int64_t now) {
+  // Wait-for graph over buffers: each blocked head waits for one buffer.
+  const int32_t nb = static_cast<int32_t>(buf_.size());
+  std::vector<int32_t> &wait = wait_, &mark = mark_;  // 0 new, k: visited in walk k
+  for (int32_t b = 0; b < nb; ++b) {
+    wait[b] = kNone;
+    mark[b] = 0;
+    const int32_t id = buf_[b].head;
+    if (id == kNone) continue;
+    const Packet &p = pk_[id];
+    if (now - std::max(p.ready, buf_[b].last_pop) < c_.deadlock_cycles) continue;
+    if (p.out >= 0 && p.out < C_ && buf_[p.out * V_ + p.out_vl].free < p.len)
+      wait[b] = p.out * V_ + p.out_vl;
+  }
+  for (int32_t start = 0; start < nb; ++start) {
+    if (mark[start] || wait[start] == kNone) continue;
+    int32_t b = start;
+    while (b != kNone && !mark[b]) {
+      mark[b] = start + 1;
+      b = wait[b];
+    }
+    if (b == kNone || mark[b] != start + 1) continue;
+    // b is on a cycle: collect it, starting at its smallest buffer
+    std::vector<int32_t> cyc;
+    int32_t x = b;
+    do {
+      cyc.push_back(x);
+      x = wait[x];
+    } while (x != b);
+    std::rotate(cyc.begin(), std::min_element(cyc.begin(), cyc.end()), cyc.end());
+    for (const int32_t y : cyc) {
+      const Channel &ch = f_.channel(y / V_);
+      const SwitchInfo &si = f_.sw(ch.src);
+      const std::string name =
+          si.name.empty() ? strprintf("0x%016llx", static_cast<unsigned long long>(si.guid))
+                          : si.name;
+      res_.deadlock_cycle.push_back(
+          strprintf("%s port %u VL %d", name.c_str(), ch.src_port, y % V_));
+    }
+    return true;
+  }
+  return false;
+}
+
+Result Sim::run() {
+  setup();
+  const int64_t cap = finite_ ? std::max<int64_t>(win_end_, int64_t{1} << 40) : win_end_;
+  int64_t now = 0;
+  const size_t ni = in_.size();
+  for (; now < cap; ++now) {
+    for (size_t i = 0; i < ni; ++i) {
+      InPort &ip = in_[i];
+      if (ip.release_buf != kNone && ip.busy_until <= now) {
+        buf_[ip.release_buf].free += ip.release_len;
+        ip.release_buf = kNone;
+      }
+    }
+    generate(now);
+    inject(now);
+    arbitrate(now);
+    // Deadlock: nothing moved for deadlock_cycles, or (checked every
+    // deadlock_cycles) a cycle of buffers whose heads waited that long.
+    const bool still = in_network_ > 0 && now - last_move_ >= c_.deadlock_cycles;
+    if (still || (in_network_ > 0 && now > 0 && now % c_.deadlock_cycles == 0 && find_cycle(now))) {
+      if (still) find_cycle(now);
+      res_.deadlock = true;
+      res_.deadlock_at = now;
+      res_.packets_stuck = in_network_;
+      break;
+    }
+    if (finite_ && outstanding_ == 0 && next_msg_ == msgs_.size() &&
+        (c_.traffic != Traffic::kAlltoall ||
+         std::all_of(a2a_shift_.begin(), a2a_shift_.end(), [&](int32_t s) { return s >= T_; }))) {
+      res_.completed = true;
+      ++now;
+      break;
+    }
+  }
+  res_.cycles = now;
+  res_.vls = V_;
+  const int64_t window = finite_ ? std::max<int64_t>(now, 1)
+                                 : std::max<int64_t>(std::min(now, win_end_) - win_begin_, 1);
+  const double denom = static_cast<double>(std::max(T_, 1)) * static_cast<double>(window);
+  res_.throughput = static_cast<double>(delivered_credits_) / denom;
+  res_.offered = static_cast<double>(generated_credits_) / denom;
+  res_.source_throughput.resize(T_);
+  for (int32_t t = 0; t < T_; ++t)
+    res_.source_throughput[t] = static_cast<double>(credits_by_src_[t]) / window;
+  if (res_.packets_measured) {
+    res_.latency_avg = static_cast<double>(lat_sum_) / res_.packets_measured;
+    const int64_t want = (res_.packets_measured * 99 + 99) / 100;  // ceil(0.99 n)
+    int64_t seen = 0;
+    for (size_t l = 0; l < kHistSize; ++l) {
+      seen += hist_[l];
+      if (seen >= want) {
+        res_.latency_p99 = l == kHistSize - 1 ? res_.latency_max : static_cast<double>(l);
+        break;
+      }
+    }
+  }
+  return res_;
+}
+
+}  // namespace
+
+bool parse_traffic(const std::string &name, Traffic &t) {
+  static const std::array<std::pair<const char *, Traffic>, 7> kNames{{
+      {"uniform", Traffic::kUniform},
+      {"transpose", Traffic::kTranspose},
+      {"bitrev", Traffic::kBitrev},
+      {"shuffle", Traffic::kShuffle},
+      {"reverse", Traffic::kReverse},
+      {"hotspot", Traffic::kHotspot},
+      {"alltoall", Traffic::kAlltoall},
+  }};
+  for (const auto &[n, v] : kNames)
+    if (name == n) {
+      t = v;
+      return true;
+    }
+  return false;
+}
+
+const char *traffic_name(Traffic t) {
+  switch (t) {
+    case Traffic::kUniform:
+      return "uniform";
+    case Traffic::kTranspose:
+      return "transpose";
+    case Traffic::kBitrev:
+      return "bitrev";
+    case Traffic::kShuffle:
+      return "shuffle";
+    case Traffic::kReverse:
+      return "reverse";
+    case Traffic::kHotspot:
+      return "hotspot";
+    case Traffic::kAlltoall:
+      return "alltoall";
+    case Traffic::kFixed:
+      return "fixed";
+  }
+  return "?";
+}
+
+int32_t permutation_dest(Traffic t, int32_t i, int32_t n) {
+  if (n <= 1) return i;
+  if (t == Traffic::kReverse) return n - 1 - i;
+  const int b = bits_for(n);
+  uint32_t x = static_cast<uint32_t>(i);
+  do {
+    x = bit_perm(t, x, b);
+  } while (x >= static_cast<uint32_t>(n));
+  return static_cast<int32_t>(x);
+}
+
+Result simulate(const Fabric &f, const Routing &r, const Config &c) {
+  Sim s(f, r, c);
+  return s.run();
+}
+
+}  // namespace keiro::sim

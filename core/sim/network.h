@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// keiro simulate's model: packet-level traffic through exactly the tables a
+// Routing holds (LFTs, path SLs, SL2VL), with credit-based flow control.
+//
+// The model (time-stepped; one cycle = the time a link takes for one 64-byte
+// credit):
+//  - A packet of B bytes occupies ceil(B / 64) credits (len). Messages are cut
+//    into packets of at most Config::mtu bytes (default 2048 = 32 credits).
+//  - Forwarding: at switch u a packet for destination LID d leaves on port
+//    Routing::out_port(u, d). Its VL on the first hop (terminal -> switch) is
+//    Routing::terminal_vl(src, SL), on a switch hop Routing::vl(u, in port,
+//    out port, SL), with SL the path SL (SourceLidSls when given, else
+//    Routing::path_sl(source switch, d); an unknown SL takes Config::assume_sl).
+//    The destination LID is one of the destination terminal's LIDs (see
+//    Config::use_lmc).
+//  - Buffers: one per (switch input port, VL), Config::buffer_credits credits
+//    each (default 64 = 4 KiB). A packet is sent on a link only when the
+//    downstream buffer of its VL has room for the whole packet (virtual
+//    cut-through); its credits are taken at grant and given back upstream
+//    when its tail has left the upstream buffer (grant + len cycles).
+//  - Timing: a granted packet holds the output link and its input port for len
+//    cycles; its header reaches the next switch 1 cycle after the grant and is
+//    routable switch_latency cycles later. Zero-load latency over h switches:
+//    h * (1 + switch_latency) + len cycles (from creation to tail delivery).
+//  - Arbitration: each free output port serves, round robin over (input port,
+//    VL) slots starting after the last one served, the first buffer whose head
+//    packet is routable, wants this port and fits downstream. An input port
+//    sends one packet at a time.
+//  - Terminals keep an unbounded-looking but capped FIFO source queue
+//    (Config::source_queue packets; arrivals beyond it are counted as refused),
+//    inject its head under the same credit rule, and sink at line rate.
+//  - Deadlock: the run stops when packets are in switch buffers and nothing
+//    has moved for Config::deadlock_cycles, or (looked for every
+//    deadlock_cycles) when the wait-for graph has a cycle of (channel, VL)
+//    buffers whose head packets have each waited deadlock_cycles for room in
+//    the next buffer of the cycle (a part of the fabric deadlocked while the
+//    rest still moves). Such a cycle can never free itself; it is reported
+//    as "switch port P VL v" per buffer, named by the channel's source switch
+//    and port as keiro check names credit loops.
+// Defaults (InfiniBand-like, 4x EDR): 12.5 GB/s per direction -> 5.12 ns per
+// cycle; switch latency 100 ns -> 20 cycles; 4 KiB per (port, VL); MTU 2048.
+// Left out: wire propagation delay, flit-level pipelining inside a packet
+// (credits return per packet, not per flit), VL arbitration tables (high/low
+// priority weights: plain round robin), per-VL source queues (one FIFO per
+// terminal: a head blocked on one VL holds the others),
+// link-level retries, adaptive choice among LMC paths, switch-sourced
+// (management) traffic, output queueing inside switches.
+//
+// Cost: memory per (channel, VL) buffer 24 bytes (+8 bytes for the wait-for
+// graph), per input port 24 bytes, per packet 40 bytes; the packet pool holds
+// full source queues plus every buffer full of 1-credit packets, sized once.
+// Time per cycle O(input ports + T) plus, per free output port some head
+// packet waits for, O(its switch's input ports * VLs); nothing allocated in
+// the loop.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/check/verify.h"
+#include "core/fabric.h"
+#include "core/routing.h"
+
+namespace keiro::sim {
+
+enum class Traffic : uint8_t {
+  kUniform,
+  kTranspose,
+  kBitrev,
+  kShuffle,
+  kReverse,
+  kHotspot,
+  kAlltoall,
+  kFixed  // Config::fixed_dest: terminal t sends to fixed_dest[t] (-1: silent)
+};
+// "uniform" ... "alltoall"; false for another name.
+bool parse_traffic(const std::string &name, Traffic &t);
+const char *traffic_name(Traffic t);
+
+// The destination of terminal i (of n) under a permutation (transpose: rotate
+// the b-bit index by floor(b/2); bitrev: reverse the b bits; shuffle: rotate
+// left by 1; reverse: n-1-i), b = bits of n-1. For n not a power of two the
+// bit permutation is applied again while the result is >= n (cycle walking:
+// still a permutation of 0..n-1). Returns i itself when it maps to itself.
+int32_t permutation_dest(Traffic t, int32_t i, int32_t n);
+
+struct Message {  // for Config::messages
+  int64_t time = 0;
+  int32_t src = 0, dst = 0;
+  int32_t bytes = 2048;
+};
+
+struct Config {
+  Traffic traffic = Traffic::kUniform;
+  double load = 1.0;    // offered load, fraction of injection bandwidth
+  int32_t size = 2048;  // bytes per message (packets of mtu)
+  int32_t mtu = 2048;
+  uint64_t seed = 1;
+  int64_t warmup = 2000, measure = 10000;  // cycles
+  int64_t deadlock_cycles = 5000;          // waited this long: deadlock
+  int32_t buffer_credits = 64;             // per (input port, VL)
+  int32_t switch_latency = 20;             // cycles
+  double link_gbytes = 12.5;               // GB/s per direction (cycle = 64 B)
+  int32_t source_queue = 64;               // packets per terminal
+  int32_t hotspot = 0;                     // hotspot terminal
+  double hotspot_fraction = 0.2;           // packets sent to it under kHotspot
+  int assume_sl = 0;                       // for pairs with an unknown path SL
+  // Destination LID of a message: with LMC > 0, one of the destination's
+  // 2^LMC LIDs (random per message for rate traffic, source index modulo
+  // 2^LMC for alltoall and Config::messages); false: the base LID only.
+  bool use_lmc = true;
+  std::vector<int32_t> fixed_dest;  // Traffic::kFixed
+  std::vector<Message> messages;    // sent in addition, at their times
+  const check::SourceLidSls *source_sls = nullptr;
+  double cycle_ns() const { return 64.0 / link_gbytes; }
+};
+
+struct Result {
+  double throughput = 0;  // accepted, fraction of injection bandwidth (all terminals)
+  double offered = 0;     // generated, same unit
+  double latency_avg = 0, latency_p99 = 0, latency_max = 0;  // cycles
+  int64_t packets_delivered = 0;                             // in the measurement window
+  int64_t packets_measured = 0;  // of them created in the window (latency sample)
+  int64_t packets_dropped = 0;   // routing errors (no port, VL 15, hop limit)
+  int64_t packets_refused = 0;   // source queue full
+  int64_t cycles = 0;            // simulated
+  int vls = 1;                   // VLs modelled (highest VL the tables use + 1)
+  bool completed = false;        // alltoall / messages: everything delivered
+  bool deadlock = false;
+  int64_t deadlock_at = 0;                  // cycle it was declared
+  int64_t packets_stuck = 0;                // in switch buffers then
+  std::vector<std::string> deadlock_cycle;  // "switch port P VL v" per buffer
+  std::vector<double> source_throughput;    // per terminal, accepted
+  std::string first_drop;                   // why the first packet was dropped
+};
+
+// Runs the simulation. f finalized, r sized for f. Deterministic: the same
+// inputs and seed give the same Result.
+Result simulate(const Fabric &f, const Routing &r, const Config &c);
+
+}  // namespace keiro::sim

@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# keiro simulate end to end, offline (no ibsim, no OpenSM):
+#  - keiro-nue's dumps of the 4x4x4 torus (written by keiro route) under
+#    uniform traffic at full load, several seeds: exit 0, no deadlock,
+#    throughput in (0, 1], latency above the zero-load bound; the same seed
+#    twice gives the same JSON; shift all-to-all delivers everything;
+#  - OpenSM's minhop dumps of a 5-ring (tests/unit/data/ring5-minhop, SL 0
+#    assumed) with one 2 KiB packet per (port, VL): deadlocks (exit 1) on the
+#    cycle of clockwise ring channels, the same channels keiro check names as
+#    its credit loop;
+#  - --topology FILE --engine NAME routes first; bad options exit 2.
+. "${KEIRO_SRCDIR:-$(dirname "$0")/../..}/tests/integration/common.sh"
+rm -rf "$IT_DIR" && mkdir -p "$IT_DIR"
+torus="$KEIRO_SRCDIR/ibsim-topologies/torus-4x4x4-f4-h1.net"
+ring="$KEIRO_SRCDIR/tests/unit/data/ring5-minhop"
+dumps="$IT_DIR/nue"
+
+"$IT_KEIRO" route --engine nue --topology "$torus" --out "$dumps" >"$IT_DIR/route.out" 2>&1 ||
+  it_fail "keiro route: $(tail -n 3 "$IT_DIR/route.out")"
+
+for seed in 1 2; do
+  out="$IT_DIR/uniform-$seed.json"
+  "$IT_KEIRO" simulate "$dumps" --traffic uniform --load 1 --seed "$seed" --json >"$out" 2>"$IT_DIR/err"
+  rc=$?
+  [ $rc -eq 0 ] || it_fail "simulate nue seed $seed: exit $rc, want 0: $(cat "$IT_DIR/err" "$out")"
+  [ "$(kh_json "$out" deadlock)" = false ] || it_fail "nue seed $seed deadlocked: $(cat "$out")"
+  [ "$(kh_json "$out" deadlock_cycle)" = "[]" ] || it_fail "nue seed $seed: a deadlock cycle: $(cat "$out")"
+  [ "$(kh_json "$out" engine)" = keiro-nue ] || it_fail "engine: $(kh_json "$out" engine)"
+  python3 - "$out" <<'PY' || it_fail "nue seed $seed: values out of range: $(cat "$out")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+# 64 switches, one CA each: throughput is a fraction of injection bandwidth.
+assert 0.3 < d["throughput"] <= 1.0, d["throughput"]
+# Zero-load bound: 1 switch * (1 + 20 cycles) + 32 cycles = 53 cycles = 271 ns.
+assert d["latency_avg"] > 271 and d["latency_p99"] >= d["latency_avg"], d
+assert d["packets_delivered"] > 1000 and d["packets_dropped"] == 0, d
+PY
+  it_log "nue uniform seed $seed: throughput $(kh_json "$out" throughput), latency avg $(kh_json "$out" latency_avg) ns, p99 $(kh_json "$out" latency_p99) ns"
+done
+"$IT_KEIRO" simulate "$dumps" --load 1 --seed 1 --json >"$IT_DIR/again.json" 2>&1
+cmp -s "$IT_DIR/uniform-1.json" "$IT_DIR/again.json" || it_fail "seed 1 twice differs: $(cat "$IT_DIR/again.json")"
+
+# Shift all-to-all: every terminal sends one 2 KiB message to every other.
+"$IT_KEIRO" simulate "$dumps" --traffic alltoall --json >"$IT_DIR/a2a.json" 2>&1 ||
+  it_fail "alltoall: exit $?: $(cat "$IT_DIR/a2a.json")"
+[ "$(kh_json "$IT_DIR/a2a.json" completed)" = true ] || it_fail "alltoall not completed: $(cat "$IT_DIR/a2a.json")"
+[ "$(kh_json "$IT_DIR/a2a.json" packets_delivered)" = $((64 * 63)) ] ||
+  it_fail "alltoall delivered $(kh_json "$IT_DIR/a2a.json" packets_delivered), want $((64 * 63))"
+
+# Route first (terminals numbered in the net file's order, not the dump's:
+# other random destinations, so only the verdict is compared).
+"$IT_KEIRO" simulate --topology "$torus" --engine nue --load 1 --seed 1 --json >"$IT_DIR/routed.json" 2>&1 ||
+  it_fail "simulate --engine nue: exit $?: $(cat "$IT_DIR/routed.json")"
+[ "$(kh_json "$IT_DIR/routed.json" deadlock)" = false ] || it_fail "routed first: deadlock: $(cat "$IT_DIR/routed.json")"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert 0.3 < d["throughput"] <= 1, d' \
+  "$IT_DIR/routed.json" || it_fail "routed first: throughput $(kh_json "$IT_DIR/routed.json" throughput)"
+
+# OpenSM's minhop on the 5-ring: the credit loop keiro check reports happens.
+"$IT_KEIRO" simulate "$ring" --assume-sl 0 --buffer 2048 --cycles 200000 --json >"$IT_DIR/minhop.json" 2>&1
+rc=$?
+[ $rc -eq 1 ] || it_fail "simulate minhop ring: exit $rc, want 1 (deadlock): $(cat "$IT_DIR/minhop.json")"
+[ "$(kh_json "$IT_DIR/minhop.json" deadlock)" = true ] || it_fail "minhop ring: no deadlock: $(cat "$IT_DIR/minhop.json")"
+want='["S1 port 2 VL 0", "S2 port 2 VL 0", "S3 port 2 VL 0", "S4 port 2 VL 0", "S5 port 2 VL 0"]'
+[ "$(kh_json "$IT_DIR/minhop.json" deadlock_cycle)" = "$want" ] ||
+  it_fail "minhop ring cycle: $(kh_json "$IT_DIR/minhop.json" deadlock_cycle), want $want"
+"$IT_KEIRO" check "$ring" --assume-sl 0 >"$IT_DIR/check.out" 2>&1
+for hop in "S1 port 2 VL 0" "S2 port 2 VL 0" "S3 port 2 VL 0" "S4 port 2 VL 0" "S5 port 2 VL 0"; do
+  grep -q "^  $hop -> " "$IT_DIR/check.out" || it_fail "keiro check's loop lacks '$hop': $(tail -n 20 "$IT_DIR/check.out")"
+done
+"$IT_KEIRO" simulate "$ring" --assume-sl 0 --buffer 2048 --cycles 200000 >"$IT_DIR/minhop.out" 2>&1
+grep -q "^  cycle over 5 full (channel, VL) buffers: S1 port 2 VL 0 -> S2 port 2 VL 0 -> S3 port 2 VL 0 -> S4 port 2 VL 0 -> S5 port 2 VL 0 -> S1 port 2 VL 0$" \
+  "$IT_DIR/minhop.out" || it_fail "text cycle: $(cat "$IT_DIR/minhop.out")"
+it_log "minhop ring: $(grep -m1 'deadlock ' "$IT_DIR/minhop.out" | sed 's/^ *//')"
+
+# Usage errors.
+for bad in "--traffic nope $dumps" "--load 2 $dumps" "" "--engine nue"; do
+  # shellcheck disable=SC2086
+  "$IT_KEIRO" simulate $bad >/dev/null 2>&1
+  rc=$?
+  [ $rc -eq 2 ] || it_fail "simulate $bad: exit $rc, want 2"
+done
+it_done

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// keiro simulate's network model (core/sim/network.h) on cases whose answer
+// is known by hand: zero-load latency, a shared bottleneck link, a ring that
+// deadlocks with one VL and does not with a dateline VL change, repeatability.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/check/verify.h"
+#include "core/sim/network.h"
+#include "tests/unit/fabrics.h"
+
+namespace keiro {
+namespace {
+
+using sim::Config;
+using sim::Traffic;
+
+// One message at cycle 0 and nothing else.
+Config single(int32_t src, int32_t dst, int32_t bytes) {
+  Config c;
+  c.traffic = Traffic::kFixed;
+  c.load = 0;
+  c.messages = {{0, src, dst, bytes}};
+  return c;
+}
+
+TEST(SimNetwork, ZeroLoadLatencyIsHopsTimesSwitchDelayPlusPacket) {
+  const Fabric f = fixtures::ca_ring(5);
+  const Routing r = fixtures::route_ring(f, true);
+  // H1 (switch 0) -> H3 (switch 2) clockwise: 3 switches. Each switch: 1 cycle
+  // for the header to arrive + 20 cycles switch latency; then the 32-credit
+  // packet's tail arrives 32 cycles after the last grant: 3 * 21 + 32 = 95.
+  sim::Result res = sim::simulate(f, r, single(0, 2, 2048));
+  EXPECT_TRUE(res.completed);
+  EXPECT_FALSE(res.deadlock);
+  EXPECT_EQ(res.packets_measured, 1);
+  EXPECT_DOUBLE_EQ(res.latency_avg, 95);
+  EXPECT_DOUBLE_EQ(res.latency_max, 95);
+  // 100 bytes = 2 credits: 63 + 2.
+  res = sim::simulate(f, r, single(0, 2, 100));
+  EXPECT_DOUBLE_EQ(res.latency_avg, 65);
+  // Two packets (4096 bytes): the second waits 32 cycles for the injection
+  // link, then flows behind the first without stalling: (95 + 127) / 2.
+  res = sim::simulate(f, r, single(0, 2, 4096));
+  EXPECT_EQ(res.packets_measured, 2);
+  EXPECT_DOUBLE_EQ(res.latency_avg, 111);
+  EXPECT_DOUBLE_EQ(res.latency_max, 127);
+  // Switch latency 5: 3 * 6 + 32.
+  Config c = single(0, 2, 2048);
+  c.switch_latency = 5;
+  EXPECT_DOUBLE_EQ(sim::simulate(f, r, c).latency_avg, 50);
+  EXPECT_NEAR(c.cycle_ns(), 5.12, 1e-12);  // 64 B at 12.5 GB/s
+}
+
+TEST(SimNetwork, TwoSourcesShareOneBottleneckLinkEqually) {
+  // Switches 0 and 1, one link; CAs 0, 1 on switch 0 and 2, 3 on switch 1.
+  const Fabric f = fixtures::from_links(2, {{0, 1}}, {.hcas = 2});
+  const Routing r = fixtures::min_hop(f);
+  Config c;
+  c.traffic = Traffic::kFixed;
+  c.fixed_dest = {2, 2, -1, -1};
+  c.load = 1.0;
+  c.warmup = 2000;
+  c.measure = 20000;
+  const sim::Result res = sim::simulate(f, r, c);
+  ASSERT_FALSE(res.deadlock);
+  ASSERT_EQ(res.source_throughput.size(), 4u);
+  EXPECT_NEAR(res.source_throughput[0], 0.5, 0.01);
+  EXPECT_NEAR(res.source_throughput[1], 0.5, 0.01);
+  EXPECT_EQ(res.source_throughput[2], 0);
+  EXPECT_NEAR(res.throughput, 0.25, 0.005);  // one link's worth over 4 terminals
+  // One source alone gets the whole link.
+  c.fixed_dest = {2, -1, -1, -1};
+  const sim::Result one = sim::simulate(f, r, c);
+  EXPECT_NEAR(one.source_throughput[0], 1.0, 0.02);  // Bernoulli arrivals at load 1
+  EXPECT_NEAR(one.source_throughput[0] / 4, one.offered, 0.01);
+}
+
+Config full_uniform(uint64_t seed) {
+  Config c;
+  c.traffic = Traffic::kUniform;
+  c.load = 1.0;
+  c.seed = seed;
+  c.warmup = 1000;
+  c.measure = 30000;
+  c.deadlock_cycles = 2000;
+  return c;
+}
+
+TEST(SimNetwork, RingWithOneVlDeadlocksOnItsChannels) {
+  const Fabric f = fixtures::ca_ring(5);
+  const Routing r = fixtures::route_ring(f, true);
+  const sim::Result res = sim::simulate(f, r, full_uniform(1));
+  ASSERT_TRUE(res.deadlock);
+  EXPECT_GT(res.packets_stuck, 0);
+  // Clockwise channels leave switch i on port 2.
+  const std::vector<std::string> want = {"S1 port 2 VL 0", "S2 port 2 VL 0", "S3 port 2 VL 0",
+                                         "S4 port 2 VL 0", "S5 port 2 VL 0"};
+  EXPECT_EQ(res.deadlock_cycle, want);
+  // The static check finds the same credit loop.
+  const check::Result chk = check::verify(f, r);
+  ASSERT_TRUE(chk.credit_loop);
+  EXPECT_EQ(std::set<std::string>(chk.cycle.begin(), chk.cycle.end()),
+            std::set<std::string>(want.begin(), want.end()));
+}
+
+TEST(SimNetwork, RingWithDatelineVlNeverDeadlocks) {
+  const Fabric f = fixtures::ca_ring(5);
+  Routing r = fixtures::route_ring(f, true, Routing::SlScope::kPerSourceSwitch);
+  // Clockwise paths; the path SL is the source switch s, and switch u maps SL
+  // s to VL 1 when u < s: the packet has passed switch 0 (the dateline).
+  const int n = f.num_switches();
+  for (int s = 0; s < n; ++s)
+    for (const uint16_t lid : f.lids()) r.set_path_sl(s, lid, static_cast<uint8_t>(s));
+  for (int u = 0; u < n; ++u)
+    for (int in = 0; in <= r.switch_ports(u); ++in)
+      for (int out = 1; out <= r.switch_ports(u); ++out)
+        for (int s = 0; s < n; ++s)
+          r.set_vl(u, static_cast<uint8_t>(in), static_cast<uint8_t>(out), static_cast<uint8_t>(s),
+                   u < s ? 1 : 0);
+  ASSERT_FALSE(check::verify(f, r).credit_loop);
+  for (uint64_t seed : {1, 2, 3}) {
+    const sim::Result res = sim::simulate(f, r, full_uniform(seed));
+    EXPECT_FALSE(res.deadlock) << "seed " << seed;
+    EXPECT_TRUE(res.deadlock_cycle.empty());
+    EXPECT_GT(res.throughput, 0.2) << "seed " << seed;
+    EXPECT_EQ(res.packets_dropped, 0);
+  }
+}
+
+TEST(SimNetwork, SameSeedSameResult) {
+  const Fabric f = fixtures::ca_ring(4);
+  const Routing r = fixtures::route_ring(f, false);  // deadlock free with one VL
+  Config c;
+  c.load = 0.5;
+  c.seed = 7;
+  c.warmup = 500;
+  c.measure = 5000;
+  const sim::Result a = sim::simulate(f, r, c), b = sim::simulate(f, r, c);
+  EXPECT_GT(a.packets_delivered, 100);
+  EXPECT_EQ(a.packets_delivered, b.packets_delivered);
+  EXPECT_EQ(a.throughput, b.throughput);
+  EXPECT_EQ(a.latency_avg, b.latency_avg);
+  EXPECT_EQ(a.latency_p99, b.latency_p99);
+  EXPECT_EQ(a.source_throughput, b.source_throughput);
+  c.seed = 8;
+  const sim::Result d = sim::simulate(f, r, c);
+  EXPECT_NE(a.latency_avg, d.latency_avg);
+  EXPECT_FALSE(a.deadlock);
+}
+
+TEST(SimNetwork, PartialDeadlockIsFoundWhileTheRestMoves) {
+  // Ring of 6 with shortest paths on the lowest port and one VL: a credit
+  // loop the static check finds; under full load the simulation shows it.
+  const Fabric f = fixtures::ring(6, {.hcas = 2});
+  const Routing r = fixtures::min_hop(f);
+  const check::Result chk = check::verify(f, r);
+  ASSERT_TRUE(chk.credit_loop);
+  const sim::Result res = sim::simulate(f, r, full_uniform(3));
+  ASSERT_TRUE(res.deadlock);
+  ASSERT_FALSE(res.deadlock_cycle.empty());
+  // Every buffer of the cycle is a (channel, VL 0) of the ring.
+  for (const std::string &h : res.deadlock_cycle)
+    EXPECT_NE(h.find(" VL 0"), std::string::npos) << h;
+}
+
+TEST(SimNetwork, AlltoallDeliversEveryMessage) {
+  const Fabric f = fixtures::ca_ring(4);
+  const Routing r = fixtures::route_ring(f, false);
+  Config c;
+  c.traffic = Traffic::kAlltoall;
+  c.size = 4096;
+  const sim::Result res = sim::simulate(f, r, c);
+  ASSERT_TRUE(res.completed);
+  EXPECT_FALSE(res.deadlock);
+  EXPECT_EQ(res.packets_delivered, 4 * 3 * 2);
+  EXPECT_EQ(res.packets_dropped, 0);  // 2 packets per message
+  EXPECT_GT(res.throughput, 0);
+  EXPECT_LE(res.throughput, 1.0);
+}
+
+TEST(SimTraffic, PermutationsAreBijections) {
+  EXPECT_EQ(sim::permutation_dest(Traffic::kBitrev, 1, 8), 4);
+  EXPECT_EQ(sim::permutation_dest(Traffic::kBitrev, 3, 8), 6);
+  EXPECT_EQ(sim::permutation_dest(Traffic::kTranspose, 1, 16), 4);  // (0,1) -> (1,0)
+  EXPECT_EQ(sim::permutation_dest(Traffic::kShuffle, 5, 8), 3);     // 101 -> 011
+  EXPECT_EQ(sim::permutation_dest(Traffic::kReverse, 0, 5), 4);
+  // Cycle walking for 6: bitrev(3) = 6 >= 6, bitrev(6) = 3.
+  EXPECT_EQ(sim::permutation_dest(Traffic::kBitrev, 3, 6), 3);
+  for (const int32_t n : {2, 5, 6, 12, 64, 100})
+    for (const Traffic t :
+         {Traffic::kTranspose, Traffic::kBitrev, Traffic::kShuffle, Traffic::kReverse}) {
+      std::vector<bool> hit(n, false);
+      for (int32_t i = 0; i < n; ++i) {
+        const int32_t d = sim::permutation_dest(t, i, n);
+        ASSERT_GE(d, 0);
+        ASSERT_LT(d, n);
+        EXPECT_FALSE(hit[d]) << sim::traffic_name(t) << " n " << n;
+        hit[d] = true;
+      }
+    }
+}
+
+}  // namespace
+}  // namespace keiro
