@@ -37,6 +37,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -92,6 +93,12 @@ struct Options {
   // Optional per switch port operational data VLs (e.g. PortInfo:OperVLs of a
   // live fabric): port_vls[s][p], 0 = not known. Limits like vls.
   const std::vector<std::vector<uint8_t>> *port_vls = nullptr;
+  // Worker threads over the destinations; 0 = the machine's cores, capped
+  // at 8. The result is the same for every value.
+  int threads = 0;
+  // Called after each block of destinations with (done, total), from the
+  // worker threads (one call at a time): for a progress line.
+  std::function<void(int64_t, int64_t)> progress;
   int max_problems = 20;  // problem lines kept
   int max_examples = 3;   // example paths kept per cycle dependency
 };
