@@ -89,6 +89,14 @@ class Checker {
     reported_.reserve(64);
     term_vl15_.assign(f_.num_terminals(), 0);
     find_in_port_free_switches();
+    channel_vl_.assign(static_cast<size_t>(C) * kNumSls, 0);
+    for (int32_t c = 0; c < C; ++c) {
+      const Channel &ch = f_.channel(c);
+      if (!in_port_free_[ch.src]) continue;
+      for (int sl = 0; sl < kNumSls; ++sl)
+        channel_vl_[static_cast<size_t>(c) * kNumSls + sl] =
+            r_.vl(ch.src, 0, ch.src_port, static_cast<uint8_t>(sl));
+    }
 
     find_per_switch_sources();
     destinations();
@@ -125,14 +133,44 @@ class Checker {
   // dependency turns and per-block problem lines, merged in block order, so
   // that the result does not depend on the number of threads.
   static constexpr size_t kBlock = 64;
+  // Runs fn(worker, block) for blocks 0..nblocks-1 on the workers (one
+  // thread each; the calling thread when there is one); fn returns the
+  // destinations done, for Options::progress (main pass only).
+  template <class Fn>
+  void run_blocks(size_t nblocks, std::vector<Checker> &workers, Fn fn, bool progress = true) {
+    std::atomic<size_t> next{0};
+    std::mutex progress_mu;
+    size_t done = 0;
+    auto work = [&](Checker &w) {
+      for (;;) {
+        const size_t b = next.fetch_add(1);
+        if (b >= nblocks) break;
+        const size_t n = fn(w, b);
+        if (progress && opt_.progress) {
+          const std::lock_guard<std::mutex> lock(progress_mu);
+          done += n;
+          opt_.progress(static_cast<int64_t>(done), static_cast<int64_t>(dests_.size()));
+        }
+      }
+    };
+    if (workers.size() == 1) {
+      work(workers[0]);
+      return;
+    }
+    std::vector<std::thread> pool;
+    pool.reserve(workers.size());
+    for (Checker &w : workers) pool.emplace_back(work, std::ref(w));
+    for (std::thread &t : pool) t.join();
+  }
+
   void destinations() {
-    std::vector<uint16_t> dests;
+    dests_.clear();
     for (const uint16_t dlid : f_.lids())
-      if (wanted(dlid)) dests.push_back(dlid);
-    const size_t nblocks = (dests.size() + kBlock - 1) / kBlock;
+      if (wanted(dlid)) dests_.push_back(dlid);
+    const size_t nblocks = (dests_.size() + kBlock - 1) / kBlock;
     int nt = opt_.threads > 0 ? std::min(opt_.threads, 256)
                               : std::min<int>(std::max(1u, std::thread::hardware_concurrency()), 8);
-    nt = static_cast<int>(std::max<size_t>(1, std::min<size_t>(nt, nblocks)));
+    nt_ = nt = static_cast<int>(std::max<size_t>(1, std::min<size_t>(nt, nblocks)));
     std::vector<std::vector<std::string>> block_problems(nblocks);
     std::vector<Result> wres(nt);
     std::vector<Checker> workers;
@@ -141,32 +179,13 @@ class Checker {
       workers.push_back(*this);
       workers.back().res_ = &wres[i];
     }
-    std::atomic<size_t> next{0};
-    std::mutex progress_mu;
-    size_t done = 0;
-    auto work = [&](Checker &w) {
-      for (;;) {
-        const size_t b = next.fetch_add(1);
-        if (b >= nblocks) break;
-        w.probs_ = &block_problems[b];
-        std::fill(w.term_vl15_.begin(), w.term_vl15_.end(), 0);
-        const size_t end = std::min(dests.size(), (b + 1) * kBlock);
-        for (size_t i = b * kBlock; i < end; ++i) w.destination(dests[i]);
-        if (opt_.progress) {
-          const std::lock_guard<std::mutex> lock(progress_mu);
-          done += end - b * kBlock;
-          opt_.progress(static_cast<int64_t>(done), static_cast<int64_t>(dests.size()));
-        }
-      }
-    };
-    if (nt == 1) {
-      work(workers[0]);
-    } else {
-      std::vector<std::thread> pool;
-      pool.reserve(nt);
-      for (int i = 0; i < nt; ++i) pool.emplace_back(work, std::ref(workers[i]));
-      for (std::thread &t : pool) t.join();
-    }
+    run_blocks(nblocks, workers, [&](Checker &w, size_t b) {
+      w.probs_ = &block_problems[b];
+      std::fill(w.term_vl15_.begin(), w.term_vl15_.end(), 0);
+      const size_t end = std::min(dests_.size(), (b + 1) * kBlock);
+      for (size_t i = b * kBlock; i < end; ++i) w.destination(dests_[i]);
+      return end - b * kBlock;
+    });
     for (int i = 0; i < nt; ++i) {
       const Result &w = wres[i];
       res_->pairs_checked += w.pairs_checked;
@@ -553,7 +572,7 @@ class Checker {
     const size_t base = static_cast<size_t>(slot_of_sl_[sl]) * f_.num_channels();
     int32_t c = walk_.next_channel(s);
     const Channel *ch = &f_.channel(c);
-    uint8_t v = r_.vl(s, in, ch->src_port, sl);
+    uint8_t v = hop_vl(s, in, c, ch->src_port, sl);
     int32_t u = s;
     for (;;) {
       uint16_t &m = vlmask_[base + c];
@@ -573,12 +592,20 @@ class Checker {
       }
       const int32_t c2 = walk_.next_channel(u);
       const Channel *ch2 = &f_.channel(c2);
-      const uint8_t v2 = r_.vl(u, in, ch2->src_port, sl);
+      const uint8_t v2 = hop_vl(u, in, c2, ch2->src_port, sl);
       add_edge(c, v, u, c2, v2);
       c = c2;
       ch = ch2;
       v = v2;
     }
+  }
+
+  // Routing::vl(u, in, out, sl) for the hop out of u on channel c (port
+  // out), from the per-channel copy where u's SL2VL ignores the in port
+  // (one small table instead of u's (in, out) rows).
+  uint8_t hop_vl(int32_t u, uint8_t in, int32_t c, uint8_t out, uint8_t sl) const {
+    if (in_port_free_[u]) return channel_vl_[static_cast<size_t>(c) * kNumSls + sl];
+    return r_.vl(u, in, out, sl);
   }
 
   void add_edge(int32_t c, uint8_t v, int32_t u, int32_t c2, uint8_t v2) {
@@ -682,18 +709,48 @@ class Checker {
   // Names the (source, destination, SL) paths behind every dependency of the cycle.
   void explain_cycle() {
     const size_t k = cycle_nodes_.size();
-    std::vector<int32_t> index(static_cast<size_t>(f_.num_channels()) * kVls, -1);
-    for (size_t i = 0; i < k; ++i) index[cycle_nodes_[i]] = static_cast<int32_t>(i);
+    index_.assign(static_cast<size_t>(f_.num_channels()) * kVls, -1);
+    for (size_t i = 0; i < k; ++i) index_[cycle_nodes_[i]] = static_cast<int32_t>(i);
     res_->cycle_deps.resize(k);
     for (size_t i = 0; i < k; ++i) {
       res_->cycle_deps[i].from = res_->cycle[i];
       res_->cycle_deps[i].to = res_->cycle[(i + 1) % k];
     }
-    std::vector<uint8_t> cycle_channel(f_.num_channels(), 0);
-    for (size_t i = 0; i < k; ++i) cycle_channel[cycle_nodes_[i] / kVls] = 1;
+    cycle_channel_.assign(f_.num_channels(), 0);
+    for (size_t i = 0; i < k; ++i) cycle_channel_[cycle_nodes_[i] / kVls] = 1;
     through_cycle_.assign(f_.num_switches(), 0);
-    for (const uint16_t dlid : f_.lids()) {
-      if (!wanted(dlid)) continue;
+    // In blocks as destinations(): per block the paths and first examples of
+    // each dependency, merged in block order.
+    const size_t nblocks = (dests_.size() + kBlock - 1) / kBlock;
+    std::vector<std::vector<CycleDependency>> block_deps(nblocks);
+    std::vector<Checker> workers;
+    workers.reserve(nt_);
+    for (int i = 0; i < nt_; ++i) workers.push_back(*this);
+    run_blocks(
+        nblocks, workers,
+        [&](Checker &w, size_t b) {
+          block_deps[b].resize(k);
+          w.deps_ = &block_deps[b];
+          const size_t end = std::min(dests_.size(), (b + 1) * kBlock);
+          for (size_t i = b * kBlock; i < end; ++i) w.explain_destination(dests_[i]);
+          return end - b * kBlock;
+        },
+        false);
+    for (const std::vector<CycleDependency> &deps : block_deps)
+      for (size_t i = 0; i < deps.size(); ++i) {
+        CycleDependency &dep = res_->cycle_deps[i];
+        dep.paths += deps[i].paths;
+        for (const std::string &x : deps[i].examples)
+          if (static_cast<int>(dep.examples.size()) < opt_.max_examples) dep.examples.push_back(x);
+      }
+  }
+
+  // The paths to dlid behind the dependencies of the cycle, into *deps_.
+  void explain_destination(uint16_t dlid) {
+    const size_t k = cycle_nodes_.size();
+    const std::vector<int32_t> &index = index_;
+    const std::vector<uint8_t> &cycle_channel = cycle_channel_;
+    {
       walk_.run(dlid);
       bool relevant = false;
       for (size_t i = 0; i < k && !relevant; ++i) {
@@ -702,7 +759,7 @@ class Checker {
         const int32_t u = f_.channel(c).dst;
         relevant = walk_.fate(u) == Fate::kDelivered && walk_.next_channel(u) == c2;
       }
-      if (!relevant) continue;
+      if (!relevant) return;
       const LidOwner owner = walk_.owner();
       dest_port_ = owner.kind == LidOwner::kTerminal ? f_.terminal(owner.id).sw_port : 0;
       tail_free_dlid_ = 0;
@@ -754,7 +811,7 @@ class Checker {
           r_.vl(ch.dst, ch.dst_port, f_.channel(c2).src_port, static_cast<uint8_t>(sl));
       const int32_t i = index[static_cast<size_t>(c) * kVls + v];
       if (i >= 0 && cycle_nodes_[(i + 1) % k] == static_cast<int64_t>(c2) * kVls + v2) {
-        CycleDependency &dep = res_->cycle_deps[i];
+        CycleDependency &dep = (*deps_)[i];
         dep.paths += n;
         if (static_cast<int>(dep.examples.size()) < opt_.max_examples)
           dep.examples.push_back(strprintf("%s -> %s SL %d", source_label(e, slid).c_str(),
@@ -784,6 +841,12 @@ class Checker {
   std::vector<int32_t> reported_;
   std::vector<uint16_t> term_vl15_;
   std::vector<uint8_t> in_port_free_;
+  std::vector<uint16_t> dests_;                   // the destinations checked, LID order
+  int nt_ = 1;                                    // workers
+  std::vector<CycleDependency> *deps_ = nullptr;  // explain_destination() adds here
+  std::vector<int32_t> index_;          // [channel * 16 + VL] -> its place in the cycle, or -1
+  std::vector<uint8_t> cycle_channel_;  // [channel] is on the cycle
+  std::vector<uint8_t> channel_vl_;     // [channel * 16 + SL] -> VL, in-port-free switches
   std::vector<int64_t> src_nlids_;      // [switch] LIDs of its sources
   std::vector<uint16_t> src_vl15_;      // [switch] SLs a CA/router source of it maps to VL 15
   std::vector<uint8_t> tail_free_;      // see compute_tail_free()
