@@ -35,14 +35,19 @@
 //         Per destination, a source switch whose sources share one known
 //         SL (no SourceLidSls), an SL2VL table that ignores the in port and
 //         no VL 15 at its CA ports costs O(1) plus its new hops, not O(its
-//         sources): O(L * (S + C * V)) in total for most engines.
+//         sources): O(L * (S + C * V)) in total for most engines; other
+//         source switches cost O(their source LIDs) per destination.
 //  memory O(S + T + 16 * C + sum of turns (C * P) + 32 bytes * turns used)
 //         per worker thread, sized once per call, plus the problem lines of
 //         each block of 64 destinations; SourceLidSls adds its own rows.
-//         Measured (tests/bench/check_bench, min-hop tables on a random
-//         12-regular graph of 1,900 switches with 24 CAs each, 47,500 LIDs,
-//         2.26e9 pairs): 4.8 s with 1 thread; peak RSS 178 MB for the whole
-//         process, of which the LFTs alone are 90 MB.
+//         The workers add a few MB at 2,000 switches; the Routing being
+//         checked (LFTs S * L bytes, SL2VL S * P * P * 16) dominates.
+//         Measured (tests/bench/check_bench, 2 shared cores): random
+//         12-regular graph of 1,900 switches, 24 CAs each (47,500 LIDs,
+//         2.26e9 pairs), up*/down* tables: 3.0 s with 1 thread (13.8 s
+//         before the per-switch shortcut), peak RSS of the whole process
+//         144 MB (143 MB before); min-hop tables with a credit loop (the
+//         cycle's paths named in a second pass): 6.3 s (23.5 s before).
 //
 // Threads: Options::threads workers take blocks of 64 destinations (LID
 // order); each has its own walk, counters, dependency turns and problem
@@ -51,7 +56,8 @@
 // lines, enough for the merged list), so the Result, including the cycle
 // found and its example paths, is the same for every thread count and the
 // same as one thread walking the destinations in LID order. The cycle
-// search and the naming of its paths run on the calling thread.
+// search runs on the calling thread; naming the cycle's paths uses the
+// workers on the same blocks (paths and examples merged in block order).
 #pragma once
 
 #include <cstdint>
