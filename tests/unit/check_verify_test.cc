@@ -556,6 +556,17 @@ TEST(VerifyThreads, NueRoutingSameForEveryThreadCount) {
   for (const int n : {2, 3, 8}) expect_same_result(one, verify_with_threads(f, run.out, n), n);
 }
 
+TEST(VerifyThreads, EngineOptionThreads) {
+  const Fabric f = fixtures::random_regular(16, 4, 3, {.hcas = 2});
+  const fixtures::EngineRun run =
+      fixtures::run_captured(f, "keiro-nue", {.opts = "threads=3", .max_vls = 2});
+  EXPECT_TRUE(run.ok) << run.last_line();
+  EXPECT_THROW(fixtures::run_captured(f, "keiro-nue", {.opts = "threads=257"}),
+               std::invalid_argument);
+  EXPECT_THROW(fixtures::run_captured(f, "keiro-nue", {.opts = "threads=-1"}),
+               std::invalid_argument);
+}
+
 TEST(VerifyThreads, CreditLoopBlackHolesAndLoopsSameForEveryThreadCount) {
   const Fabric f = fixtures::random_regular(96, 4, 7, {.hcas = 2});
   Routing r = fixtures::min_hop(f);  // one VL: credit loops on this graph
