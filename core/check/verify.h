@@ -48,6 +48,9 @@
 //         before the per-switch shortcut), peak RSS of the whole process
 //         144 MB (143 MB before); min-hop tables with a credit loop (the
 //         cycle's paths named in a second pass): 6.3 s (23.5 s before).
+//         keiro-nue's tables (8 VLs) on such a fabric: keiro check 4.6 s
+//         with 1 thread, 188 MB peak RSS for the whole tool (the issue's
+//         self-check took 69 s before).
 //
 // Threads: Options::threads workers take blocks of 64 destinations (LID
 // order); each has its own walk, counters, dependency turns and problem
