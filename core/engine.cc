@@ -75,7 +75,9 @@ bool run_engine(const EngineDesc &e, const EngineInput &in, Routing &out, Engine
   const Routing &routed = out;
   auto run_check = [&] {
     const auto t1 = std::chrono::steady_clock::now();
-    r = check::verify(in.fabric, routed);
+    check::Options co;
+    co.threads = static_cast<int>(in.options.get_int("threads"));
+    r = check::verify(in.fabric, routed, co);
     rep.check_seconds = seconds_since(t1);
   };
   bool staged = true;

@@ -19,6 +19,9 @@ const OptionSpec kGeneralOptions[] = {
     int_option("max_sls", 1, 16, "16", "most SLs an engine may hand out"),
     path_option("sl_dump",
                 "after each routing, write every path's SL to this file (keiro check reads it)"),
+    int_option("threads", 0, 256, "0",
+               "worker threads for the self-check (0 = the machine's cores, at most 8); the "
+               "result is the same for every value"),
 };
 
 const OptionSpec *find_spec(const std::string &key) {

@@ -44,6 +44,8 @@ const char *kUsage =
     "  --assume-sl N     SL N for pairs that have no path SL and need one (see keiro\n"
     "                    check); without it such inputs get no deadlock verdict\n"
     "  --pairs WHICH     traffic the check covers: all, ca-sources or ca (see keiro check)\n"
+    "  --threads N       worker threads for the check (default 0: the machine's cores,\n"
+    "                    at most 8); the result is the same for every N\n"
     "  --patterns N      random traffic patterns per kind (default 100)\n"
     "  --hotspot BETA    hotspot probability (default 0.1)\n"
     "  --local GAMMA     locality exponent (default 2)\n"
@@ -175,7 +177,8 @@ int run_analyze(const std::vector<std::string> &args) {
     if (w.help()) return print_usage(kUsage);
     if (take_dump_option(w, lopt, pairs) || take_opt(w, opt_text) ||
         w.take("--assume-sl", 0, kNumSls - 1, base_copt.assume_sl) ||
-        w.take("--vls", 1, 15, ropt.vls) || w.take("--patterns", 1, 100000, topt.patterns) ||
+        w.take("--threads", 0, 256, base_copt.threads) || w.take("--vls", 1, 15, ropt.vls) ||
+        w.take("--patterns", 1, 100000, topt.patterns) ||
         w.take_num("--hotspot", 0, 1, topt.hotspot_beta) ||
         w.take_num("--local", 0, 100, topt.local_gamma) ||
         w.take("--seed", 0, LONG_MAX, topt.seed) || w.flag("--no-traffic", no_traffic) ||

@@ -3,6 +3,8 @@
 // from a live fabric through infiniband-diags (ibnetdiscover, ibroute,
 // smpquery sl2vl, saquery), with the same check as the engines' self-check
 // (core/check/verify.h).
+#include <unistd.h>
+
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -48,6 +50,8 @@ const char *kUsage =
     "                    ca-sources (sent by CA/router ports, to every LID) or ca\n"
     "                    (between CA/router ports only)\n"
     "  --max-problems N  problem lines to print (default 20)\n"
+    "  --threads N       worker threads for the check (default 0: the machine's\n"
+    "                    cores, at most 8); the result is the same for every N\n"
     "  --json            print the result as JSON\n"
     "live mode (the diagnostics must reach the fabric, e.g. ibsim through umad2sim):\n"
     "  --live            read fabric and tables with ibnetdiscover, ibroute and\n"
@@ -157,7 +161,8 @@ int run_check(const std::vector<std::string> &args) {
     if (w.help()) return print_usage(kUsage);
     if (take_dump_option(w, lopt, pairs) || w.take("--assume-sl", 0, kNumSls - 1, copt.assume_sl) ||
         w.take("--vls", 1, kMaxDataVls, copt.vls) ||
-        w.take("--max-problems", 1, 100000, copt.max_problems) || w.flag("--json", json) ||
+        w.take("--max-problems", 1, 100000, copt.max_problems) ||
+        w.take("--threads", 0, 256, copt.threads) || w.flag("--json", json) ||
         w.flag("--live", live) ||
         w.take_choice("--sl-pairs", {"all", "ports", "none"}, lv.sl_pairs) ||
         w.take("--jobs", 1, 64, lv.jobs) || w.take("--sa-tool", lv.sa_tool) ||
@@ -193,7 +198,24 @@ int run_check(const std::vector<std::string> &args) {
   if (!save.empty() && !save_dir(save, lr, err)) return input_error("check", err);
   if (lr.use_source_sls) copt.source_sls = &lr.source_sls;
   if (!lr.port_vls.empty()) copt.port_vls = &lr.port_vls;
+  // On a terminal, runs longer than a second show "destinations done /
+  // total" on one line, overwritten in place and cleared at the end.
+  const bool tty = isatty(fileno(stderr));
+  bool shown = false;
+  const auto t_check = Clock::now();
+  double last_shown = 0;
+  if (tty)
+    copt.progress = [&](int64_t done, int64_t total) {
+      const double s = seconds_since(t_check);
+      if (s < 1 || (s - last_shown < 0.2 && done < total)) return;
+      last_shown = s;
+      shown = true;
+      std::fprintf(stderr, "\rkeiro check: %lld/%lld destinations", static_cast<long long>(done),
+                   static_cast<long long>(total));
+      std::fflush(stderr);
+    };
   const check::Result c = check::verify(lr.fabric, lr.routing, copt);
+  if (shown) std::fputs("\r\033[K", stderr);
   if (c.pairs_without_sl)
     return input_error(
         "check", strprintf("%lld (source, destination) pairs need a path SL and have none: %s; "

@@ -4,7 +4,11 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
+#include <functional>
+#include <mutex>
+#include <thread>
 
 #include "core/check/paths.h"
 #include "core/log.h"
@@ -70,7 +74,7 @@ struct Source {
 class Checker {
  public:
   Checker(const Fabric &f, const Routing &r, const Options &o, Result &res)
-      : f_(f), r_(r), opt_(o), res_(res), walk_(f, r) {}
+      : f_(f), r_(r), opt_(o), res_(&res), probs_(&res.problems), walk_(f, r) {}
 
   void run() {
     build_sources();
@@ -85,35 +89,152 @@ class Checker {
     reported_.reserve(64);
     term_vl15_.assign(f_.num_terminals(), 0);
     find_in_port_free_switches();
+    channel_vl_.assign(static_cast<size_t>(C) * kNumSls, 0);
+    for (int32_t c = 0; c < C; ++c) {
+      const Channel &ch = f_.channel(c);
+      if (!in_port_free_[ch.src]) continue;
+      for (int sl = 0; sl < kNumSls; ++sl)
+        channel_vl_[static_cast<size_t>(c) * kNumSls + sl] =
+            r_.vl(ch.src, 0, ch.src_port, static_cast<uint8_t>(sl));
+    }
 
-    for (const uint16_t dlid : f_.lids())
-      if (wanted(dlid)) destination(dlid);
+    find_per_switch_sources();
+    destinations();
+    probs_ = &res_->problems;
     find_cycle();
     if (!cycle_nodes_.empty()) explain_cycle();
 
-    res_.vl_mask = vl_mask_;
-    res_.sl_mask = sl_mask_;
-    res_.vls_used = std::popcount(vl_mask_);
-    res_.sls_used = std::popcount(sl_mask_);
-    res_.unreachable = res_.black_holes + res_.wrong_delivery;
-    res_.ok = holds_without_missing_sls(res_) && res_.pairs_without_sl == 0;
-    if (res_.pairs_without_sl)
-      res_.problems.insert(
-          res_.problems.begin(),
+    res_->vl_mask = vl_mask_;
+    res_->sl_mask = sl_mask_;
+    res_->vls_used = std::popcount(vl_mask_);
+    res_->sls_used = std::popcount(sl_mask_);
+    res_->unreachable = res_->black_holes + res_->wrong_delivery;
+    res_->ok = holds_without_missing_sls(*res_) && res_->pairs_without_sl == 0;
+    if (res_->pairs_without_sl)
+      res_->problems.insert(
+          res_->problems.begin(),
           strprintf("no verdict: %lld (source, destination) pairs have no path SL and their paths "
                     "depend on it (SL2VL maps SLs to different VLs on them)",
-                    static_cast<long long>(res_.pairs_without_sl)));
-    if (!res_.problems.empty()) res_.first_problem = res_.problems.front();
+                    static_cast<long long>(res_->pairs_without_sl)));
+    if (!res_->problems.empty()) res_->first_problem = res_->problems.front();
   }
 
  private:
   void problem(std::string line) {
-    if (static_cast<int>(res_.problems.size()) >= opt_.max_problems) return;
-    for (const std::string &p : res_.problems)
+    if (static_cast<int>(probs_->size()) >= opt_.max_problems) return;
+    for (const std::string &p : *probs_)
       if (p == line) return;
-    res_.problems.push_back(std::move(line));
+    probs_->push_back(std::move(line));
   }
-  bool want_problem() const { return static_cast<int>(res_.problems.size()) < opt_.max_problems; }
+  bool want_problem() const { return static_cast<int>(probs_->size()) < opt_.max_problems; }
+
+  // The destinations in blocks of kBlock (LID order), spread over the
+  // workers; each worker is a copy of this checker with its own counters,
+  // dependency turns and per-block problem lines, merged in block order, so
+  // that the result does not depend on the number of threads.
+  static constexpr size_t kBlock = 64;
+  // Runs fn(worker, block) for blocks 0..nblocks-1 on the workers (one
+  // thread each; the calling thread when there is one); fn returns the
+  // destinations done, for Options::progress (main pass only).
+  template <class Fn>
+  void run_blocks(size_t nblocks, std::vector<Checker> &workers, Fn fn, bool progress = true) {
+    std::atomic<size_t> next{0};
+    std::mutex progress_mu;
+    size_t done = 0;
+    auto work = [&](Checker &w) {
+      for (;;) {
+        const size_t b = next.fetch_add(1);
+        if (b >= nblocks) break;
+        const size_t n = fn(w, b);
+        if (progress && opt_.progress) {
+          const std::lock_guard<std::mutex> lock(progress_mu);
+          done += n;
+          opt_.progress(static_cast<int64_t>(done), static_cast<int64_t>(dests_.size()));
+        }
+      }
+    };
+    if (workers.size() == 1) {
+      work(workers[0]);
+      return;
+    }
+    std::vector<std::thread> pool;
+    pool.reserve(workers.size());
+    for (Checker &w : workers) pool.emplace_back(work, std::ref(w));
+    for (std::thread &t : pool) t.join();
+  }
+
+  void destinations() {
+    dests_.clear();
+    for (const uint16_t dlid : f_.lids())
+      if (wanted(dlid)) dests_.push_back(dlid);
+    const size_t nblocks = (dests_.size() + kBlock - 1) / kBlock;
+    int nt = opt_.threads > 0 ? std::min(opt_.threads, 256)
+                              : std::min<int>(std::max(1u, std::thread::hardware_concurrency()), 8);
+    nt_ = nt = static_cast<int>(std::max<size_t>(1, std::min<size_t>(nt, nblocks)));
+    std::vector<std::vector<std::string>> block_problems(nblocks);
+    std::vector<Result> wres(nt);
+    std::vector<Checker> workers;
+    workers.reserve(nt);
+    for (int i = 0; i < nt; ++i) {
+      workers.push_back(*this);
+      workers.back().res_ = &wres[i];
+    }
+    run_blocks(nblocks, workers, [&](Checker &w, size_t b) {
+      w.probs_ = &block_problems[b];
+      std::fill(w.term_vl15_.begin(), w.term_vl15_.end(), 0);
+      const size_t end = std::min(dests_.size(), (b + 1) * kBlock);
+      for (size_t i = b * kBlock; i < end; ++i) w.destination(dests_[i]);
+      return end - b * kBlock;
+    });
+    for (int i = 0; i < nt; ++i) {
+      const Result &w = wres[i];
+      res_->pairs_checked += w.pairs_checked;
+      res_->black_holes += w.black_holes;
+      res_->wrong_delivery += w.wrong_delivery;
+      res_->loops += w.loops;
+      res_->vl_errors += w.vl_errors;
+      res_->pairs_without_sl += w.pairs_without_sl;
+      res_->pairs_assumed_sl += w.pairs_assumed_sl;
+      res_->pairs_sl_free += w.pairs_sl_free;
+      vl_mask_ |= workers[i].vl_mask_;
+      sl_mask_ |= workers[i].sl_mask_;
+      merge_turns(workers[i]);
+    }
+    probs_ = &res_->problems;
+    for (std::vector<std::string> &lines : block_problems)
+      for (std::string &line : lines) problem(std::move(line));
+  }
+
+  // ORs the dependencies worker w found into this checker's.
+  void merge_turns(const Checker &w) {
+    for (size_t t = 0; t < w.turn_slot_.size(); ++t) {
+      const int32_t ws = w.turn_slot_[t];
+      if (ws < 0) continue;
+      int32_t &slot = turn_slot_[t];
+      if (slot < 0) {
+        slot = static_cast<int32_t>(turns_.size());
+        turns_.emplace_back();
+        turns_.back().fill(0);
+      }
+      for (int v = 0; v < kVls; ++v) turns_[slot][v] |= w.turns_[ws][v];
+    }
+  }
+
+  // Per switch: the LIDs of its sources and the SLs any of its CA/router
+  // sources maps to VL 15 on its own port (destination()'s shortcut).
+  void find_per_switch_sources() {
+    const int32_t S = f_.num_switches();
+    src_nlids_.assign(S, 0);
+    src_vl15_.assign(S, 0);
+    for (int32_t s = 0; s < S; ++s)
+      for (int32_t i = src_start_[s]; i < src_start_[s + 1]; ++i) {
+        const Source &e = sources_[i];
+        src_nlids_[s] += e.nlids;
+        if (e.terminal < 0) continue;
+        for (int sl = 0; sl < kNumSls; ++sl)
+          if (r_.terminal_vl(e.terminal, static_cast<uint8_t>(sl)) == 15) src_vl15_[s] |= 1u << sl;
+      }
+  }
 
   void build_sources() {
     const int32_t S = f_.num_switches();
@@ -216,15 +337,15 @@ class Checker {
   // cannot be checked (counted in pairs_without_sl).
   int missing_sl(int32_t s, const Source &e, int64_t missing) {
     if (pair_sl_free(s, e)) {
-      res_.pairs_sl_free += missing;
+      res_->pairs_sl_free += missing;
       return 0;  // any SL gives the same (channel, VL) chain
     }
     if (opt_.assume_sl >= 0) {
-      res_.pairs_assumed_sl += missing;
+      res_->pairs_assumed_sl += missing;
       sl_mask_ |= 1u << opt_.assume_sl;
       return opt_.assume_sl;
     }
-    res_.pairs_without_sl += missing;
+    res_->pairs_without_sl += missing;
     return -1;
   }
 
@@ -242,6 +363,27 @@ class Checker {
     const int32_t S = f_.num_switches();
     for (int32_t s = 0; s < S; ++s) {
       const Fate fate = walk_.fate(s);
+      // The common case in O(1) for all sources of s: not the destination
+      // switch, SLs per source switch, and either not delivered or delivered
+      // with one known SL through an in-port-free SL2VL table without VL 15
+      // at the sources. The same counts, problems and dependencies as the
+      // loop below.
+      if (s != d && !opt_.source_sls && src_start_[s] != src_start_[s + 1]) {
+        if (fate != Fate::kDelivered) {
+          res_->pairs_checked += src_nlids_[s];
+          count_failure(fate, src_nlids_[s]);
+          report_failure(s);
+          continue;
+        }
+        const uint8_t base = r_.path_sl(s, dlid);
+        if (in_port_free_[s] && base < kNumSls && !(src_vl15_[s] >> base & 1)) {
+          res_->pairs_checked += src_nlids_[s];
+          sl_mask_ |= 1u << base;
+          const Source &e = sources_[src_start_[s]];
+          follow(s, e.port, base, d, e);
+          continue;
+        }
+      }
       // With an SL2VL table that ignores the in port, the paths of every
       // source on s with one SL are the same (channel, VL) chain: follow it
       // once per SL (named after the first source with that SL).
@@ -251,7 +393,7 @@ class Checker {
       for (int32_t i = src_start_[s]; i < src_start_[s + 1]; ++i) {
         const Source &e = sources_[i];
         if (is_owner(s, e)) continue;
-        res_.pairs_checked += e.nlids;
+        res_->pairs_checked += e.nlids;
         if (fate != Fate::kDelivered) {
           count_failure(fate, e.nlids);
           report_failure(s);
@@ -260,7 +402,7 @@ class Checker {
         int64_t missing = 0;
         uint32_t mask = source_sls(s, e, dlid, missing);
         if (mask >> kNumSls) {
-          ++res_.vl_errors;
+          ++res_->vl_errors;
           if (want_problem())
             problem(strprintf("path SL above 15 from switch '%s' to %s",
                               switch_label(f_, s).c_str(), lid_label(f_, dlid).c_str()));
@@ -278,7 +420,7 @@ class Checker {
             shared_src[sl] = i;
           }
           if (e.terminal >= 0 && r_.terminal_vl(e.terminal, sl) == 15) {
-            ++res_.vl_errors;
+            ++res_->vl_errors;
             uint16_t &seen = term_vl15_[e.terminal];
             if (!(seen & (1u << sl))) {
               seen |= 1u << sl;
@@ -321,14 +463,14 @@ class Checker {
   void count_failure(Fate fate, int64_t n) {
     switch (fate) {
       case Fate::kLoop:
-        res_.loops += n;
+        res_->loops += n;
         break;
       case Fate::kWrongSwitch:
       case Fate::kWrongTerminal:
-        res_.wrong_delivery += n;
+        res_->wrong_delivery += n;
         break;
       default:
-        res_.black_holes += n;
+        res_->black_holes += n;
         break;
     }
   }
@@ -398,7 +540,7 @@ class Checker {
   // in to port out on VL vl, which is 15 or >= the port's vls.
   void vl_problem(int32_t u, uint8_t in, uint8_t out, uint8_t sl, uint8_t vl, int vls,
                   const Source &e) {
-    ++res_.vl_errors;
+    ++res_->vl_errors;
     if (!want_problem()) return;
     const std::string path = strprintf("path %s -> %s SL %u", source_label(e, e.lid).c_str(),
                                        lid_label(f_, walk_.dlid()).c_str(), sl);
@@ -430,7 +572,7 @@ class Checker {
     const size_t base = static_cast<size_t>(slot_of_sl_[sl]) * f_.num_channels();
     int32_t c = walk_.next_channel(s);
     const Channel *ch = &f_.channel(c);
-    uint8_t v = r_.vl(s, in, ch->src_port, sl);
+    uint8_t v = hop_vl(s, in, c, ch->src_port, sl);
     int32_t u = s;
     for (;;) {
       uint16_t &m = vlmask_[base + c];
@@ -450,12 +592,20 @@ class Checker {
       }
       const int32_t c2 = walk_.next_channel(u);
       const Channel *ch2 = &f_.channel(c2);
-      const uint8_t v2 = r_.vl(u, in, ch2->src_port, sl);
+      const uint8_t v2 = hop_vl(u, in, c2, ch2->src_port, sl);
       add_edge(c, v, u, c2, v2);
       c = c2;
       ch = ch2;
       v = v2;
     }
+  }
+
+  // Routing::vl(u, in, out, sl) for the hop out of u on channel c (port
+  // out), from the per-channel copy where u's SL2VL ignores the in port
+  // (one small table instead of u's (in, out) rows).
+  uint8_t hop_vl(int32_t u, uint8_t in, int32_t c, uint8_t out, uint8_t sl) const {
+    if (in_port_free_[u]) return channel_vl_[static_cast<size_t>(c) * kNumSls + sl];
+    return r_.vl(u, in, out, sl);
   }
 
   void add_edge(int32_t c, uint8_t v, int32_t u, int32_t c2, uint8_t v2) {
@@ -495,14 +645,14 @@ class Checker {
       std::vector<int64_t> fill(start.begin(), start.end() - 1);
       for_each_edge([&](size_t from, int64_t to) { adj[fill[from]++] = to; });
     }
-    res_.dependency_edges = static_cast<int64_t>(adj.size());
+    res_->dependency_edges = static_cast<int64_t>(adj.size());
     std::vector<uint8_t> color(N, 0);  // 0 white, 1 on stack, 2 done
     for (size_t x = 0; x < N; ++x) {
       if (start[x] != start[x + 1]) color[x] = 3;
       for (int64_t e = start[x]; e < start[x + 1]; ++e) color[adj[e]] = 3;
     }
     for (size_t x = 0; x < N; ++x) {
-      res_.dependency_nodes += color[x] == 3;
+      res_->dependency_nodes += color[x] == 3;
       color[x] = 0;
     }
     std::vector<int64_t> it(N, 0);
@@ -536,11 +686,11 @@ class Checker {
     // Start the cycle at its smallest vertex, so that reports are stable.
     std::rotate(cycle_nodes_.begin(), std::min_element(cycle_nodes_.begin(), cycle_nodes_.end()),
                 cycle_nodes_.end());
-    res_.credit_loop = true;
-    for (const int64_t n : cycle_nodes_) res_.cycle.push_back(node_label(n));
+    res_->credit_loop = true;
+    for (const int64_t n : cycle_nodes_) res_->cycle.push_back(node_label(n));
     std::string line = strprintf("credit loop over %zu (channel, VL) pairs: ", cycle_nodes_.size());
-    for (const std::string &h : res_.cycle) line += h + " -> ";
-    line += res_.cycle.front();
+    for (const std::string &h : res_->cycle) line += h + " -> ";
+    line += res_->cycle.front();
     problem(line);
   }
 
@@ -559,18 +709,48 @@ class Checker {
   // Names the (source, destination, SL) paths behind every dependency of the cycle.
   void explain_cycle() {
     const size_t k = cycle_nodes_.size();
-    std::vector<int32_t> index(static_cast<size_t>(f_.num_channels()) * kVls, -1);
-    for (size_t i = 0; i < k; ++i) index[cycle_nodes_[i]] = static_cast<int32_t>(i);
-    res_.cycle_deps.resize(k);
+    index_.assign(static_cast<size_t>(f_.num_channels()) * kVls, -1);
+    for (size_t i = 0; i < k; ++i) index_[cycle_nodes_[i]] = static_cast<int32_t>(i);
+    res_->cycle_deps.resize(k);
     for (size_t i = 0; i < k; ++i) {
-      res_.cycle_deps[i].from = res_.cycle[i];
-      res_.cycle_deps[i].to = res_.cycle[(i + 1) % k];
+      res_->cycle_deps[i].from = res_->cycle[i];
+      res_->cycle_deps[i].to = res_->cycle[(i + 1) % k];
     }
-    std::vector<uint8_t> cycle_channel(f_.num_channels(), 0);
-    for (size_t i = 0; i < k; ++i) cycle_channel[cycle_nodes_[i] / kVls] = 1;
+    cycle_channel_.assign(f_.num_channels(), 0);
+    for (size_t i = 0; i < k; ++i) cycle_channel_[cycle_nodes_[i] / kVls] = 1;
     through_cycle_.assign(f_.num_switches(), 0);
-    for (const uint16_t dlid : f_.lids()) {
-      if (!wanted(dlid)) continue;
+    // In blocks as destinations(): per block the paths and first examples of
+    // each dependency, merged in block order.
+    const size_t nblocks = (dests_.size() + kBlock - 1) / kBlock;
+    std::vector<std::vector<CycleDependency>> block_deps(nblocks);
+    std::vector<Checker> workers;
+    workers.reserve(nt_);
+    for (int i = 0; i < nt_; ++i) workers.push_back(*this);
+    run_blocks(
+        nblocks, workers,
+        [&](Checker &w, size_t b) {
+          block_deps[b].resize(k);
+          w.deps_ = &block_deps[b];
+          const size_t end = std::min(dests_.size(), (b + 1) * kBlock);
+          for (size_t i = b * kBlock; i < end; ++i) w.explain_destination(dests_[i]);
+          return end - b * kBlock;
+        },
+        false);
+    for (const std::vector<CycleDependency> &deps : block_deps)
+      for (size_t i = 0; i < deps.size(); ++i) {
+        CycleDependency &dep = res_->cycle_deps[i];
+        dep.paths += deps[i].paths;
+        for (const std::string &x : deps[i].examples)
+          if (static_cast<int>(dep.examples.size()) < opt_.max_examples) dep.examples.push_back(x);
+      }
+  }
+
+  // The paths to dlid behind the dependencies of the cycle, into *deps_.
+  void explain_destination(uint16_t dlid) {
+    const size_t k = cycle_nodes_.size();
+    const std::vector<int32_t> &index = index_;
+    const std::vector<uint8_t> &cycle_channel = cycle_channel_;
+    {
       walk_.run(dlid);
       bool relevant = false;
       for (size_t i = 0; i < k && !relevant; ++i) {
@@ -579,7 +759,7 @@ class Checker {
         const int32_t u = f_.channel(c).dst;
         relevant = walk_.fate(u) == Fate::kDelivered && walk_.next_channel(u) == c2;
       }
-      if (!relevant) continue;
+      if (!relevant) return;
       const LidOwner owner = walk_.owner();
       dest_port_ = owner.kind == LidOwner::kTerminal ? f_.terminal(owner.id).sw_port : 0;
       tail_free_dlid_ = 0;
@@ -631,7 +811,7 @@ class Checker {
           r_.vl(ch.dst, ch.dst_port, f_.channel(c2).src_port, static_cast<uint8_t>(sl));
       const int32_t i = index[static_cast<size_t>(c) * kVls + v];
       if (i >= 0 && cycle_nodes_[(i + 1) % k] == static_cast<int64_t>(c2) * kVls + v2) {
-        CycleDependency &dep = res_.cycle_deps[i];
+        CycleDependency &dep = (*deps_)[i];
         dep.paths += n;
         if (static_cast<int>(dep.examples.size()) < opt_.max_examples)
           dep.examples.push_back(strprintf("%s -> %s SL %d", source_label(e, slid).c_str(),
@@ -645,7 +825,8 @@ class Checker {
   const Fabric &f_;
   const Routing &r_;
   const Options &opt_;
-  Result &res_;
+  Result *res_;
+  std::vector<std::string> *probs_;  // where problem() adds lines
   DestinationWalk walk_;
   std::vector<Source> sources_;
   std::vector<int32_t> src_start_;
@@ -660,6 +841,14 @@ class Checker {
   std::vector<int32_t> reported_;
   std::vector<uint16_t> term_vl15_;
   std::vector<uint8_t> in_port_free_;
+  std::vector<uint16_t> dests_;                   // the destinations checked, LID order
+  int nt_ = 1;                                    // workers
+  std::vector<CycleDependency> *deps_ = nullptr;  // explain_destination() adds here
+  std::vector<int32_t> index_;          // [channel * 16 + VL] -> its place in the cycle, or -1
+  std::vector<uint8_t> cycle_channel_;  // [channel] is on the cycle
+  std::vector<uint8_t> channel_vl_;     // [channel * 16 + SL] -> VL, in-port-free switches
+  std::vector<int64_t> src_nlids_;      // [switch] LIDs of its sources
+  std::vector<uint16_t> src_vl15_;      // [switch] SLs a CA/router source of it maps to VL 15
   std::vector<uint8_t> tail_free_;      // see compute_tail_free()
   uint16_t tail_free_dlid_ = 0;         // the destination tail_free_ is for (0: none)
   std::vector<uint8_t> through_cycle_;  // explain_cycle(): path of the switch uses a cycle channel

@@ -505,5 +505,119 @@ TEST(Verify, VlBudgetNamesThePath) {
       << c.first_problem;
 }
 
+// The result of check::verify with threads = 1, the reference of the
+// thread-count tests.
+void expect_same_result(const check::Result &a, const check::Result &b, int threads) {
+  SCOPED_TRACE(testing::Message() << "threads=" << threads);
+  EXPECT_EQ(a.ok, b.ok);
+  EXPECT_EQ(a.pairs_checked, b.pairs_checked);
+  EXPECT_EQ(a.unreachable, b.unreachable);
+  EXPECT_EQ(a.black_holes, b.black_holes);
+  EXPECT_EQ(a.wrong_delivery, b.wrong_delivery);
+  EXPECT_EQ(a.loops, b.loops);
+  EXPECT_EQ(a.vl_errors, b.vl_errors);
+  EXPECT_EQ(a.pairs_without_sl, b.pairs_without_sl);
+  EXPECT_EQ(a.pairs_assumed_sl, b.pairs_assumed_sl);
+  EXPECT_EQ(a.pairs_sl_free, b.pairs_sl_free);
+  EXPECT_EQ(a.credit_loop, b.credit_loop);
+  EXPECT_EQ(a.cycle, b.cycle);
+  ASSERT_EQ(a.cycle_deps.size(), b.cycle_deps.size());
+  for (size_t i = 0; i < a.cycle_deps.size(); ++i) {
+    EXPECT_EQ(a.cycle_deps[i].from, b.cycle_deps[i].from);
+    EXPECT_EQ(a.cycle_deps[i].to, b.cycle_deps[i].to);
+    EXPECT_EQ(a.cycle_deps[i].paths, b.cycle_deps[i].paths);
+    EXPECT_EQ(a.cycle_deps[i].examples, b.cycle_deps[i].examples);
+  }
+  EXPECT_EQ(a.first_problem, b.first_problem);
+  EXPECT_EQ(a.problems, b.problems);
+  EXPECT_EQ(a.vl_mask, b.vl_mask);
+  EXPECT_EQ(a.sl_mask, b.sl_mask);
+  EXPECT_EQ(a.dependency_nodes, b.dependency_nodes);
+  EXPECT_EQ(a.dependency_edges, b.dependency_edges);
+}
+
+check::Result verify_with_threads(const Fabric &f, const Routing &r, int threads,
+                                  int max_problems = 20) {
+  check::Options o;
+  o.threads = threads;
+  o.max_problems = max_problems;
+  return check::verify(f, r, o);
+}
+
+TEST(VerifyThreads, NueRoutingSameForEveryThreadCount) {
+  const Fabric f = fixtures::random_regular(64, 6, 3, {.hcas = 3});
+  ASSERT_GT(f.lids().size(), 3 * 64u);  // several blocks of destinations
+  fixtures::EngineRun run = fixtures::run_captured(f, "keiro-nue", {.max_vls = 2});
+  ASSERT_TRUE(run.ok) << run.last_line();
+  const check::Result one = verify_with_threads(f, run.out, 1);
+  EXPECT_TRUE(one.ok) << one.first_problem;
+  EXPECT_EQ(one.pairs_checked, static_cast<int64_t>(f.lids().size() * (f.lids().size() - 1)));
+  EXPECT_GT(one.dependency_edges, 0);
+  for (const int n : {2, 3, 8}) expect_same_result(one, verify_with_threads(f, run.out, n), n);
+}
+
+TEST(VerifyThreads, EngineOptionThreads) {
+  const Fabric f = fixtures::random_regular(16, 4, 3, {.hcas = 2});
+  const fixtures::EngineRun run =
+      fixtures::run_captured(f, "keiro-nue", {.opts = "threads=3", .max_vls = 2});
+  EXPECT_TRUE(run.ok) << run.last_line();
+  EXPECT_THROW(fixtures::run_captured(f, "keiro-nue", {.opts = "threads=257"}),
+               std::invalid_argument);
+  EXPECT_THROW(fixtures::run_captured(f, "keiro-nue", {.opts = "threads=-1"}),
+               std::invalid_argument);
+}
+
+TEST(VerifyThreads, CreditLoopBlackHolesAndLoopsSameForEveryThreadCount) {
+  const Fabric f = fixtures::random_regular(96, 4, 7, {.hcas = 2});
+  Routing r = fixtures::min_hop(f);  // one VL: credit loops on this graph
+  const std::vector<uint16_t> lids(f.lids().begin(), f.lids().end());
+  ASSERT_GT(lids.size(), 256u);
+  // Black holes (LFT 0xFF) and dead ports for every 7th LID, a forwarding
+  // loop between two neighbours for every 11th, at switches spread over the
+  // fabric so that every block of destinations has some.
+  int holes = 0, loops = 0;
+  for (size_t i = 0; i < lids.size(); ++i) {
+    const int32_t d = f.lid_switch(lids[i]);
+    const int32_t a = static_cast<int32_t>((i * 13 + 5) % f.num_switches());
+    if (a == d) continue;
+    if (i % 7 == 0) {
+      r.set_out_port(a, lids[i], i % 14 ? kNoPort : static_cast<uint8_t>(f.sw(a).num_ports));
+      ++holes;
+    } else if (i % 11 == 0) {
+      const Channel &c = f.channel(f.out_begin(a));
+      if (c.dst == d) continue;
+      r.set_out_port(a, lids[i], c.src_port);
+      r.set_out_port(c.dst, lids[i], f.channel(c.reverse).src_port);
+      ++loops;
+    }
+  }
+  // SL 3 for some destinations, mapped to VL 15 on one switch: VL errors.
+  for (size_t i = 5; i < lids.size(); i += 17) r.set_dest_sl(lids[i], 3);
+  for (uint8_t in = 0; in <= f.sw(10).num_ports; ++in)
+    for (uint8_t out = 1; out <= f.sw(10).num_ports; ++out) r.set_vl(10, in, out, 3, 15);
+  ASSERT_GT(holes, 10);
+  ASSERT_GT(loops, 5);
+  std::vector<std::string> all_problems;
+  for (const int max_problems : {200, 5}) {
+    const check::Result one = verify_with_threads(f, r, 1, max_problems);
+    EXPECT_FALSE(one.ok);
+    EXPECT_TRUE(one.credit_loop);
+    EXPECT_GT(one.black_holes, 0);
+    EXPECT_GT(one.loops, 0);
+    EXPECT_GT(one.vl_errors, 0);
+    // The first max_problems lines in destination order, whatever the cap.
+    if (max_problems == 200) {
+      all_problems = one.problems;
+      EXPECT_GT(all_problems.size(), 20u);
+    } else {
+      EXPECT_EQ(one.problems,
+                std::vector<std::string>(all_problems.begin(), all_problems.begin() + 5));
+    }
+    EXPECT_FALSE(one.cycle_deps.empty());
+    for (const int n : {2, 3, 8})
+      expect_same_result(one, verify_with_threads(f, r, n, max_problems), n);
+  }
+}
+
 }  // namespace
 }  // namespace keiro
