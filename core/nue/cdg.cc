@@ -2,6 +2,7 @@
 #include "core/nue/cdg.h"
 
 #include <algorithm>
+#include <bit>
 #include <iterator>
 #include <limits>
 #include <numeric>
@@ -21,6 +22,13 @@ CompleteCdg::CompleteCdg(const Fabric &f) : ch_(f) {
       throw FabricError("complete CDG too large (more than 2^31 channel dependencies)");
   }
   first_[c] = static_cast<int32_t>(total);
+  int32_t max_out = 0;
+  edge_src_.resize(total);
+  for (int32_t i = 0; i < c; ++i) {
+    max_out = std::max(max_out, first_[i + 1] - first_[i]);
+    std::fill(edge_src_.begin() + first_[i], edge_src_.begin() + first_[i + 1], i);
+  }
+  words_ = static_cast<size_t>(std::max(1, (max_out + 63) / 64));
   stack_.resize(c);
   fwd_.reserve(c);
   bwd_.reserve(c);
@@ -33,6 +41,7 @@ CompleteCdg::CompleteCdg(const Fabric &f) : ch_(f) {
 
 void CompleteCdg::reset() {
   state_.assign(first_.back(), kUnused);
+  act_.assign(static_cast<size_t>(num_channels()) * words_, 0);
   omega_.reset(num_channels(), num_channels() + 2);
   std::iota(ord_.begin(), ord_.end(), 0);
   ord_low_ = -1;
@@ -53,6 +62,7 @@ void CompleteCdg::mark_used(int32_t a, int32_t b, int32_t label) {
   if (active(e)) return;
   if (ord_[a] > ord_[b]) place(a, b, omega_.of(a), omega_.of(b));  // the caller adds no cycle
   state_[e] = kUsed;
+  set_active(a, e);
   for (int32_t ch : {a, b}) {
     const int32_t w = omega_.of(ch);
     if (w == 0)
@@ -78,7 +88,7 @@ bool CompleteCdg::use_unused(int32_t a, int32_t b, int32_t e, bool block_on_cycl
       ++stats_.merges;
     }
     if (ord_[a] > ord_[b]) place(a, b, wa, wb);  // no cycle possible, only the order moves
-    set_tentative(e);
+    set_tentative(a, e);
     return true;
   }
   // (d): both in the same acyclic subgraph; (a, b) closes a cycle iff a is
@@ -93,8 +103,14 @@ bool CompleteCdg::use_unused(int32_t a, int32_t b, int32_t e, bool block_on_cycl
       return false;
     }
   }
-  set_tentative(e);
+  set_tentative(a, e);
   return true;
+}
+
+void CompleteCdg::set_state(int32_t e, State s) {
+  if (active(e)) clear_active(edge_src_[e], e);
+  state_[e] = s;
+  if (active(e)) set_active(edge_src_[e], e);
 }
 
 void CompleteCdg::place(int32_t a, int32_t b, int32_t wa, int32_t wb) {
@@ -121,20 +137,24 @@ bool CompleteCdg::reorder(int32_t a, int32_t b) {
   while (top > 0) {
     const int32_t x = stack_[--top];
     fwd_.push_back(x);
-    const int32_t v = ch_.dst[x], r = ch_.rev[x];
-    int32_t e = first_[x];
-    for (int32_t y = ch_.out_begin[v]; y < ch_.out_begin[v + 1]; ++y) {
-      if (y == r) continue;
-      if (!active(e++)) continue;
-      if (y == a) {
-        stats_.dfs_visits += static_cast<int64_t>(fwd_.size());
-        return false;
-      }
-      if (ord_[y] >= upper) {
-        leaves_window = true;
-      } else if (seen_[y] != epoch_) {
-        seen_[y] = epoch_;
-        stack_[top++] = y;
+    const int32_t v = ch_.dst[x];
+    const int32_t base = ch_.out_begin[v], r = ch_.rev[x] - base;
+    const uint64_t *words = act_.data() + static_cast<size_t>(x) * words_;
+    // Active out-edges in increasing order (the order of the channels).
+    for (size_t w = 0; w < words_; ++w) {
+      for (uint64_t m = words[w]; m != 0; m &= m - 1) {
+        const int32_t i = static_cast<int32_t>(w * 64) + std::countr_zero(m);
+        const int32_t y = base + i + (i >= r ? 1 : 0);  // out-edge i skips the U-turn
+        if (y == a) {
+          stats_.dfs_visits += static_cast<int64_t>(fwd_.size());
+          return false;
+        }
+        if (ord_[y] >= upper) {
+          leaves_window = true;
+        } else if (seen_[y] != epoch_) {
+          seen_[y] = epoch_;
+          stack_[top++] = y;
+        }
       }
     }
   }

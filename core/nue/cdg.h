@@ -33,7 +33,8 @@
 // destination over reversed channels; its CDG is the transpose of this one,
 // which has the same cycles.
 //
-// Memory: O(C * Δ) bytes of edge state plus O(C) words (C channels, Δ max
+// Memory: O(C * Δ) bytes of edge state, 4 bytes per edge (its source
+// channel) and one bit per edge (active out-edges of a channel), plus O(C) words (C channels, Δ max
 // switch degree). try_use: O(1) for conditions (a)-(c) when ord[a] < ord[b]
 // (plus O(α) for ω); otherwise O(|W| log |W| + Δ |W|) for the window W of
 // channels whose order lies between ord[b] and ord[a] and that are reachable
@@ -109,7 +110,10 @@ class CompleteCdg {
   void rollback(size_t mark);
   // A tentative edge becomes unused (no-op for other states).
   void release(int32_t e) {
-    if (state_[e] == kTentative) state_[e] = kUnused;
+    if (state_[e] == kTentative) {
+      state_[e] = kUnused;
+      clear_active(edge_src_[e], e);
+    }
   }
   // Ends a destination: the tentative edges in keep become used, every other
   // tentative edge becomes unused; the log is emptied.
@@ -117,7 +121,7 @@ class CompleteCdg {
 
   // For tests: force a state (blocking or unblocking never breaks ord[];
   // use mark_used or try_use to add edges) or an ω label.
-  void set_state(int32_t e, State s) { state_[e] = s; }
+  void set_state(int32_t e, State s);
   void assign_omega(int32_t channel, int32_t label) { omega_.assign(channel, label); }
 
   struct Stats {
@@ -137,15 +141,30 @@ class CompleteCdg {
   // wa / wb are the ω of a / b before the edge was added.
   void place(int32_t a, int32_t b, int32_t wa, int32_t wb);
   bool active(int32_t e) const { return state_[e] == kUsed || state_[e] == kTentative; }
-  void set_tentative(int32_t e) {
+  // act_ mirrors active(): bit i of word w of channel a is set iff out-edge
+  // first_[a] + 64 w + i is used or tentative, so the forward search visits
+  // the active out-edges only.
+  void set_active(int32_t a, int32_t e) {
+    const int32_t i = e - first_[a];
+    act_[static_cast<size_t>(a) * words_ + (i >> 6)] |= uint64_t{1} << (i & 63);
+  }
+  void clear_active(int32_t a, int32_t e) {
+    const int32_t i = e - first_[a];
+    act_[static_cast<size_t>(a) * words_ + (i >> 6)] &= ~(uint64_t{1} << (i & 63));
+  }
+  void set_tentative(int32_t a, int32_t e) {
     state_[e] = kTentative;
+    set_active(a, e);
     log_.push_back(e);
   }
   void next_epoch();
 
   ChannelIndex ch_;
-  std::vector<int32_t> first_;  // per channel + 1: first out-edge
-  std::vector<uint8_t> state_;  // per edge
+  std::vector<int32_t> first_;     // per channel + 1: first out-edge
+  std::vector<uint8_t> state_;     // per edge
+  std::vector<int32_t> edge_src_;  // per edge: its first channel a
+  std::vector<uint64_t> act_;      // per channel: words_ words of active out-edge bits
+  size_t words_ = 1;
   OmegaLabels omega_;
   std::vector<int32_t> ord_;                       // topological position per channel (distinct)
   int32_t ord_low_ = -1, ord_high_ = 0;            // next free position below / above all others
