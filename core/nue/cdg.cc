@@ -28,8 +28,17 @@ CompleteCdg::CompleteCdg(const Fabric &f) : ch_(f) {
     max_out = std::max(max_out, first_[i + 1] - first_[i]);
     std::fill(edge_src_.begin() + first_[i], edge_src_.begin() + first_[i + 1], i);
   }
+  in_pos_.assign(c, 0);
+  for (int32_t v = 0; v < f.num_switches(); ++v) {
+    max_out = std::max(max_out, ch_.in_first[v + 1] - ch_.in_first[v]);
+    for (int32_t k = ch_.in_first[v]; k < ch_.in_first[v + 1]; ++k)
+      in_pos_[ch_.in_list[k]] = k - ch_.in_first[v];
+  }
   words_ = static_cast<size_t>(std::max(1, (max_out + 63) / 64));
   stack_.resize(c);
+  visit_.resize(c);
+  bstack_.resize(c);
+  bvisit_.resize(c);
   fwd_.reserve(c);
   bwd_.reserve(c);
   pool_.reserve(c);
@@ -42,6 +51,7 @@ CompleteCdg::CompleteCdg(const Fabric &f) : ch_(f) {
 void CompleteCdg::reset() {
   state_.assign(first_.back(), kUnused);
   act_.assign(static_cast<size_t>(num_channels()) * words_, 0);
+  in_act_.assign(static_cast<size_t>(num_channels()) * words_, 0);
   omega_.reset(num_channels(), num_channels() + 2);
   std::iota(ord_.begin(), ord_.end(), 0);
   ord_low_ = -1;
@@ -126,38 +136,95 @@ void CompleteCdg::place(int32_t a, int32_t b, int32_t wa, int32_t wb) {
 }
 
 bool CompleteCdg::reorder(int32_t a, int32_t b) {
+  if (ord_high_ > std::numeric_limits<int32_t>::max() - 2 * num_channels() ||
+      ord_low_ < std::numeric_limits<int32_t>::min() + 2 * num_channels())
+    renumber();
   const int32_t lower = ord_[b], upper = ord_[a];
-  // Forward from b through channels ordered below a: meeting a is a cycle.
+  // Two-way search: forward from b through channels ordered below a, and
+  // backward from a through channels ordered above b, one channel of each in
+  // turn. Meeting a (forward), b (backward) or the other search's set is a
+  // path from b to a: a cycle. A search that runs out without meeting
+  // proves there is none; if its set has no edge leaving the window (out of
+  // the forward set to a channel above a, into the backward set from a
+  // channel below b), that set alone moves to the top (forward) or the
+  // bottom (backward) of the order, in its own order. Otherwise the other
+  // search completes and the two sets swap places (Pearce-Kelly).
   next_epoch();
-  fwd_.clear();
-  int32_t top = 0;
-  stack_[top++] = b;
-  seen_[b] = epoch_;
+  const uint32_t ef = epoch_;
+  next_epoch();
+  const uint32_t eb = epoch_;
+  // Hot loop: raw pointers, so that the stores into the stacks and the
+  // stamps do not force the compiler to reload the member vectors.
+  const int32_t *const ord = ord_.data();
+  const int32_t *const src = ch_.src.data();
+  const int32_t *const dst = ch_.dst.data();
+  const int32_t *const rev = ch_.rev.data();
+  const int32_t *const out_begin = ch_.out_begin.data();
+  const int32_t *const in_first = ch_.in_first.data();
+  const int32_t *const in_list = ch_.in_list.data();
+  const uint64_t *const act = act_.data();
+  const uint64_t *const in_act = in_act_.data();
+  const size_t words = words_;
+  uint32_t *const seen = seen_.data();
+  int32_t *const fstack = stack_.data();
+  int32_t *const bstack = bstack_.data();
+  int32_t *const fvisit = visit_.data();
+  int32_t *const bvisit = bvisit_.data();
+  int32_t ft = 0, bt = 0, nf = 0, nb = 0;
+  fstack[ft++] = b;
+  seen[b] = ef;
+  bstack[bt++] = a;
+  seen[a] = eb;
   bool leaves_window = false;  // an edge from the forward set to a channel above a
-  while (top > 0) {
-    const int32_t x = stack_[--top];
-    fwd_.push_back(x);
-    const int32_t v = ch_.dst[x];
-    const int32_t base = ch_.out_begin[v], r = ch_.rev[x] - base;
-    const uint64_t *words = act_.data() + static_cast<size_t>(x) * words_;
+  bool enters_window = false;  // an edge into the backward set from a channel below b
+  // One channel of each search; false on a cycle.
+  auto forward = [&]() {
+    const int32_t x = fstack[--ft];
+    fvisit[nf++] = x;
+    const int32_t base = out_begin[dst[x]], r = rev[x] - base;
+    const uint64_t *const mx = act + static_cast<size_t>(x) * words;
     // Active out-edges in increasing order (the order of the channels).
-    for (size_t w = 0; w < words_; ++w) {
-      for (uint64_t m = words[w]; m != 0; m &= m - 1) {
+    for (size_t w = 0; w < words; ++w) {
+      for (uint64_t m = mx[w]; m != 0; m &= m - 1) {
         const int32_t i = static_cast<int32_t>(w * 64) + std::countr_zero(m);
         const int32_t y = base + i + (i >= r ? 1 : 0);  // out-edge i skips the U-turn
-        if (y == a) {
-          stats_.dfs_visits += static_cast<int64_t>(fwd_.size());
-          return false;
-        }
-        if (ord_[y] >= upper) {
+        if (ord[y] >= upper) {
+          if (y == a) return false;  // ord[a] == upper
           leaves_window = true;
-        } else if (seen_[y] != epoch_) {
-          seen_[y] = epoch_;
-          stack_[top++] = y;
+        } else if (seen[y] != ef) {
+          if (seen[y] == eb) return false;
+          seen[y] = ef;
+          fstack[ft++] = y;
         }
       }
     }
-  }
+    return true;
+  };
+  auto backward = [&]() {
+    const int32_t x = bstack[--bt];
+    bvisit[nb++] = x;
+    const int32_t *const in = in_list + in_first[src[x]];
+    const uint64_t *const mx = in_act + static_cast<size_t>(x) * words;
+    // Active in-edges in the order of the channels entering src(x).
+    for (size_t w = 0; w < words; ++w) {
+      for (uint64_t m = mx[w]; m != 0; m &= m - 1) {
+        const int32_t p = in[w * 64 + static_cast<size_t>(std::countr_zero(m))];
+        if (ord[p] <= lower) {
+          if (p == b) return false;  // ord[b] == lower
+          enters_window = true;
+        } else if (seen[p] != eb) {
+          if (seen[p] == ef) return false;
+          seen[p] = eb;
+          bstack[bt++] = p;
+        }
+      }
+    }
+    return true;
+  };
+  auto cycle = [&]() {
+    stats_.dfs_visits += nf + nb;
+    return false;
+  };
   auto by_ord = [this](int32_t x, int32_t y) { return ord_[x] < ord_[y]; };
   auto sort_by_ord = [&](std::vector<int32_t> &v) {
     if (v.size() > 24) {
@@ -171,32 +238,37 @@ bool CompleteCdg::reorder(int32_t a, int32_t b) {
       v[j] = x;
     }
   };
-  if (!leaves_window) {
-    // Nothing after the forward set but itself: it moves, in its own order,
-    // above everything (no backward search needed).
-    stats_.dfs_visits += static_cast<int64_t>(fwd_.size());
-    sort_by_ord(fwd_);
-    for (int32_t x : fwd_) ord_[x] = ord_high_++;
-    return true;
-  }
-  // Backward from a through channels ordered above b.
-  next_epoch();
-  bwd_.clear();
-  stack_[top++] = a;
-  seen_[a] = epoch_;
-  while (top > 0) {
-    const int32_t x = stack_[--top];
-    bwd_.push_back(x);
-    const int32_t u = ch_.src[x];
-    for (int32_t i = ch_.in_first[u]; i < ch_.in_first[u + 1]; ++i) {
-      const int32_t p = ch_.in_list[i];
-      if (p == ch_.rev[x] || seen_[p] == epoch_ || ord_[p] <= lower) continue;
-      if (!active(edge(p, x))) continue;
-      seen_[p] = epoch_;
-      stack_[top++] = p;
+  for (;;) {
+    if (ft == 0) {
+      fwd_.assign(fvisit, fvisit + nf);
+      if (!leaves_window) {  // nothing after the forward set but itself
+        stats_.dfs_visits += nf + nb;
+        sort_by_ord(fwd_);
+        for (int32_t x : fwd_) ord_[x] = ord_high_++;
+        return true;
+      }
+      while (bt > 0)
+        if (!backward()) return cycle();
+      bwd_.assign(bvisit, bvisit + nb);
+      break;
     }
+    if (!forward()) return cycle();
+    if (bt == 0) {
+      bwd_.assign(bvisit, bvisit + nb);
+      if (!enters_window) {  // nothing before the backward set but itself
+        stats_.dfs_visits += nf + nb;
+        sort_by_ord(bwd_);
+        for (size_t i = bwd_.size(); i-- > 0;) ord_[bwd_[i]] = ord_low_--;
+        return true;
+      }
+      while (ft > 0)
+        if (!forward()) return cycle();
+      fwd_.assign(fvisit, fvisit + nf);
+      break;
+    }
+    if (!backward()) return cycle();
   }
-  stats_.dfs_visits += static_cast<int64_t>(fwd_.size() + bwd_.size());
+  stats_.dfs_visits += nf + nb;
   // Everything that reaches a now goes before everything reachable from b,
   // reusing the positions the two sets held.
   sort_by_ord(fwd_);
@@ -208,6 +280,16 @@ bool CompleteCdg::reorder(int32_t a, int32_t b) {
   for (int32_t x : bwd_) ord_[x] = pool_[i++];
   for (int32_t x : fwd_) ord_[x] = pool_[i++];
   return true;
+}
+
+void CompleteCdg::renumber() {
+  // Same relative order, positions 0 .. C - 1 again.
+  pool_.resize(num_channels());
+  std::iota(pool_.begin(), pool_.end(), 0);
+  std::sort(pool_.begin(), pool_.end(), [this](int32_t x, int32_t y) { return ord_[x] < ord_[y]; });
+  for (int32_t i = 0; i < num_channels(); ++i) ord_[pool_[i]] = i;
+  ord_low_ = -1;
+  ord_high_ = num_channels();
 }
 
 void CompleteCdg::rollback(size_t mark) {

@@ -137,20 +137,31 @@ class CompleteCdg {
   // reachable from b (cycle); else reorders the affected window and returns true.
   bool use_unused(int32_t a, int32_t b, int32_t e, bool block_on_cycle);
   bool reorder(int32_t a, int32_t b);
+  // The order compacted to 0 .. C - 1 (before the free ends run out).
+  void renumber();
   // Restores the order for a new edge (a, b) known not to close a cycle;
   // wa / wb are the ω of a / b before the edge was added.
   void place(int32_t a, int32_t b, int32_t wa, int32_t wb);
   bool active(int32_t e) const { return state_[e] == kUsed || state_[e] == kTentative; }
   // act_ mirrors active(): bit i of word w of channel a is set iff out-edge
   // first_[a] + 64 w + i is used or tentative, so the forward search visits
-  // the active out-edges only.
+  // the active out-edges only; in_act_ does the same for the backward search.
   void set_active(int32_t a, int32_t e) {
-    const int32_t i = e - first_[a];
+    const int32_t i = e - first_[a], b = edge_dst(a, i);
     act_[static_cast<size_t>(a) * words_ + (i >> 6)] |= uint64_t{1} << (i & 63);
+    const int32_t j = in_pos_[a];
+    in_act_[static_cast<size_t>(b) * words_ + (j >> 6)] |= uint64_t{1} << (j & 63);
   }
   void clear_active(int32_t a, int32_t e) {
-    const int32_t i = e - first_[a];
+    const int32_t i = e - first_[a], b = edge_dst(a, i);
     act_[static_cast<size_t>(a) * words_ + (i >> 6)] &= ~(uint64_t{1} << (i & 63));
+    const int32_t j = in_pos_[a];
+    in_act_[static_cast<size_t>(b) * words_ + (j >> 6)] &= ~(uint64_t{1} << (j & 63));
+  }
+  // The channel b of out-edge i of channel a.
+  int32_t edge_dst(int32_t a, int32_t i) const {
+    const int32_t base = ch_.out_begin[ch_.dst[a]];
+    return base + i + (i >= ch_.rev[a] - base ? 1 : 0);
   }
   void set_tentative(int32_t a, int32_t e) {
     state_[e] = kTentative;
@@ -164,13 +175,16 @@ class CompleteCdg {
   std::vector<uint8_t> state_;     // per edge
   std::vector<int32_t> edge_src_;  // per edge: its first channel a
   std::vector<uint64_t> act_;      // per channel: words_ words of active out-edge bits
+  std::vector<uint64_t> in_act_;  // per channel b: bit j set iff (in-channel j of src(b), b) active
+  std::vector<int32_t> in_pos_;   // per channel: its index among the channels entering its dst
   size_t words_ = 1;
   OmegaLabels omega_;
-  std::vector<int32_t> ord_;                       // topological position per channel (distinct)
-  int32_t ord_low_ = -1, ord_high_ = 0;            // next free position below / above all others
-  std::vector<int32_t> log_;                       // tentative edges of the current destination
-  std::vector<int32_t> stack_, fwd_, bwd_, pool_;  // search scratch (size C each)
-  std::vector<uint32_t> seen_;                     // visit stamps per channel
+  std::vector<int32_t> ord_;             // topological position per channel (distinct)
+  int32_t ord_low_ = -1, ord_high_ = 0;  // next free position below / above all others
+  std::vector<int32_t> log_;             // tentative edges of the current destination
+  std::vector<int32_t> stack_, bstack_, visit_, bvisit_;  // search scratch (size C each)
+  std::vector<int32_t> fwd_, bwd_, pool_;
+  std::vector<uint32_t> seen_;  // visit stamps per channel
   uint32_t epoch_ = 0;
   Stats stats_;
 };
