@@ -178,7 +178,7 @@ bool CompleteCdg::reorder(int32_t a, int32_t b) {
   bool leaves_window = false;  // an edge from the forward set to a channel above a
   bool enters_window = false;  // an edge into the backward set from a channel below b
   // One channel of each search; false on a cycle.
-  auto forward = [&]() {
+  auto forward = [&]() __attribute__((always_inline)) {
     const int32_t x = fstack[--ft];
     fvisit[nf++] = x;
     const int32_t base = out_begin[dst[x]], r = rev[x] - base;
@@ -200,7 +200,7 @@ bool CompleteCdg::reorder(int32_t a, int32_t b) {
     }
     return true;
   };
-  auto backward = [&]() {
+  auto backward = [&]() __attribute__((always_inline)) {
     const int32_t x = bstack[--bt];
     bvisit[nb++] = x;
     const int32_t *const in = in_list + in_first[src[x]];
