@@ -20,8 +20,12 @@
 // incrementally with the Pearce-Kelly algorithm (ACM JEA 11, 2006): an edge
 // (a, b) with ord[a] < ord[b] can never close a cycle, so condition (d)
 // needs no search at all in that case; otherwise the DFS of Algorithm 3 only
-// visits the channels between ord[b] and ord[a] (forward from b, and, when
-// no cycle is found, backward from a to reorder that window). A channel that
+// visits the channels between ord[b] and ord[a]: forward from b and backward
+// from a, one channel of each in turn, until they meet (a cycle) or one runs
+// out; a set that runs out with no edge leaving the window moves alone to
+// the top (forward) or bottom (backward) of the order, else the other search
+// completes and the two sets swap places. The searches follow per-channel
+// bitmasks of the active out- and in-edges, not the edge states. A channel that
 // is still unused (ω 0) has no used edge and just moves to either end of the
 // order. Removing an edge keeps ord[] valid, so dropping tentative edges
 // costs nothing. The order is only used to skip or bound searches: the DFS
@@ -34,11 +38,11 @@
 // which has the same cycles.
 //
 // Memory: O(C * Δ) bytes of edge state, 4 bytes per edge (its source
-// channel) and one bit per edge (active out-edges of a channel), plus O(C) words (C channels, Δ max
-// switch degree). try_use: O(1) for conditions (a)-(c) when ord[a] < ord[b]
-// (plus O(α) for ω); otherwise O(|W| log |W| + Δ |W|) for the window W of
-// channels whose order lies between ord[b] and ord[a] and that are reachable
-// from b or reach a (Pearce-Kelly), at most O(C log C + C Δ).
+// channel) and two bits per edge (active out- and in-edge masks), plus O(C)
+// words (C channels, Δ max switch degree). try_use: O(1) for conditions (a)-(c) when ord[a] <
+// ord[b] (plus O(α) for ω); otherwise O(|W| log |W| + Δ |W|) for the window W of channels whose
+// order lies between ord[b] and ord[a] and that are reachable from b or reach a (Pearce-Kelly), at
+// most O(C log C + C Δ).
 #pragma once
 
 #include <cstdint>
