@@ -109,6 +109,12 @@ bool CompleteCdg::use_unused(int32_t a, int32_t b, int32_t e, bool block_on_cycl
       if (block_on_cycle) {
         state_[e] = kBlocked;
         ++stats_.blocked;
+      } else if (used_path(b, a)) {
+        // Used edges stay for the whole layer: the cycle is permanent, and
+        // blocking (a, b) spares the checked attempts of Dijkstra that
+        // propose it again the same search.
+        state_[e] = kBlocked;
+        ++stats_.blocked;
       }
       return false;
     }
@@ -280,6 +286,34 @@ bool CompleteCdg::reorder(int32_t a, int32_t b) {
   for (int32_t x : bwd_) ord_[x] = pool_[i++];
   for (int32_t x : fwd_) ord_[x] = pool_[i++];
   return true;
+}
+
+bool CompleteCdg::used_path(int32_t from, int32_t to) {
+  // Forward DFS over used edges inside the order window below `to` (used
+  // edges are active, so the order bounds them too).
+  next_epoch();
+  const int32_t upper = ord_[to];
+  int32_t top = 0;
+  stack_[top++] = from;
+  seen_[from] = epoch_;
+  while (top > 0) {
+    const int32_t x = stack_[--top];
+    const int32_t base = ch_.out_begin[ch_.dst[x]], r = ch_.rev[x] - base;
+    const uint64_t *const mx = act_.data() + static_cast<size_t>(x) * words_;
+    for (size_t w = 0; w < words_; ++w) {
+      for (uint64_t m = mx[w]; m != 0; m &= m - 1) {
+        const int32_t i = static_cast<int32_t>(w * 64) + std::countr_zero(m);
+        if (state_[first_[x] + i] != kUsed) continue;
+        const int32_t y = base + i + (i >= r ? 1 : 0);
+        if (y == to) return true;
+        if (ord_[y] < upper && seen_[y] != epoch_) {
+          seen_[y] = epoch_;
+          stack_[top++] = y;
+        }
+      }
+    }
+  }
+  return false;
 }
 
 void CompleteCdg::renumber() {

@@ -99,7 +99,9 @@ class CompleteCdg {
   //  (c) ω(a) != ω(b), or either is 0   -> merge ω, e tentative, true
   //  (d) ω(a) == ω(b)                   -> search from b for a over used and
   //      tentative edges (only if ord[b] < ord[a]); found: a cycle, e is
-  //      blocked (if block_on_cycle) and false; else e tentative, true.
+  //      blocked (if block_on_cycle, or if b reaches a over used edges
+  //      alone: used edges stay for the layer, so that cycle is permanent)
+  //      and false; else e tentative, true.
   // Every edge made tentative is appended to the log.
   bool try_use(int32_t a, int32_t b, int32_t e, bool block_on_cycle = true) {
     const uint8_t st = state_[e];
@@ -141,6 +143,8 @@ class CompleteCdg {
   // reachable from b (cycle); else reorders the affected window and returns true.
   bool use_unused(int32_t a, int32_t b, int32_t e, bool block_on_cycle);
   bool reorder(int32_t a, int32_t b);
+  // Is `to` reachable from `from` over used (not tentative) edges?
+  bool used_path(int32_t from, int32_t to);
   // The order compacted to 0 .. C - 1 (before the free ends run out).
   void renumber();
   // Restores the order for a new edge (a, b) known not to close a cycle;

@@ -138,6 +138,21 @@ TEST_F(NueCdgRing, UsedEdgesFromEarlierDestinationsCount) {
   EXPECT_EQ(cdg.stats().blocked, 0);
 }
 
+TEST_F(NueCdgRing, CycleOfUsedEdgesBlocksEvenOnRequest) {
+  const int32_t l = cdg.fresh_label();
+  cdg.mark_used(c[0], c[1], l);
+  cdg.mark_used(c[1], c[2], l);
+  cdg.mark_used(c[2], c[3], l);
+  // (d) the cycle closes over used edges only: it is permanent for the
+  // layer, so (3, 0) is blocked although the caller asked not to block.
+  EXPECT_FALSE(use(3, 0, false));
+  EXPECT_EQ(state(3, 0), CompleteCdg::kBlocked);
+  EXPECT_EQ(cdg.stats().blocked, 1);
+  EXPECT_EQ(cdg.stats().cycle_searches, 1);
+  EXPECT_FALSE(use(3, 0, false));  // (a): no second search
+  EXPECT_EQ(cdg.stats().cycle_searches, 1);
+}
+
 TEST_F(NueCdgRing, RollbackAndCommit) {
   EXPECT_TRUE(use(0, 1));
   const size_t mark = cdg.log_mark();
