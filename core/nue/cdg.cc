@@ -2,6 +2,7 @@
 #include "core/nue/cdg.h"
 
 #include <algorithm>
+#include <bit>
 #include <iterator>
 #include <limits>
 #include <numeric>
@@ -21,7 +22,23 @@ CompleteCdg::CompleteCdg(const Fabric &f) : ch_(f) {
       throw FabricError("complete CDG too large (more than 2^31 channel dependencies)");
   }
   first_[c] = static_cast<int32_t>(total);
+  int32_t max_out = 0;
+  edge_src_.resize(total);
+  for (int32_t i = 0; i < c; ++i) {
+    max_out = std::max(max_out, first_[i + 1] - first_[i]);
+    std::fill(edge_src_.begin() + first_[i], edge_src_.begin() + first_[i + 1], i);
+  }
+  in_pos_.assign(c, 0);
+  for (int32_t v = 0; v < f.num_switches(); ++v) {
+    max_out = std::max(max_out, ch_.in_first[v + 1] - ch_.in_first[v]);
+    for (int32_t k = ch_.in_first[v]; k < ch_.in_first[v + 1]; ++k)
+      in_pos_[ch_.in_list[k]] = k - ch_.in_first[v];
+  }
+  words_ = static_cast<size_t>(std::max(1, (max_out + 63) / 64));
   stack_.resize(c);
+  visit_.resize(c);
+  bstack_.resize(c);
+  bvisit_.resize(c);
   fwd_.reserve(c);
   bwd_.reserve(c);
   pool_.reserve(c);
@@ -33,6 +50,8 @@ CompleteCdg::CompleteCdg(const Fabric &f) : ch_(f) {
 
 void CompleteCdg::reset() {
   state_.assign(first_.back(), kUnused);
+  act_.assign(static_cast<size_t>(num_channels()) * words_, 0);
+  in_act_.assign(static_cast<size_t>(num_channels()) * words_, 0);
   omega_.reset(num_channels(), num_channels() + 2);
   std::iota(ord_.begin(), ord_.end(), 0);
   ord_low_ = -1;
@@ -53,6 +72,7 @@ void CompleteCdg::mark_used(int32_t a, int32_t b, int32_t label) {
   if (active(e)) return;
   if (ord_[a] > ord_[b]) place(a, b, omega_.of(a), omega_.of(b));  // the caller adds no cycle
   state_[e] = kUsed;
+  set_active(a, e);
   for (int32_t ch : {a, b}) {
     const int32_t w = omega_.of(ch);
     if (w == 0)
@@ -78,7 +98,7 @@ bool CompleteCdg::use_unused(int32_t a, int32_t b, int32_t e, bool block_on_cycl
       ++stats_.merges;
     }
     if (ord_[a] > ord_[b]) place(a, b, wa, wb);  // no cycle possible, only the order moves
-    set_tentative(e);
+    set_tentative(a, e);
     return true;
   }
   // (d): both in the same acyclic subgraph; (a, b) closes a cycle iff a is
@@ -89,12 +109,24 @@ bool CompleteCdg::use_unused(int32_t a, int32_t b, int32_t e, bool block_on_cycl
       if (block_on_cycle) {
         state_[e] = kBlocked;
         ++stats_.blocked;
+      } else if (used_path(b, a)) {
+        // Used edges stay for the whole layer: the cycle is permanent, and
+        // blocking (a, b) spares the checked attempts of Dijkstra that
+        // propose it again the same search.
+        state_[e] = kBlocked;
+        ++stats_.blocked;
       }
       return false;
     }
   }
-  set_tentative(e);
+  set_tentative(a, e);
   return true;
+}
+
+void CompleteCdg::set_state(int32_t e, State s) {
+  if (active(e)) clear_active(edge_src_[e], e);
+  state_[e] = s;
+  if (active(e)) set_active(edge_src_[e], e);
 }
 
 void CompleteCdg::place(int32_t a, int32_t b, int32_t wa, int32_t wb) {
@@ -110,34 +142,95 @@ void CompleteCdg::place(int32_t a, int32_t b, int32_t wa, int32_t wb) {
 }
 
 bool CompleteCdg::reorder(int32_t a, int32_t b) {
+  if (ord_high_ > std::numeric_limits<int32_t>::max() - 2 * num_channels() ||
+      ord_low_ < std::numeric_limits<int32_t>::min() + 2 * num_channels())
+    renumber();
   const int32_t lower = ord_[b], upper = ord_[a];
-  // Forward from b through channels ordered below a: meeting a is a cycle.
+  // Two-way search: forward from b through channels ordered below a, and
+  // backward from a through channels ordered above b, one channel of each in
+  // turn. Meeting a (forward), b (backward) or the other search's set is a
+  // path from b to a: a cycle. A search that runs out without meeting
+  // proves there is none; if its set has no edge leaving the window (out of
+  // the forward set to a channel above a, into the backward set from a
+  // channel below b), that set alone moves to the top (forward) or the
+  // bottom (backward) of the order, in its own order. Otherwise the other
+  // search completes and the two sets swap places (Pearce-Kelly).
   next_epoch();
-  fwd_.clear();
-  int32_t top = 0;
-  stack_[top++] = b;
-  seen_[b] = epoch_;
+  const uint32_t ef = epoch_;
+  next_epoch();
+  const uint32_t eb = epoch_;
+  // Hot loop: raw pointers, so that the stores into the stacks and the
+  // stamps do not force the compiler to reload the member vectors.
+  const int32_t *const ord = ord_.data();
+  const int32_t *const src = ch_.src.data();
+  const int32_t *const dst = ch_.dst.data();
+  const int32_t *const rev = ch_.rev.data();
+  const int32_t *const out_begin = ch_.out_begin.data();
+  const int32_t *const in_first = ch_.in_first.data();
+  const int32_t *const in_list = ch_.in_list.data();
+  const uint64_t *const act = act_.data();
+  const uint64_t *const in_act = in_act_.data();
+  const size_t words = words_;
+  uint32_t *const seen = seen_.data();
+  int32_t *const fstack = stack_.data();
+  int32_t *const bstack = bstack_.data();
+  int32_t *const fvisit = visit_.data();
+  int32_t *const bvisit = bvisit_.data();
+  int32_t ft = 0, bt = 0, nf = 0, nb = 0;
+  fstack[ft++] = b;
+  seen[b] = ef;
+  bstack[bt++] = a;
+  seen[a] = eb;
   bool leaves_window = false;  // an edge from the forward set to a channel above a
-  while (top > 0) {
-    const int32_t x = stack_[--top];
-    fwd_.push_back(x);
-    const int32_t v = ch_.dst[x], r = ch_.rev[x];
-    int32_t e = first_[x];
-    for (int32_t y = ch_.out_begin[v]; y < ch_.out_begin[v + 1]; ++y) {
-      if (y == r) continue;
-      if (!active(e++)) continue;
-      if (y == a) {
-        stats_.dfs_visits += static_cast<int64_t>(fwd_.size());
-        return false;
-      }
-      if (ord_[y] >= upper) {
-        leaves_window = true;
-      } else if (seen_[y] != epoch_) {
-        seen_[y] = epoch_;
-        stack_[top++] = y;
+  bool enters_window = false;  // an edge into the backward set from a channel below b
+  // One channel of each search; false on a cycle.
+  auto forward = [&]() __attribute__((always_inline)) {
+    const int32_t x = fstack[--ft];
+    fvisit[nf++] = x;
+    const int32_t base = out_begin[dst[x]], r = rev[x] - base;
+    const uint64_t *const mx = act + static_cast<size_t>(x) * words;
+    // Active out-edges in increasing order (the order of the channels).
+    for (size_t w = 0; w < words; ++w) {
+      for (uint64_t m = mx[w]; m != 0; m &= m - 1) {
+        const int32_t i = static_cast<int32_t>(w * 64) + std::countr_zero(m);
+        const int32_t y = base + i + (i >= r ? 1 : 0);  // out-edge i skips the U-turn
+        if (ord[y] >= upper) {
+          if (y == a) return false;  // ord[a] == upper
+          leaves_window = true;
+        } else if (seen[y] != ef) {
+          if (seen[y] == eb) return false;
+          seen[y] = ef;
+          fstack[ft++] = y;
+        }
       }
     }
-  }
+    return true;
+  };
+  auto backward = [&]() __attribute__((always_inline)) {
+    const int32_t x = bstack[--bt];
+    bvisit[nb++] = x;
+    const int32_t *const in = in_list + in_first[src[x]];
+    const uint64_t *const mx = in_act + static_cast<size_t>(x) * words;
+    // Active in-edges in the order of the channels entering src(x).
+    for (size_t w = 0; w < words; ++w) {
+      for (uint64_t m = mx[w]; m != 0; m &= m - 1) {
+        const int32_t p = in[w * 64 + static_cast<size_t>(std::countr_zero(m))];
+        if (ord[p] <= lower) {
+          if (p == b) return false;  // ord[b] == lower
+          enters_window = true;
+        } else if (seen[p] != eb) {
+          if (seen[p] == ef) return false;
+          seen[p] = eb;
+          bstack[bt++] = p;
+        }
+      }
+    }
+    return true;
+  };
+  auto cycle = [&]() {
+    stats_.dfs_visits += nf + nb;
+    return false;
+  };
   auto by_ord = [this](int32_t x, int32_t y) { return ord_[x] < ord_[y]; };
   auto sort_by_ord = [&](std::vector<int32_t> &v) {
     if (v.size() > 24) {
@@ -151,32 +244,37 @@ bool CompleteCdg::reorder(int32_t a, int32_t b) {
       v[j] = x;
     }
   };
-  if (!leaves_window) {
-    // Nothing after the forward set but itself: it moves, in its own order,
-    // above everything (no backward search needed).
-    stats_.dfs_visits += static_cast<int64_t>(fwd_.size());
-    sort_by_ord(fwd_);
-    for (int32_t x : fwd_) ord_[x] = ord_high_++;
-    return true;
-  }
-  // Backward from a through channels ordered above b.
-  next_epoch();
-  bwd_.clear();
-  stack_[top++] = a;
-  seen_[a] = epoch_;
-  while (top > 0) {
-    const int32_t x = stack_[--top];
-    bwd_.push_back(x);
-    const int32_t u = ch_.src[x];
-    for (int32_t i = ch_.in_first[u]; i < ch_.in_first[u + 1]; ++i) {
-      const int32_t p = ch_.in_list[i];
-      if (p == ch_.rev[x] || seen_[p] == epoch_ || ord_[p] <= lower) continue;
-      if (!active(edge(p, x))) continue;
-      seen_[p] = epoch_;
-      stack_[top++] = p;
+  for (;;) {
+    if (ft == 0) {
+      fwd_.assign(fvisit, fvisit + nf);
+      if (!leaves_window) {  // nothing after the forward set but itself
+        stats_.dfs_visits += nf + nb;
+        sort_by_ord(fwd_);
+        for (int32_t x : fwd_) ord_[x] = ord_high_++;
+        return true;
+      }
+      while (bt > 0)
+        if (!backward()) return cycle();
+      bwd_.assign(bvisit, bvisit + nb);
+      break;
     }
+    if (!forward()) return cycle();
+    if (bt == 0) {
+      bwd_.assign(bvisit, bvisit + nb);
+      if (!enters_window) {  // nothing before the backward set but itself
+        stats_.dfs_visits += nf + nb;
+        sort_by_ord(bwd_);
+        for (size_t i = bwd_.size(); i-- > 0;) ord_[bwd_[i]] = ord_low_--;
+        return true;
+      }
+      while (ft > 0)
+        if (!forward()) return cycle();
+      fwd_.assign(fvisit, fvisit + nf);
+      break;
+    }
+    if (!backward()) return cycle();
   }
-  stats_.dfs_visits += static_cast<int64_t>(fwd_.size() + bwd_.size());
+  stats_.dfs_visits += nf + nb;
   // Everything that reaches a now goes before everything reachable from b,
   // reusing the positions the two sets held.
   sort_by_ord(fwd_);
@@ -188,6 +286,44 @@ bool CompleteCdg::reorder(int32_t a, int32_t b) {
   for (int32_t x : bwd_) ord_[x] = pool_[i++];
   for (int32_t x : fwd_) ord_[x] = pool_[i++];
   return true;
+}
+
+bool CompleteCdg::used_path(int32_t from, int32_t to) {
+  // Forward DFS over used edges inside the order window below `to` (used
+  // edges are active, so the order bounds them too).
+  next_epoch();
+  const int32_t upper = ord_[to];
+  int32_t top = 0;
+  stack_[top++] = from;
+  seen_[from] = epoch_;
+  while (top > 0) {
+    const int32_t x = stack_[--top];
+    const int32_t base = ch_.out_begin[ch_.dst[x]], r = ch_.rev[x] - base;
+    const uint64_t *const mx = act_.data() + static_cast<size_t>(x) * words_;
+    for (size_t w = 0; w < words_; ++w) {
+      for (uint64_t m = mx[w]; m != 0; m &= m - 1) {
+        const int32_t i = static_cast<int32_t>(w * 64) + std::countr_zero(m);
+        if (state_[first_[x] + i] != kUsed) continue;
+        const int32_t y = base + i + (i >= r ? 1 : 0);
+        if (y == to) return true;
+        if (ord_[y] < upper && seen_[y] != epoch_) {
+          seen_[y] = epoch_;
+          stack_[top++] = y;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+void CompleteCdg::renumber() {
+  // Same relative order, positions 0 .. C - 1 again.
+  pool_.resize(num_channels());
+  std::iota(pool_.begin(), pool_.end(), 0);
+  std::sort(pool_.begin(), pool_.end(), [this](int32_t x, int32_t y) { return ord_[x] < ord_[y]; });
+  for (int32_t i = 0; i < num_channels(); ++i) ord_[pool_[i]] = i;
+  ord_low_ = -1;
+  ord_high_ = num_channels();
 }
 
 void CompleteCdg::rollback(size_t mark) {

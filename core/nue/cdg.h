@@ -20,8 +20,12 @@
 // incrementally with the Pearce-Kelly algorithm (ACM JEA 11, 2006): an edge
 // (a, b) with ord[a] < ord[b] can never close a cycle, so condition (d)
 // needs no search at all in that case; otherwise the DFS of Algorithm 3 only
-// visits the channels between ord[b] and ord[a] (forward from b, and, when
-// no cycle is found, backward from a to reorder that window). A channel that
+// visits the channels between ord[b] and ord[a]: forward from b and backward
+// from a, one channel of each in turn, until they meet (a cycle) or one runs
+// out; a set that runs out with no edge leaving the window moves alone to
+// the top (forward) or bottom (backward) of the order, else the other search
+// completes and the two sets swap places. The searches follow per-channel
+// bitmasks of the active out- and in-edges, not the edge states. A channel that
 // is still unused (ω 0) has no used edge and just moves to either end of the
 // order. Removing an edge keeps ord[] valid, so dropping tentative edges
 // costs nothing. The order is only used to skip or bound searches: the DFS
@@ -33,11 +37,12 @@
 // destination over reversed channels; its CDG is the transpose of this one,
 // which has the same cycles.
 //
-// Memory: O(C * Δ) bytes of edge state plus O(C) words (C channels, Δ max
-// switch degree). try_use: O(1) for conditions (a)-(c) when ord[a] < ord[b]
-// (plus O(α) for ω); otherwise O(|W| log |W| + Δ |W|) for the window W of
-// channels whose order lies between ord[b] and ord[a] and that are reachable
-// from b or reach a (Pearce-Kelly), at most O(C log C + C Δ).
+// Memory: O(C * Δ) bytes of edge state, 4 bytes per edge (its source
+// channel) and two bits per edge (active out- and in-edge masks), plus O(C)
+// words (C channels, Δ max switch degree). try_use: O(1) for conditions (a)-(c) when ord[a] <
+// ord[b] (plus O(α) for ω); otherwise O(|W| log |W| + Δ |W|) for the window W of channels whose
+// order lies between ord[b] and ord[a] and that are reachable from b or reach a (Pearce-Kelly), at
+// most O(C log C + C Δ).
 #pragma once
 
 #include <cstdint>
@@ -94,7 +99,9 @@ class CompleteCdg {
   //  (c) ω(a) != ω(b), or either is 0   -> merge ω, e tentative, true
   //  (d) ω(a) == ω(b)                   -> search from b for a over used and
   //      tentative edges (only if ord[b] < ord[a]); found: a cycle, e is
-  //      blocked (if block_on_cycle) and false; else e tentative, true.
+  //      blocked (if block_on_cycle, or if b reaches a over used edges
+  //      alone: used edges stay for the layer, so that cycle is permanent)
+  //      and false; else e tentative, true.
   // Every edge made tentative is appended to the log.
   bool try_use(int32_t a, int32_t b, int32_t e, bool block_on_cycle = true) {
     const uint8_t st = state_[e];
@@ -109,7 +116,10 @@ class CompleteCdg {
   void rollback(size_t mark);
   // A tentative edge becomes unused (no-op for other states).
   void release(int32_t e) {
-    if (state_[e] == kTentative) state_[e] = kUnused;
+    if (state_[e] == kTentative) {
+      state_[e] = kUnused;
+      clear_active(edge_src_[e], e);
+    }
   }
   // Ends a destination: the tentative edges in keep become used, every other
   // tentative edge becomes unused; the log is emptied.
@@ -117,7 +127,7 @@ class CompleteCdg {
 
   // For tests: force a state (blocking or unblocking never breaks ord[];
   // use mark_used or try_use to add edges) or an ω label.
-  void set_state(int32_t e, State s) { state_[e] = s; }
+  void set_state(int32_t e, State s);
   void assign_omega(int32_t channel, int32_t label) { omega_.assign(channel, label); }
 
   struct Stats {
@@ -133,25 +143,56 @@ class CompleteCdg {
   // reachable from b (cycle); else reorders the affected window and returns true.
   bool use_unused(int32_t a, int32_t b, int32_t e, bool block_on_cycle);
   bool reorder(int32_t a, int32_t b);
+  // Is `to` reachable from `from` over used (not tentative) edges?
+  bool used_path(int32_t from, int32_t to);
+  // The order compacted to 0 .. C - 1 (before the free ends run out).
+  void renumber();
   // Restores the order for a new edge (a, b) known not to close a cycle;
   // wa / wb are the ω of a / b before the edge was added.
   void place(int32_t a, int32_t b, int32_t wa, int32_t wb);
   bool active(int32_t e) const { return state_[e] == kUsed || state_[e] == kTentative; }
-  void set_tentative(int32_t e) {
+  // act_ mirrors active(): bit i of word w of channel a is set iff out-edge
+  // first_[a] + 64 w + i is used or tentative, so the forward search visits
+  // the active out-edges only; in_act_ does the same for the backward search.
+  void set_active(int32_t a, int32_t e) {
+    const int32_t i = e - first_[a], b = edge_dst(a, i);
+    act_[static_cast<size_t>(a) * words_ + (i >> 6)] |= uint64_t{1} << (i & 63);
+    const int32_t j = in_pos_[a];
+    in_act_[static_cast<size_t>(b) * words_ + (j >> 6)] |= uint64_t{1} << (j & 63);
+  }
+  void clear_active(int32_t a, int32_t e) {
+    const int32_t i = e - first_[a], b = edge_dst(a, i);
+    act_[static_cast<size_t>(a) * words_ + (i >> 6)] &= ~(uint64_t{1} << (i & 63));
+    const int32_t j = in_pos_[a];
+    in_act_[static_cast<size_t>(b) * words_ + (j >> 6)] &= ~(uint64_t{1} << (j & 63));
+  }
+  // The channel b of out-edge i of channel a.
+  int32_t edge_dst(int32_t a, int32_t i) const {
+    const int32_t base = ch_.out_begin[ch_.dst[a]];
+    return base + i + (i >= ch_.rev[a] - base ? 1 : 0);
+  }
+  void set_tentative(int32_t a, int32_t e) {
     state_[e] = kTentative;
+    set_active(a, e);
     log_.push_back(e);
   }
   void next_epoch();
 
   ChannelIndex ch_;
-  std::vector<int32_t> first_;  // per channel + 1: first out-edge
-  std::vector<uint8_t> state_;  // per edge
+  std::vector<int32_t> first_;     // per channel + 1: first out-edge
+  std::vector<uint8_t> state_;     // per edge
+  std::vector<int32_t> edge_src_;  // per edge: its first channel a
+  std::vector<uint64_t> act_;      // per channel: words_ words of active out-edge bits
+  std::vector<uint64_t> in_act_;  // per channel b: bit j set iff (in-channel j of src(b), b) active
+  std::vector<int32_t> in_pos_;   // per channel: its index among the channels entering its dst
+  size_t words_ = 1;
   OmegaLabels omega_;
-  std::vector<int32_t> ord_;                       // topological position per channel (distinct)
-  int32_t ord_low_ = -1, ord_high_ = 0;            // next free position below / above all others
-  std::vector<int32_t> log_;                       // tentative edges of the current destination
-  std::vector<int32_t> stack_, fwd_, bwd_, pool_;  // search scratch (size C each)
-  std::vector<uint32_t> seen_;                     // visit stamps per channel
+  std::vector<int32_t> ord_;             // topological position per channel (distinct)
+  int32_t ord_low_ = -1, ord_high_ = 0;  // next free position below / above all others
+  std::vector<int32_t> log_;             // tentative edges of the current destination
+  std::vector<int32_t> stack_, bstack_, visit_, bvisit_;  // search scratch (size C each)
+  std::vector<int32_t> fwd_, bwd_, pool_;
+  std::vector<uint32_t> seen_;  // visit stamps per channel
   uint32_t epoch_ = 0;
   Stats stats_;
 };

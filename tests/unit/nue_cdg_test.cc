@@ -138,6 +138,21 @@ TEST_F(NueCdgRing, UsedEdgesFromEarlierDestinationsCount) {
   EXPECT_EQ(cdg.stats().blocked, 0);
 }
 
+TEST_F(NueCdgRing, CycleOfUsedEdgesBlocksEvenOnRequest) {
+  const int32_t l = cdg.fresh_label();
+  cdg.mark_used(c[0], c[1], l);
+  cdg.mark_used(c[1], c[2], l);
+  cdg.mark_used(c[2], c[3], l);
+  // (d) the cycle closes over used edges only: it is permanent for the
+  // layer, so (3, 0) is blocked although the caller asked not to block.
+  EXPECT_FALSE(use(3, 0, false));
+  EXPECT_EQ(state(3, 0), CompleteCdg::kBlocked);
+  EXPECT_EQ(cdg.stats().blocked, 1);
+  EXPECT_EQ(cdg.stats().cycle_searches, 1);
+  EXPECT_FALSE(use(3, 0, false));  // (a): no second search
+  EXPECT_EQ(cdg.stats().cycle_searches, 1);
+}
+
 TEST_F(NueCdgRing, RollbackAndCommit) {
   EXPECT_TRUE(use(0, 1));
   const size_t mark = cdg.log_mark();
@@ -165,10 +180,10 @@ TEST_F(NueCdgRing, RollbackAndCommit) {
 // Property test: random sequences of try_use / rollback / commit on a random
 // fabric. try_use must agree with a brute-force reachability test, the used
 // + tentative edges must stay acyclic, and the topological order must hold.
-TEST(NueCdgProperty, AgreesWithBruteForceAndKeepsTheOrder) {
-  const Fabric f = fixtures::from_links(12, fixtures::random_regular_links(12, 4, 3));
+// Returns the number of dependencies that closed a cycle and the number accepted.
+std::pair<int, int> exercise_cdg(const Fabric &f, uint32_t seed, int steps) {
   CompleteCdg cdg(f);
-  std::mt19937 rng(11);
+  std::mt19937 rng(seed);
   const int32_t nc = f.num_channels();
   auto active = [&](int32_t e) {
     return cdg.state(e) == CompleteCdg::kUsed || cdg.state(e) == CompleteCdg::kTentative;
@@ -190,7 +205,7 @@ TEST(NueCdgProperty, AgreesWithBruteForceAndKeepsTheOrder) {
     return false;
   };
   int cycles = 0, accepted = 0;
-  for (int step = 0; step < 3000; ++step) {
+  for (int step = 0; step < steps; ++step) {
     const int32_t a = static_cast<int32_t>(rng() % nc);
     const int32_t v = f.channel(a).dst;
     const int32_t b = f.out_begin(v) + static_cast<int32_t>(rng() % f.degree(v));
@@ -226,6 +241,37 @@ TEST(NueCdgProperty, AgreesWithBruteForceAndKeepsTheOrder) {
         }
     }
   }
+  return {cycles, accepted};
+}
+
+TEST(NueCdgProperty, AgreesWithBruteForceAndKeepsTheOrder) {
+  const Fabric f = fixtures::from_links(12, fixtures::random_regular_links(12, 4, 3));
+  const auto [cycles, accepted] = exercise_cdg(f, 11, 3000);
+  EXPECT_GT(cycles, 10);
+  EXPECT_GT(accepted, 100);
+}
+
+// The two-way search on more seeds and a denser fabric: meeting in the
+// middle, either set moving alone, and full swaps all occur.
+TEST(NueCdgProperty, TwoWaySearchOnMoreSeeds) {
+  const Fabric f = fixtures::from_links(16, fixtures::random_regular_links(16, 6, 5));
+  for (uint32_t seed : {1u, 2u, 3u, 4u}) {
+    const auto [cycles, accepted] = exercise_cdg(f, seed, 4000);
+    EXPECT_GT(cycles, 10) << "seed " << seed;
+    EXPECT_GT(accepted, 100) << "seed " << seed;
+  }
+}
+
+// Switches with more than 64 out-edges per channel: the active-edge masks
+// take two words.
+TEST(NueCdgProperty, WideSwitches) {
+  fixtures::Links links;
+  for (int i = 0; i < 40; ++i) links.push_back({0, 1});
+  for (int i = 0; i < 40; ++i) links.push_back({1, 2});
+  for (int i = 0; i < 30; ++i) links.push_back({2, 0});
+  const Fabric f = fixtures::from_links(3, links);
+  ASSERT_GT(f.degree(1), 65);
+  const auto [cycles, accepted] = exercise_cdg(f, 7, 3000);
   EXPECT_GT(cycles, 10);
   EXPECT_GT(accepted, 100);
 }
