@@ -507,33 +507,24 @@ TEST(Verify, VlBudgetNamesThePath) {
 
 // The result of check::verify with threads = 1, the reference of the
 // thread-count tests.
+// Every field of a check::Result, as one tuple (gtest prints both sides).
+auto fields(const check::Result &r) {
+  return std::tie(r.ok, r.pairs_checked, r.unreachable, r.black_holes, r.wrong_delivery, r.loops,
+                  r.vl_errors, r.pairs_without_sl, r.pairs_assumed_sl, r.pairs_sl_free,
+                  r.credit_loop, r.cycle, r.first_problem, r.problems, r.vl_mask, r.sl_mask,
+                  r.dependency_nodes, r.dependency_edges);
+}
+
 void expect_same_result(const check::Result &a, const check::Result &b, int threads) {
   SCOPED_TRACE(testing::Message() << "threads=" << threads);
-  EXPECT_EQ(a.ok, b.ok);
-  EXPECT_EQ(a.pairs_checked, b.pairs_checked);
-  EXPECT_EQ(a.unreachable, b.unreachable);
-  EXPECT_EQ(a.black_holes, b.black_holes);
-  EXPECT_EQ(a.wrong_delivery, b.wrong_delivery);
-  EXPECT_EQ(a.loops, b.loops);
-  EXPECT_EQ(a.vl_errors, b.vl_errors);
-  EXPECT_EQ(a.pairs_without_sl, b.pairs_without_sl);
-  EXPECT_EQ(a.pairs_assumed_sl, b.pairs_assumed_sl);
-  EXPECT_EQ(a.pairs_sl_free, b.pairs_sl_free);
-  EXPECT_EQ(a.credit_loop, b.credit_loop);
-  EXPECT_EQ(a.cycle, b.cycle);
+  EXPECT_EQ(fields(a), fields(b));
   ASSERT_EQ(a.cycle_deps.size(), b.cycle_deps.size());
   for (size_t i = 0; i < a.cycle_deps.size(); ++i) {
-    EXPECT_EQ(a.cycle_deps[i].from, b.cycle_deps[i].from);
-    EXPECT_EQ(a.cycle_deps[i].to, b.cycle_deps[i].to);
-    EXPECT_EQ(a.cycle_deps[i].paths, b.cycle_deps[i].paths);
-    EXPECT_EQ(a.cycle_deps[i].examples, b.cycle_deps[i].examples);
+    const check::CycleDependency &x = a.cycle_deps[i], &y = b.cycle_deps[i];
+    EXPECT_EQ(std::tie(x.from, x.to, x.paths, x.examples),
+              std::tie(y.from, y.to, y.paths, y.examples))
+        << "cycle dependency " << i;
   }
-  EXPECT_EQ(a.first_problem, b.first_problem);
-  EXPECT_EQ(a.problems, b.problems);
-  EXPECT_EQ(a.vl_mask, b.vl_mask);
-  EXPECT_EQ(a.sl_mask, b.sl_mask);
-  EXPECT_EQ(a.dependency_nodes, b.dependency_nodes);
-  EXPECT_EQ(a.dependency_edges, b.dependency_edges);
 }
 
 check::Result verify_with_threads(const Fabric &f, const Routing &r, int threads,
