@@ -232,8 +232,7 @@ kh_wait_up() {
 # (source-lid scope, core/io/path_sl_file.h). Sources and destinations:
 # every LID routed in opensm-lfts.dump, at every fabric size (~20,000
 # PathRecords per second under ibsim): keiro check needs the SL of every pair
-# it checks and never guesses one (docs/check.md). A second argument
-# (formerly a sampling threshold) and KEIRO_SA_MAX_FULL are ignored.
+# it checks and never guesses one (docs/check.md).
 kh_sa_sls() {
   local out=$1 tool="$KH_BUILDDIR/tests/harness/sa_path_sl"
   [ -x "$tool" ] || { kh_fail "no $tool: build first (make)"; return 1; }

@@ -18,7 +18,7 @@ acro_run() {
   fi
   # The SA's SL for every (source LID, destination LID) pair: keiro-acro's SL
   # depends on the source switch (kh_sa_sls asks for every pair).
-  if ! kh_sa_sls "$IT_OUT/sa-path-sl.dump" 1000000; then
+  if ! kh_sa_sls "$IT_OUT/sa-path-sl.dump"; then
     it_fail "$tag: SA PathRecord queries failed"
     it_stop
     return

@@ -10,8 +10,6 @@
 # with a higher average path length between CAs.
 . "${KEIRO_SRCDIR:-$(dirname "$0")/../..}/tests/integration/common.sh"
 it_require_sim
-# keiro-dl's SL depends on the source switch: ask the SA for every pair.
-export KEIRO_SA_MAX_FULL=1000000
 
 # dl_avg_hops DUMPS: average CA-to-CA path length (links) of keiro analyze.
 dl_avg_hops() { it_analyze_json "$1" --no-traffic --pairs ca -- paths.avg_hops:%.3f; }
