@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "core/nue/layers.h"
 
+#include "core/enum_names.h"
 #include "core/fabric.h"
 #include "core/graph/partition.h"
 
@@ -21,11 +22,16 @@ std::vector<DestinationPort> destination_ports(const Fabric &f) {
   return ports;
 }
 
+namespace {
+constexpr EnumName<PartitionMethod> kMethodWords[] = {
+    {PartitionMethod::kMetis, "metis"},
+    {PartitionMethod::kCluster, "cluster"},
+    {PartitionMethod::kRandom, "random"},
+};
+}  // namespace
+
 bool parse_partition_method(const std::string &name, PartitionMethod &m) {
-  if (name == "metis") return m = PartitionMethod::kMetis, true;
-  if (name == "cluster") return m = PartitionMethod::kCluster, true;
-  if (name == "random") return m = PartitionMethod::kRandom, true;
-  return false;
+  return parse_enum(kMethodWords, name, m);
 }
 
 int assign_layers(const graph::Graph &switches, std::span<const DestinationPort> ports, int k,
