@@ -125,6 +125,20 @@ class Sim {
   std::vector<int64_t> out_stamp_, term_stamp_;  // cycle the output / terminal was listed
   std::vector<int32_t> out_pos_, pos_sw_;        // output id -> position in out_list_ -> switch
   int32_t a2a_done_ = 0;                         // terminals past their last shift
+  // Per output, a bit per (input port, VL) slot of its switch whose head
+  // packet wants it (slot = local input index * V + VL): arbitration visits
+  // only those, in the same round-robin order as a scan of every slot.
+  std::vector<uint64_t> want_bits_;
+  std::vector<int32_t> want_word_;  // per output id: its first word
+  std::vector<int32_t> in_slot_;    // per input id: index among its switch's inputs
+  void set_want(int32_t b, int32_t o, bool on) {
+    const int32_t k = in_slot_[b / V_] * V_ + b % V_;
+    uint64_t &w = want_bits_[want_word_[o] + (k >> 6)];
+    const uint64_t bit = uint64_t{1} << (k & 63);
+    w = on ? (w | bit) : (w & ~bit);
+  }
+  // Grants slot k (local) of switch s to output o if its head may go now.
+  bool try_grant(int64_t now, int32_t s, int32_t o, int32_t k);
 
   const Fabric &f_;
   const Routing &r_;
@@ -251,6 +265,19 @@ void Sim::setup() {
       pos_sw_[oi] = s;
     }
   out_stamp_.assign(ni, -1);
+  in_slot_.assign(ni, 0);
+  want_word_.assign(ni, 0);
+  int32_t words = 0;
+  for (int32_t s = 0; s < S; ++s) {
+    for (int32_t k = in_start_[s]; k < in_start_[s + 1]; ++k)
+      in_slot_[in_list_[k]] = k - in_start_[s];
+    const int32_t nw = ((in_start_[s + 1] - in_start_[s]) * V_ + 63) / 64;
+    for (int32_t oi = out_start_[s]; oi < out_start_[s + 1]; ++oi) {
+      want_word_[out_list_[oi]] = words;
+      words += nw;
+    }
+  }
+  want_bits_.assign(words, 0);
   term_stamp_.assign(T_, -1);
 
   // Packet pool: full source queues plus every buffer full of the smallest packets.
@@ -340,6 +367,7 @@ void Sim::push(int32_t b, int32_t id) {
     q.head = id;
     if (pk_[id].out >= 0) {
       ++want_[pk_[id].out];
+      set_want(b, pk_[id].out, true);
       wake_out(pk_[id].out, pk_[id].ready);
     }
   } else
@@ -350,12 +378,17 @@ void Sim::push(int32_t b, int32_t id) {
 int32_t Sim::pop(int32_t b) {
   Buffer &q = buf_[b];
   const int32_t id = q.head;
-  if (pk_[id].out >= 0) --want_[pk_[id].out];
+  if (pk_[id].out >= 0) {
+    --want_[pk_[id].out];
+    set_want(b, pk_[id].out, false);
+  }
   q.head = pk_[id].next;
-  if (q.head == kNone)
+  if (q.head == kNone) {
     q.tail = kNone;
-  else if (pk_[q.head].out >= 0)
+  } else if (pk_[q.head].out >= 0) {
     ++want_[pk_[q.head].out];
+    set_want(b, pk_[q.head].out, true);
+  }
   q.last_pop = pk_[id].ready;
   return id;
 }
@@ -541,50 +574,58 @@ void Sim::arbitrate(int64_t now) {
   std::sort(dirty_out_.begin(), dirty_out_.end());
   for (const int32_t oi : dirty_out_) {
     const int32_t s = pos_sw_[oi];
-    if (sw_packets_[s] == 0) continue;
-    const int32_t i0 = in_start_[s];
-    const int32_t slots = (in_start_[s + 1] - i0) * V_;
-    {
-      const int32_t o = out_list_[oi];
-      if (out_busy_[o] > now || want_[o] == 0) continue;
-      int32_t k = rr_[o];
-      for (int32_t n = 0; n < slots; ++n) {
-        k = k + 1 >= slots ? 0 : k + 1;
-        const int32_t in = in_list_[i0 + k / V_];
-        if (in_[in].busy_until > now) continue;
-        const int32_t b = in * V_ + k % V_;
-        const int32_t id = buf_[b].head;
-        if (id == kNone) continue;
-        Packet &p = pk_[id];
-        if (p.out != o || p.ready > now) continue;
-        if (o < C_ && buf_[o * V_ + p.out_vl].free < p.len) continue;
-        // grant
-        pop(b);
-        buf_[b].last_pop = now;
-        --sw_packets_[s];
-        in_[in] = InPort{now + p.len, b, p.len};
-        at(now + p.len, ni_ + in);
-        out_busy_[o] = now + p.len;
-        wake_out(o, now + p.len);
-        rr_[o] = k;
-        last_move_ = now;
-        if (o < C_) {
-          const Channel &ch = f_.channel(o);
-          const int32_t nb = o * V_ + p.out_vl;
-          buf_[nb].free -= p.len;
-          p.ready = now + 1 + lat_;
-          ++p.hops;
-          route(p, ch.dst, ch.dst_port);
-          push(nb, id);
-          ++sw_packets_[ch.dst];
-        } else {
-          --in_network_;
-          deliver(id, now + p.len);
-        }
-        break;
+    const int32_t o = out_list_[oi];
+    if (sw_packets_[s] == 0 || out_busy_[o] > now || want_[o] == 0) continue;
+    // Round robin: slots rr+1 .. slots-1, then 0 .. rr, of those whose head
+    // wants o; the first that may go is granted.
+    const int32_t slots = (in_start_[s + 1] - in_start_[s]) * V_;
+    const uint64_t *wb = &want_bits_[want_word_[o]];
+    const int32_t start = rr_[o] + 1 >= slots ? 0 : rr_[o] + 1;
+    bool granted = false;
+    for (int pass = 0; pass < 2 && !granted; ++pass) {
+      const int32_t lo = pass ? 0 : start, hi = pass ? start : slots;
+      for (int32_t w = lo >> 6; (w << 6) < hi && !granted; ++w) {
+        uint64_t bits = wb[w];
+        if (lo > (w << 6)) bits &= ~uint64_t{0} << (lo & 63);
+        if (hi < ((w + 1) << 6)) bits &= (uint64_t{1} << (hi & 63)) - 1;
+        for (; bits && !granted; bits &= bits - 1)
+          granted = try_grant(now, s, o, (w << 6) + __builtin_ctzll(bits));
       }
     }
   }
+}
+
+bool Sim::try_grant(int64_t now, int32_t s, int32_t o, int32_t k) {
+  const int32_t in = in_list_[in_start_[s] + k / V_];
+  if (in_[in].busy_until > now) return false;
+  const int32_t b = in * V_ + k % V_;
+  const int32_t id = buf_[b].head;
+  Packet &p = pk_[id];
+  if (p.ready > now) return false;
+  if (o < C_ && buf_[o * V_ + p.out_vl].free < p.len) return false;
+  pop(b);
+  buf_[b].last_pop = now;
+  --sw_packets_[s];
+  in_[in] = InPort{now + p.len, b, p.len};
+  at(now + p.len, ni_ + in);
+  out_busy_[o] = now + p.len;
+  wake_out(o, now + p.len);
+  rr_[o] = k;
+  last_move_ = now;
+  if (o < C_) {
+    const Channel &ch = f_.channel(o);
+    const int32_t nb = o * V_ + p.out_vl;
+    buf_[nb].free -= p.len;
+    p.ready = now + 1 + lat_;
+    ++p.hops;
+    route(p, ch.dst, ch.dst_port);
+    push(nb, id);
+    ++sw_packets_[ch.dst];
+  } else {
+    --in_network_;
+    deliver(id, now + p.len);
+  }
+  return true;
 }
 
 bool Sim::find_cycle(int64_t now) {
