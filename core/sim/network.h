@@ -58,7 +58,7 @@
 //
 // Cost (Memory, 64-bit): per (input port, VL) buffer 32 bytes (24 + 8 for
 // the wait-for graph); per input port / output id (a channel or a terminal)
-// 52 bytes, plus per output 8 bytes per 64 (input port, VL) slots of its
+// 56 bytes, plus per output 8 bytes per 64 (input port, VL) slots of its
 // switch; per terminal 48 bytes; per packet 40 bytes. The packet pool holds
 // full source queues (64 packets) plus every buffer full of the smallest
 // packets, sized once (a 10x10x10 torus with 4 CAs per switch and 8 VLs:
