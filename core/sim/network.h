@@ -46,15 +46,31 @@
 // link-level retries, adaptive choice among LMC paths, switch-sourced
 // (management) traffic, output queueing inside switches.
 //
-// Cost: memory per (channel, VL) buffer 24 bytes (+8 bytes for the wait-for
-// graph), per input port 24 bytes, per packet 40 bytes; the packet pool holds
-// full source queues plus every buffer full of 1-credit packets, sized once.
-// Time per cycle O(input ports + T) plus, per free output port some head
-// packet waits for, O(its switch's input ports * VLs); nothing allocated in
-// the loop.
+// Event-driven: an output port is arbitrated only in cycles where it may
+// grant (woken when its link frees, a head packet for it becomes routable,
+// the input port of such a head frees, or credits come back to the buffer it
+// feeds), visiting only the slots whose head wants it (a bit set per output)
+// in the round-robin order above; a terminal tries to inject only when its
+// link frees, a packet joins its queue or credits come back. Cycles where
+// nothing is scheduled are skipped (except under rate traffic, which draws
+// random numbers for every terminal in every cycle). The results are those
+// of scanning every port in every cycle, bit for bit.
+//
+// Cost (Memory, 64-bit): per (input port, VL) buffer 32 bytes (24 + 8 for
+// the wait-for graph); per input port / output id (a channel or a terminal)
+// 56 bytes, plus per output 8 bytes per 64 (input port, VL) slots of its
+// switch; per terminal 48 bytes; per packet 40 bytes. The packet pool holds
+// full source queues (64 packets) plus every buffer full of the smallest
+// packets, sized once (a 10x10x10 torus with 4 CAs per switch and 8 VLs:
+// 80,000 buffers, 420,000 packets, about 22 MB in all, plus the routing's
+// own tables). Time per simulated cycle O(events): per grant O(1) events,
+// each woken output O(slots wanting it / 64 + those slots), a sort of the
+// woken outputs; rate traffic adds O(T) per cycle for the arrivals. Nothing
+// is allocated in the loop beyond the event lists' growth.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -113,12 +129,16 @@ struct Config {
   std::vector<int32_t> fixed_dest;  // Traffic::kFixed
   std::vector<Message> messages;    // sent in addition, at their times
   const check::SourceLidSls *source_sls = nullptr;
+  // Called about every 4,096 cycles with (done, total): cycles of the run
+  // for rate traffic, packets delivered for alltoall and messages. For a
+  // progress line only; it cannot change the result.
+  std::function<void(int64_t, int64_t)> progress;
   double cycle_ns() const { return 64.0 / link_gbytes; }
 };
 
 struct Result {
   double throughput = 0;  // accepted, fraction of injection bandwidth (all terminals)
-  double offered = 0;     // generated, same unit
+  double offered = 0;     // generated in the window, same unit (refused messages included)
   double latency_avg = 0, latency_p99 = 0, latency_max = 0;  // cycles
   int64_t packets_delivered = 0;                             // in the measurement window
   int64_t packets_measured = 0;  // of them created in the window (latency sample)
@@ -138,5 +158,45 @@ struct Result {
 // Runs the simulation. f finalized, r sized for f. Deterministic: the same
 // inputs and seed give the same Result.
 Result simulate(const Fabric &f, const Routing &r, const Config &c);
+
+// --- Load sweeps (keiro simulate --sweep) ---
+// A sweep runs rate traffic (not alltoall / messages) once per offered load,
+// each run as simulate() with Config::load set and everything else (seed
+// included) unchanged, in increasing load order. A deadlock ends the sweep:
+// the deadlocked point is the last one.
+//
+// Saturation (as in Dally & Towles, "Principles and Practices of
+// Interconnection Networks", 23.1, and Booksim's load sweeps): below
+// saturation the accepted throughput follows the offered load; past it the
+// accepted throughput stays flat and latency grows with the run's length.
+//  - saturation throughput: the highest accepted throughput of the points
+//    that did not deadlock (0 when there is none);
+//  - saturation load: the offered load (Config::load) of the first point
+//    whose accepted throughput is below kSaturationRatio times its measured
+//    offered throughput (Result::offered, refused messages included, so
+//    terminals that send nothing under a permutation do not count), or of
+//    the deadlocked point; -1 when every point kept up.
+constexpr double kSaturationRatio = 0.95;
+
+struct SweepPoint {
+  double load = 0;
+  Result result;
+};
+
+struct Sweep {
+  std::vector<SweepPoint> points;
+  double saturation_throughput = 0;
+  double saturation_load = -1;
+  bool deadlock = false;  // the last point deadlocked
+};
+
+// lo, lo + step, ... up to hi (within step / 1000), rounded to 1e-9; empty
+// when lo > hi or step <= 0.
+std::vector<double> sweep_loads(double lo, double hi, double step);
+
+// Runs c at each of loads (increasing). progress(i, n) is called before
+// point i of n (and c.progress inside each run). Time: sum of the runs.
+Sweep sweep(const Fabric &f, const Routing &r, const Config &c, const std::vector<double> &loads,
+            const std::function<void(size_t, size_t)> &progress = {});
 
 }  // namespace keiro::sim
