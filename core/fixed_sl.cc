@@ -14,14 +14,24 @@ namespace keiro {
 
 namespace {
 
+// Holds an attempt's lines back; wants the levels the target wants.
+class HeldLogger : public CaptureLogger {
+ public:
+  explicit HeldLogger(const Logger &target) : target_(target) {}
+  bool enabled(LogLevel level) const override { return target_.enabled(level); }
+
+ private:
+  const Logger &target_;
+};
+
 // Passes on the held lines the target wants; the ERROR lines only if errors.
-void replay(const CaptureLogger &held, Logger &to, bool errors) {
+void replay(const HeldLogger &held, Logger &to, bool errors) {
   for (const CaptureLogger::Line &l : held.lines)
     if ((errors || l.level != LogLevel::kError) && to.enabled(l.level)) to.write(l.level, l.text);
 }
 
 // The text of the first ERROR line held, without its "<engine>: " prefix.
-std::string held_error(const CaptureLogger &held, const char *engine) {
+std::string held_error(const HeldLogger &held, const char *engine) {
   for (const CaptureLogger::Line &l : held.lines) {
     if (l.level != LogLevel::kError) continue;
     const std::string prefix = std::string(engine) + ": ";
@@ -99,7 +109,7 @@ bool route_fixed_sl(const EngineDesc &e, const EngineInput &in, int sl, Routing 
   int E = std::max(1, budget - 1);  // VLs for the engine, the rest for SL sl
   std::string why;                  // why the last attempt's SL sl did not fit
   for (int attempt = 1;; ++attempt) {
-    CaptureLogger held;
+    HeldLogger held(in.log);
     EngineReport r;
     const EngineInput sub{f, in.options, held, E, engine_sls, in.qos};
     if (!e.route(sub, out, r)) {
