@@ -123,6 +123,7 @@ bool run_engine(const EngineDesc &e, const EngineInput &in, Routing &out, Engine
       } else {
         co.fixed_sl = 0;
         co.max_problems = 1;
+        co.name_cycle_paths = false;  // the INFO line shows the cycle only
         const check::Result f0 = check::verify(in.fabric, routed, co);
         sl0_safe = f0.ok ? 1 : 0;
         sl0_problem = f0.first_problem;

@@ -111,7 +111,7 @@ class Checker {
     destinations();
     probs_ = &res_->problems;
     find_cycle();
-    if (!cycle_nodes_.empty()) explain_cycle();
+    if (!cycle_nodes_.empty() && opt_.name_cycle_paths) explain_cycle();
 
     res_->vl_mask = vl_mask_;
     res_->sl_mask = sl_mask_;

@@ -138,6 +138,10 @@ struct Options {
   bool fixed_sl_mixed = false;
   int max_problems = 20;  // problem lines kept
   int max_examples = 3;   // example paths kept per cycle dependency
+  // With a credit loop, name the paths behind each dependency of the cycle
+  // (Result::cycle_deps; one more pass over the destinations whose trees
+  // make a turn of it). false: cycle_deps stays empty.
+  bool name_cycle_paths = true;
 };
 
 // One dependency (edge) of an offending cycle and the paths that create it.

@@ -683,6 +683,14 @@ TEST(VerifyFixedSl, DatelineRingIsSafeOnlyWithItsOwnSls) {
                                        "S4 port 2 VL 0"};
   EXPECT_EQ(std::set<std::string>(c1.cycle.begin(), c1.cycle.end()), want1);
 
+  // Without naming the paths: the same cycle, no dependencies listed.
+  check::Options quick = o;
+  quick.fixed_sl = 0;
+  quick.name_cycle_paths = false;
+  const check::Result q = check::verify(f, r, quick);
+  EXPECT_EQ(q.cycle, want);
+  EXPECT_TRUE(q.cycle_deps.empty());
+
   // A path SL file (SourceLidSls) is not used with fixed_sl.
   check::SourceLidSls sls = no_source_sls(f);
   for (const uint16_t s : f.lids())
