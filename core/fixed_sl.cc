@@ -147,7 +147,9 @@ bool route_fixed_sl(const EngineDesc &e, const EngineInput &in, int sl, Routing 
       const int v = hi < lo ? 0 : lo;
       return done(strprintf("the same %s", vl_range_text(v, 1).c_str()), v, 1);
     }
-    const int K = budget - E;
+    // Every VL the engine left free (LOREN's and ACRO's routes do not depend
+    // on the VL count; they often use fewer than E).
+    const int K = budget - engine_vls;
     int acro_needs = 0;
     if (K >= 1) {
       minimal::DestTrees trees;
@@ -189,13 +191,13 @@ bool route_fixed_sl(const EngineDesc &e, const EngineInput &in, int sl, Routing 
           why = strprintf("SL %d: ACRO on the routes of %d VLs: %s", sl, E, lr.error.c_str());
           break;
       }
-      in.log.logf(LogLevel::kVerbose, "%s: fixed_sl=%d: attempt %d: %s", name, sl, attempt,
-                  why.c_str());
+      in.log.logf(LogLevel::kVerbose, "%s: fixed_sl=%d: attempt %d (E=%d K=%d): %s", name, sl,
+                  attempt, E, K, why.c_str());
     }
     if (E == 1) break;
     // Fewer VLs for the engine; ACRO's layer count, when it was too high,
     // says how many SL sl needs at least (on these routes).
-    E = std::max(1, std::min(E - 1, budget - acro_needs));
+    E = std::max(1, std::min(engine_vls - 1, budget - acro_needs));
   }
   return engine_error(in.log, name,
                       strprintf("fixed_sl=%d: no split of the %d VLs between the SA's paths and SL "
