@@ -14,6 +14,11 @@ namespace keiro {
 
 namespace {
 
+// The most (source switch, destination) paths SL N's one-SL realization is
+// tried on (core/vlmap keeps about 20 bytes per hop: some 60 MB at this
+// size); larger fabrics get the engine on one VL.
+constexpr int64_t kMaxRealizedPaths = 500000;
+
 // Holds an attempt's lines back; wants the levels the target wants.
 class HeldLogger : public CaptureLogger {
  public:
@@ -106,8 +111,12 @@ bool route_fixed_sl(const EngineDesc &e, const EngineInput &in, int sl, Routing 
   for (int i = 0; i < kNumSls - 1; ++i) to[i] = static_cast<uint8_t>(i < sl ? i : i + 1);
   to[kNumSls - 1] = static_cast<uint8_t>(sl);
 
-  int E = std::max(1, budget - 1);  // VLs for the engine, the rest for SL sl
-  std::string why;                  // why the last attempt's SL sl did not fit
+  // VLs for the engine, the rest for SL sl. A fabric whose switches alone
+  // give more paths than the one-SL realization may take goes straight to
+  // the engine on one VL.
+  const int64_t S = f.num_switches();
+  int E = S * S > kMaxRealizedPaths ? 1 : std::max(1, budget - 1);
+  std::string why;  // why the last attempt's SL sl did not fit
   for (int attempt = 1;; ++attempt) {
     HeldLogger held(in.log);
     EngineReport r;
@@ -157,6 +166,18 @@ bool route_fixed_sl(const EngineDesc &e, const EngineInput &in, int sl, Routing 
       if (!minimal::trees_from_lfts(f, out, trees, err)) {
         replay(held, in.log, false);
         return engine_error(in.log, name, strprintf("fixed_sl=%d: %s", sl, err.c_str()));
+      }
+      const int64_t paths = S * trees.num_dests();
+      if (paths > kMaxRealizedPaths) {
+        why = strprintf(
+            "SL %d: %lld (source switch, destination) paths, more than the one-SL "
+            "realization takes (%lld)",
+            sl, static_cast<long long>(paths), static_cast<long long>(kMaxRealizedPaths));
+        in.log.logf(LogLevel::kVerbose, "%s: fixed_sl=%d: attempt %d: %s", name, sl, attempt,
+                    why.c_str());
+        if (E == 1) break;
+        E = 1;
+        continue;
       }
       Routing fixed;
       fixed.reset(f, Routing::SlScope::kPerSourceSwitch);

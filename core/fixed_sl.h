@@ -18,13 +18,16 @@
 // Search: engine VLs E = budget - 1 first (K = 1), then fewer while SL N's
 // realization fails (skipping to budget - ACRO's layer count when ACRO says
 // how many it needs); E = 1 always ends the search when the engine can route
-// on one VL. Every attempt's log lines are held back; only the winning
-// attempt's are passed on, followed by one INFO line about the split.
+// on one VL. SL N's realization is tried only up to 500,000 (source switch,
+// destination) paths (its memory); beyond, straight to E = 1. Every attempt's log lines are held
+// back; only the winning attempt's are passed on, followed by one INFO line about the split.
 //
 // Errors: exactly one ERROR line (max_sls < 2; the engine fails with the VLs
 // left; no split works), false.
 // Time: up to budget - 1 engine runs, each followed by ACRO on the routes
-// (one destination per distinct LFT column) and the one-SL realization.
+// (one destination per distinct LFT column) and the one-SL realization; 1 or
+// 2 engine runs beyond the path cap (a 1,000-switch fabric with 9,000 LIDs:
+// keiro-nue at budget - 1 VLs, then on 1 VL).
 // Memory: the trees (K * S next hops) and a second Routing for SL N's
 // realization while it runs.
 #pragma once
