@@ -186,3 +186,48 @@ TEST(FixedSl, OneVlTablesAreSafeOnSl0WithoutASecondCheck) {
 
 }  // namespace
 }  // namespace keiro
+
+namespace keiro {
+namespace {
+
+// Every engine on the contract test's kinds of fabric (ring, parallel
+// links, LMC 2, no terminals, a single switch) with fixed_sl=0 and 2..4
+// VLs: tables that the independent walk finds free of credit loops with the
+// SA's SLs, with SL 0 and mixed, where SL 0 is never a path SL, or exactly
+// one ERROR line.
+TEST(FixedSl, EveryEngineOnSmallFabricsIsSafeOrFailsCleanly) {
+  const std::vector<std::pair<const char *, Fabric>> fabrics = {
+      {"ring6", fixtures::ring(6, {.hcas = 1})},
+      {"parallel", fixtures::from_links(4, {{0, 1}, {0, 1}, {1, 2}, {2, 3}, {3, 0}}, {.hcas = 1})},
+      {"lmc2", fixtures::random_regular(8, 3, 1, {.hcas = 2, .lmc = 2})},
+      {"no_terminals", fixtures::from_links(9, fixtures::torus_links(3, 3))},
+      {"one_switch", fixtures::from_links(1, {}, {.hcas = 3})},
+  };
+  for (const auto &[fname, f] : fabrics)
+    for (const EngineDesc &e : all_engines())
+      for (const int vls : {2, 4}) {
+        const std::string base = std::string(e.name) == "loren" ? loren_layout(f) + " " : "";
+        const fixtures::EngineRun run =
+            fixtures::run_captured(f, e.name, {.opts = base + "fixed_sl=0", .max_vls = vls});
+        SCOPED_TRACE(std::string(fname) + " " + e.name + " " + std::to_string(vls) +
+                     " VLs: " + run.last_line());
+        // keiro-nue and keiro-dl can always fall back to one VL.
+        const std::string name = e.name;
+        if (name == "nue" || name == "dl") {
+          EXPECT_TRUE(run.ok);
+        }
+        if (!run.ok) {
+          EXPECT_EQ(run.log.count(LogLevel::kError), 1);
+          continue;
+        }
+        EXPECT_EQ(run.log.count(LogLevel::kError), 0);
+        EXPECT_EQ(path_sls(f, run.out).count(0), 0u);
+        EXPECT_EQ(fixtures::credit_loop_problem(f, run.out), "");
+        EXPECT_EQ(fixtures::credit_loop_problem(f, run.out, 0), "");
+        EXPECT_EQ(fixtures::credit_loop_problem(f, run.out, 0, true), "");
+        EXPECT_LE(run.out.vls_used, vls);
+      }
+}
+
+}  // namespace
+}  // namespace keiro
