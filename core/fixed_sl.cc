@@ -141,11 +141,11 @@ bool route_fixed_sl(const EngineDesc &e, const EngineInput &in, int sl, Routing 
       replay(held, in.log, true);
       in.log.logf(LogLevel::kInfo,
                   "%s: fixed_sl=%d: the SA's paths use %d VL%s and SLs other than %d; every path "
-                  "on SL %d uses %s (%d VL%s in all, %d of %d allowed; %d engine run%s)",
+                  "on SL %d uses %s (%d VL%s in all, %d allowed; %d engine run%s)",
                   name, sl, engine_vls, engine_vls == 1 ? "" : "s", sl, sl, how.c_str(),
                   std::max(engine_vls, first_vl + fixed_vls),
-                  std::max(engine_vls, first_vl + fixed_vls) == 1 ? "" : "s", budget, budget,
-                  attempt, attempt == 1 ? "" : "s");
+                  std::max(engine_vls, first_vl + fixed_vls) == 1 ? "" : "s", budget, attempt,
+                  attempt == 1 ? "" : "s");
       return true;
     };
     if (hi <= lo) {
