@@ -2,7 +2,7 @@
 # The core library: every algorithm, no OpenSM dependency. Linked into the
 # plugin, the keiro tool and the unit tests. Each directory of core/ has its
 # own fragment listing its files.
-libkeirocore_la_SOURCES += core/engine.cc core/engine.h core/enum_names.h core/fabric.cc core/fabric.h core/log.cc core/log.h \
+libkeirocore_la_SOURCES += core/engine.cc core/engine.h core/enum_names.h core/fabric.cc core/fabric.h core/fixed_sl.cc core/fixed_sl.h core/log.cc core/log.h \
 	core/options.cc core/options.h core/routing.cc core/routing.h core/timing.h
 libkeirocore_la_LIBADD = $(METIS_LIBS)
 

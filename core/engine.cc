@@ -2,6 +2,7 @@
 #include "core/engine.h"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <exception>
 #include <system_error>
@@ -10,6 +11,7 @@
 #include "core/acro/engine.h"
 #include "core/check/verify.h"
 #include "core/dl/engine.h"
+#include "core/fixed_sl.h"
 #include "core/loren/engine.h"
 #include "core/nue/engine.h"
 #include "core/timing.h"
@@ -63,21 +65,70 @@ int vl_budget(const Fabric &f, const Options &o, bool qos, const char *engine, L
   return budget;
 }
 
+namespace {
+
+// Every switch hop and every CA port maps SL 0 to the VL of each SL in
+// sl_mask: all traffic on SL 0 then follows the same (channel, VL) chains as
+// with the path SLs, so a second check would repeat the first.
+// O(S * P^2 * 16 + T * 16).
+bool sl0_like_path_sls(const Fabric &f, const Routing &r, uint32_t sl_mask) {
+  for (int32_t s = 0; s < f.num_switches(); ++s) {
+    const unsigned ports = f.sw(s).num_ports;
+    for (unsigned in = 0; in <= ports; ++in)
+      for (unsigned o = 0; o <= ports; ++o)
+        for (uint32_t m = sl_mask; m; m &= m - 1) {
+          const auto sl = static_cast<uint8_t>(std::countr_zero(m));
+          if (r.vl(s, static_cast<uint8_t>(in), static_cast<uint8_t>(o), sl) !=
+              r.vl(s, static_cast<uint8_t>(in), static_cast<uint8_t>(o), 0))
+            return false;
+        }
+  }
+  for (int32_t t = 0; t < f.num_terminals(); ++t)
+    for (uint32_t m = sl_mask; m; m &= m - 1)
+      if (r.terminal_vl(t, static_cast<uint8_t>(std::countr_zero(m))) != r.terminal_vl(t, 0))
+        return false;
+  return true;
+}
+
+}  // namespace
+
 bool run_engine(const EngineDesc &e, const EngineInput &in, Routing &out, EngineReport &rep,
                 check::Result *check_out, const StageFn &stage, bool *stage_ran) {
   if (stage_ran) *stage_ran = false;
   auto t0 = std::chrono::steady_clock::now();
-  if (!e.route(in, out, rep)) return false;
+  const int fixed_sl = fixed_sl_option(in.options);
+  if (!(fixed_sl >= 0 ? route_fixed_sl(e, in, fixed_sl, out, rep) : e.route(in, out, rep)))
+    return false;
   rep.route_seconds = seconds_since(t0);
   out.engine = e.osm_name;
   check::Result own;
   check::Result &r = check_out ? *check_out : own;
   const Routing &routed = out;
+  // Without fixed_sl: whether all traffic on SL 0 (UCX_IB_SL=0,
+  // NCCL_IB_SL=0) would be deadlock free too: 1 yes, 0 no, -1 not known.
+  int sl0_safe = -1;
+  std::string sl0_problem;
   auto run_check = [&] {
     const auto t1 = std::chrono::steady_clock::now();
     check::Options co;
     co.threads = static_cast<int>(in.options.get_int("threads"));
+    // With fixed_sl: the SA's SLs and SL fixed_sl in one graph, which
+    // proves both alone as well (core/fixed_sl.h).
+    co.fixed_sl = fixed_sl;
+    co.fixed_sl_mixed = fixed_sl >= 0;
     r = check::verify(in.fabric, routed, co);
+    if (r.ok && fixed_sl < 0) {
+      if (sl0_like_path_sls(in.fabric, routed, r.sl_mask)) {
+        sl0_safe = 1;
+      } else {
+        co.fixed_sl = 0;
+        co.max_problems = 1;
+        co.name_cycle_paths = false;  // the INFO line shows the cycle only
+        const check::Result f0 = check::verify(in.fabric, routed, co);
+        sl0_safe = f0.ok ? 1 : 0;
+        sl0_problem = f0.first_problem;
+      }
+    }
     rep.check_seconds = seconds_since(t1);
   };
   bool staged = true;
@@ -109,10 +160,29 @@ bool run_engine(const EngineDesc &e, const EngineInput &in, Routing &out, Engine
     run_check();
   }
   if (!r.ok) {
-    in.log.logf(LogLevel::kError, "%s: self-check failed, tables not installed: %s", e.osm_name,
+    in.log.logf(LogLevel::kError, "%s: self-check failed%s, tables not installed: %s", e.osm_name,
+                fixed_sl >= 0
+                    ? strprintf(" (the SA's SLs and every path on SL %d at once)", fixed_sl).c_str()
+                    : "",
                 r.first_problem.c_str());
     return false;
   }
+  if (fixed_sl >= 0)
+    in.log.logf(LogLevel::kInfo,
+                "%s: fixed-SL safety: deadlock free with the SA's SLs, with every path on SL %d "
+                "(fixed_sl=%d) and with both at once; %d VL%s",
+                e.osm_name, fixed_sl, fixed_sl, r.vls_used, r.vls_used == 1 ? "" : "s");
+  else if (sl0_safe == 1)
+    in.log.logf(LogLevel::kInfo,
+                "%s: fixed-SL safety: also deadlock free when every path uses SL 0 (MPI with "
+                "UCX_IB_SL=0 or NCCL_IB_SL=0, which never asks the SA)",
+                e.osm_name);
+  else if (sl0_safe == 0)
+    in.log.logf(LogLevel::kInfo,
+                "%s: fixed-SL safety: NOT deadlock free when every path uses SL 0 (MPI with "
+                "UCX_IB_SL=0 or NCCL_IB_SL=0, which never asks the SA): %s; only traffic that "
+                "takes its SL from the SA is safe (option fixed_sl=0 makes SL 0 safe too)",
+                e.osm_name, sl0_problem.c_str());
   if (!staged) return false;
   out.vls_used = r.vls_used;
   out.sls_used = r.sls_used;

@@ -19,6 +19,11 @@ const OptionSpec kGeneralOptions[] = {
     int_option("max_sls", 1, 16, "16", "most SLs an engine may hand out"),
     path_option("sl_dump",
                 "after each routing, write every path's SL to this file (keiro check reads it)"),
+    int_option("fixed_sl", 0, 15, "",
+               "make the tables deadlock free also when all traffic uses this SL (MPI through "
+               "UCX_IB_SL / NCCL_IB_SL never asks the SA), alone and mixed with the SA's SLs: "
+               "SL N gets VLs of its own and path_sl never answers it (docs/fixed-sl.md); "
+               "unset: only the SA's SLs are safe"),
     int_option("threads", 0, 256, "0",
                "worker threads for the self-check (0 = the machine's cores, at most 8); the "
                "result is the same for every value"),

@@ -45,7 +45,7 @@ constexpr OptionSpec guid_or_name_option(const char *key, const char *help) {
   return {key, OptionSpec::kGuidOrName, 0, 0, nullptr, "", help};
 }
 
-// config, max_vls, max_sls, sl_dump.
+// config, max_vls, max_sls, sl_dump, fixed_sl, threads.
 std::span<const OptionSpec> general_option_specs();
 // Every key keiro accepts: the general ones, then each registered engine's
 // (core/engine.cc assembles them from all_engines()).

@@ -51,4 +51,18 @@ void Routing::set_uniform_sl2vl(uint8_t sl, uint8_t v) {
   for (size_t i = sl; i < term_sl2vl_.size(); i += kNumSls) term_sl2vl_[i] = v;
 }
 
+void Routing::permute_sls(const std::array<uint8_t, kNumSls> &to) {
+  for (uint8_t &sl : sl_)
+    if (sl < kNumSls) sl = to[sl];
+  auto move_rows = [&](std::vector<uint8_t> &table) {
+    std::array<uint8_t, kNumSls> row;
+    for (size_t b = 0; b + kNumSls <= table.size(); b += kNumSls) {
+      for (int i = 0; i < kNumSls; ++i) row[to[i]] = table[b + i];
+      std::copy(row.begin(), row.end(), table.begin() + static_cast<std::ptrdiff_t>(b));
+    }
+  };
+  move_rows(sl2vl_);
+  move_rows(term_sl2vl_);
+}
+
 }  // namespace keiro

@@ -16,6 +16,7 @@
 // fresh memory.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -64,6 +65,10 @@ class Routing {
   uint8_t terminal_vl(int32_t t, uint8_t sl) const { return term_sl2vl_[t * kNumSls + sl]; }
   void set_terminal_vl(int32_t t, uint8_t sl, uint8_t vl) { term_sl2vl_[t * kNumSls + sl] = vl; }
   uint8_t switch_ports(int32_t sw) const { return sw_ports_[sw]; }
+  // Renames SLs: a path SL p becomes to[p] (kNoPathSl-style values >= 16
+  // stay), and the SL2VL entry of SL i of every (switch, in, out) and every
+  // terminal moves to SL to[i]. to must be a permutation of 0..15. O(tables).
+  void permute_sls(const std::array<uint8_t, kNumSls> &to);
 
   // ---- what the engine reports about itself ----
   std::string engine;  // e.g. "keiro-nue"

@@ -44,6 +44,12 @@ const char *kUsage =
     "  --sls FILE        path SLs from FILE (keiro path-SL file or saquery output)\n"
     "  --assume-sl N     check pairs that have no path SL, and need one, with SL N\n"
     "                    (the report counts them)\n"
+    "  --fixed-sl N      check as if every path used SL N (MPI through UCX_IB_SL or\n"
+    "                    NCCL_IB_SL never asks the SA for an SL); path SLs are\n"
+    "                    then not needed\n"
+    "  --mixed-sl N      check every path on its own path SL and on SL N at once,\n"
+    "                    in one dependency graph: SA-SL traffic (IPoIB, storage)\n"
+    "                    and fixed-SL traffic (MPI) sharing the fabric\n"
     "  --vls N           data VLs every port operates (default 15): a hop on a VL\n"
     "                    >= N is an error naming the path\n"
     "  --pairs WHICH     traffic to check: all (every LID to every LID; default),\n"
@@ -86,7 +92,8 @@ bool save_dir(const std::string &dir, const io::LoadedRouting &lr, std::string &
 // ---------------------------------------------------------------- output
 
 std::string result_text(const std::string &what, const io::LoadedRouting &lr,
-                        const check::Result &c, double read_seconds, int assume_sl) {
+                        const check::Result &c, double read_seconds, int assume_sl,
+                        const check::Options &copt) {
   const Fabric &f = lr.fabric;
   std::string o = "keiro check: " + what + "\n";
   auto row = [&](const char *k, const std::string &v) {
@@ -95,7 +102,13 @@ std::string result_text(const std::string &what, const io::LoadedRouting &lr,
   row("fabric", strprintf("%d switches, %d CA/router ports, %d links, %zu LIDs", f.num_switches(),
                           f.num_terminals(), f.num_channels() / 2, f.lids().size()));
   if (!lr.engine.empty()) row("engine", lr.engine);
-  row("path SLs", lr.sl_source);
+  if (copt.fixed_sl < 0)
+    row("path SLs", lr.sl_source);
+  else if (!copt.fixed_sl_mixed)
+    row("path SLs", strprintf("every path on SL %d (--fixed-sl)", copt.fixed_sl));
+  else
+    row("path SLs", strprintf("%s, and every path on SL %d as well (--mixed-sl)",
+                              lr.sl_source.c_str(), copt.fixed_sl));
   row("pairs checked", std::to_string(c.pairs_checked));
   if (c.pairs_assumed_sl)
     row("assumed SL", strprintf("%lld pairs without a path SL checked with SL %d (--assume-sl)",
@@ -156,11 +169,14 @@ int run_check(const std::vector<std::string> &args) {
   bool live = false, json = false;
   check::Options copt;
   std::string pairs = "all";
+  int mixed_sl = -1;
   for (ArgWalker w("check", args); w.next();) {
     const std::string &a = w.arg();
     if (w.help()) return print_usage(kUsage);
     if (take_dump_option(w, lopt, pairs) || w.take("--assume-sl", 0, kNumSls - 1, copt.assume_sl) ||
         w.take("--vls", 1, kMaxDataVls, copt.vls) ||
+        w.take("--fixed-sl", 0, kNumSls - 1, copt.fixed_sl) ||
+        w.take("--mixed-sl", 0, kNumSls - 1, mixed_sl) ||
         w.take("--max-problems", 1, 100000, copt.max_problems) ||
         w.take("--threads", 0, 256, copt.threads) || w.flag("--json", json) ||
         w.flag("--live", live) ||
@@ -181,6 +197,12 @@ int run_check(const std::vector<std::string> &args) {
     }
   }
   if (live == !dir.empty()) return usage_error("check", "give a dump directory or --live", kUsage);
+  if (mixed_sl >= 0 && copt.fixed_sl >= 0)
+    return usage_error("check", "give --fixed-sl or --mixed-sl, not both", kUsage);
+  if (mixed_sl >= 0) {
+    copt.fixed_sl = mixed_sl;
+    copt.fixed_sl_mixed = true;
+  }
   check::parse_pairs(pairs, copt);
   io::LoadedRouting lr;
   std::string err;
@@ -226,6 +248,12 @@ int run_check(const std::vector<std::string> &args) {
   if (copt.vls < kMaxDataVls)
     lr.notes.push_back(
         strprintf("--vls %d: a hop on VL %d or above is an error", copt.vls, copt.vls));
+  if (json && copt.fixed_sl >= 0)  // the text output says it in its "path SLs" row
+    lr.notes.push_back(
+        copt.fixed_sl_mixed
+            ? strprintf("--mixed-sl %d: every path on its own SL and on SL %d", copt.fixed_sl,
+                        copt.fixed_sl)
+            : strprintf("--fixed-sl %d: every path on SL %d", copt.fixed_sl, copt.fixed_sl));
   if (json && c.pairs_assumed_sl)  // the text output has a row for it
     lr.notes.push_back(strprintf("--assume-sl %d: %lld pairs without a path SL checked with it",
                                  copt.assume_sl, static_cast<long long>(c.pairs_assumed_sl)));
@@ -236,7 +264,7 @@ int run_check(const std::vector<std::string> &args) {
   if (json)
     std::printf("%s\n", result_json(what, lr, c).c_str());
   else
-    std::fputs(result_text(what, lr, c, read_s, copt.assume_sl).c_str(), stdout);
+    std::fputs(result_text(what, lr, c, read_s, copt.assume_sl, copt).c_str(), stdout);
   return c.ok ? 0 : 1;
 }
 

@@ -74,7 +74,16 @@ struct Source {
 class Checker {
  public:
   Checker(const Fabric &f, const Routing &r, const Options &o, Result &res)
-      : f_(f), r_(r), opt_(o), res_(&res), probs_(&res.problems), walk_(f, r) {}
+      : f_(f),
+        r_(r),
+        opt_(o),
+        fixed_sl_(o.fixed_sl),
+        fixed_only_(o.fixed_sl >= 0 && !o.fixed_sl_mixed),
+        mixed_(o.fixed_sl >= 0 && o.fixed_sl_mixed),
+        source_sls_(fixed_only_ ? nullptr : o.source_sls),
+        res_(&res),
+        probs_(&res.problems),
+        walk_(f, r) {}
 
   void run() {
     build_sources();
@@ -102,7 +111,7 @@ class Checker {
     destinations();
     probs_ = &res_->problems;
     find_cycle();
-    if (!cycle_nodes_.empty()) explain_cycle();
+    if (!cycle_nodes_.empty() && opt_.name_cycle_paths) explain_cycle();
 
     res_->vl_mask = vl_mask_;
     res_->sl_mask = sl_mask_;
@@ -265,19 +274,22 @@ class Checker {
 
   // The SLs used by the LIDs of source e towards the current destination;
   // missing receives the number of its LIDs whose SL is not known.
+  // With Options::fixed_sl: SL fixed_sl only, or (mixed) as well.
   uint32_t source_sls(int32_t s, const Source &e, uint16_t dlid, int64_t &missing) const {
-    const uint8_t base = r_.path_sl(s, dlid);
     missing = 0;
-    if (!opt_.source_sls) {
+    if (fixed_only_) return 1u << fixed_sl_;
+    const uint32_t fixed = mixed_ ? 1u << fixed_sl_ : 0;
+    const uint8_t base = r_.path_sl(s, dlid);
+    if (!source_sls_) {
       if (base == kNoPathSl) {
         missing = e.nlids;
-        return 0;
+        return fixed;
       }
-      return 1u << std::min<uint8_t>(base, 31);
+      return fixed | 1u << std::min<uint8_t>(base, 31);
     }
-    uint32_t mask = 0;
+    uint32_t mask = fixed;
     for (uint32_t l = e.lid; l < e.lid + e.nlids; ++l) {
-      const int g = opt_.source_sls->get(static_cast<uint16_t>(l), dlid);
+      const int g = source_sls_->get(static_cast<uint16_t>(l), dlid);
       const int sl = g >= 0 ? g : base;
       if (sl == kNoPathSl)
         ++missing;
@@ -368,19 +380,24 @@ class Checker {
       // with one known SL through an in-port-free SL2VL table without VL 15
       // at the sources. The same counts, problems and dependencies as the
       // loop below.
-      if (s != d && !opt_.source_sls && src_start_[s] != src_start_[s + 1]) {
+      if (s != d && !source_sls_ && src_start_[s] != src_start_[s + 1]) {
         if (fate != Fate::kDelivered) {
           res_->pairs_checked += src_nlids_[s];
           count_failure(fate, src_nlids_[s]);
           report_failure(s);
           continue;
         }
-        const uint8_t base = r_.path_sl(s, dlid);
-        if (in_port_free_[s] && base < kNumSls && !(src_vl15_[s] >> base & 1)) {
+        const uint8_t base = fixed_only_ ? static_cast<uint8_t>(fixed_sl_) : r_.path_sl(s, dlid);
+        if (in_port_free_[s] && base < kNumSls && !(src_vl15_[s] >> base & 1) &&
+            !(mixed_ && src_vl15_[s] >> fixed_sl_ & 1)) {
           res_->pairs_checked += src_nlids_[s];
           sl_mask_ |= 1u << base;
           const Source &e = sources_[src_start_[s]];
           follow(s, e.port, base, d, e);
+          if (mixed_ && base != fixed_sl_) {
+            sl_mask_ |= 1u << fixed_sl_;
+            follow(s, e.port, static_cast<uint8_t>(fixed_sl_), d, e);
+          }
           continue;
         }
       }
@@ -782,13 +799,19 @@ class Checker {
             if (pair_sl_free(s, e)) return 0;
             return opt_.assume_sl;
           };
-          if (!opt_.source_sls) {
-            trace(s, e, e.lid, e.nlids, known(r_.path_sl(s, dlid)), dlid, index);
+          if (fixed_only_) {
+            trace(s, e, e.lid, e.nlids, fixed_sl_, dlid, index);
+          } else if (!source_sls_) {
+            const int own = known(r_.path_sl(s, dlid));
+            trace(s, e, e.lid, e.nlids, own, dlid, index);
+            if (mixed_ && own != fixed_sl_) trace(s, e, e.lid, e.nlids, fixed_sl_, dlid, index);
           } else {
             for (uint32_t l = e.lid; l < e.lid + e.nlids; ++l) {
-              const int g = opt_.source_sls->get(static_cast<uint16_t>(l), dlid);
-              trace(s, e, static_cast<uint16_t>(l), 1, known(g >= 0 ? g : r_.path_sl(s, dlid)),
-                    dlid, index);
+              const int g = source_sls_->get(static_cast<uint16_t>(l), dlid);
+              const int own = known(g >= 0 ? g : r_.path_sl(s, dlid));
+              trace(s, e, static_cast<uint16_t>(l), 1, own, dlid, index);
+              if (mixed_ && own != fixed_sl_)
+                trace(s, e, static_cast<uint16_t>(l), 1, fixed_sl_, dlid, index);
             }
           }
         }
@@ -825,6 +848,9 @@ class Checker {
   const Fabric &f_;
   const Routing &r_;
   const Options &opt_;
+  int fixed_sl_;                    // Options::fixed_sl
+  bool fixed_only_, mixed_;         // every pair on SL fixed_sl_ only / as well
+  const SourceLidSls *source_sls_;  // Options::source_sls, unless fixed_only_
   Result *res_;
   std::vector<std::string> *probs_;  // where problem() adds lines
   DestinationWalk walk_;
@@ -872,6 +898,12 @@ Result verify(const Fabric &f, const Routing &r) {
 Result verify(const Fabric &f, const Routing &r, const Options &opt) {
   const auto t0 = Clock::now();
   Result res;
+  if (opt.fixed_sl >= kNumSls) {
+    res.first_problem = strprintf("fixed SL %d is not an SL (0..15)", opt.fixed_sl);
+    res.problems.push_back(res.first_problem);
+    res.seconds = seconds_since(t0);
+    return res;
+  }
   if (!f.finalized() || r.num_switches() != f.num_switches() || r.max_lid() < f.max_lid()) {
     res.first_problem = strprintf(
         "routing tables do not match the fabric (%d switches and max LID %u in the tables, %d "

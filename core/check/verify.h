@@ -126,8 +126,22 @@ struct Options {
   // Called after each block of destinations with (done, total), from the
   // worker threads (one call at a time): for a progress line.
   std::function<void(int64_t, int64_t)> progress;
+  // Fixed-SL traffic (MPI through UCX_IB_SL or NCCL_IB_SL, which never asks
+  // the SA): with fixed_sl = N (0..15) every pair is followed on SL N instead
+  // of its path SL (path SLs, source_sls and assume_sl are then not used;
+  // no pair lacks an SL). With fixed_sl_mixed as well, every pair is
+  // followed on its own path SL *and* on SL N, in one dependency graph: a
+  // fabric carrying both kinds of traffic at once. An acyclic mixed graph
+  // means both kinds alone are deadlock free too (each is a subgraph).
+  // -1: every pair on its own path SL only.
+  int fixed_sl = -1;
+  bool fixed_sl_mixed = false;
   int max_problems = 20;  // problem lines kept
   int max_examples = 3;   // example paths kept per cycle dependency
+  // With a credit loop, name the paths behind each dependency of the cycle
+  // (Result::cycle_deps; one more pass over the destinations whose trees
+  // make a turn of it). false: cycle_deps stays empty.
+  bool name_cycle_paths = true;
 };
 
 // One dependency (edge) of an offending cycle and the paths that create it.

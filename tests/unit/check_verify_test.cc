@@ -612,3 +612,159 @@ TEST(VerifyThreads, CreditLoopBlackHolesAndLoopsSameForEveryThreadCount) {
 
 }  // namespace
 }  // namespace keiro
+
+namespace keiro {
+namespace {
+
+using fixtures::route_ring;
+
+// ---- fixed-SL traffic (Options::fixed_sl, keiro check --fixed-sl/--mixed-sl)
+
+// The clockwise 4-ring made deadlock free with a dateline on 2 SLs: paths
+// that wrap from S4 to S1 get SL 1, the others SL 0. SL 0 is VL 0 on every
+// hop; SL 1 is VL 0 on the first hop and on transit hops of S3 and S4, and
+// VL 1 on transit hops of S1 and S2 (those can only come over the dateline
+// S4 -> S1: an SL-1 path through S1 or S2 that did not wrap would have to
+// start before S1). The VL change needs the in port.
+Routing dateline_ring(const Fabric &f) {
+  Routing r = route_ring(f, true, Routing::SlScope::kPerSourceSwitch);
+  const int n = f.num_switches();
+  for (int s = 0; s < n; ++s)
+    for (const uint16_t lid : f.lids()) r.set_path_sl(s, lid, f.lid_switch(lid) < s ? 1 : 0);
+  // Port 3 of a ca_ring switch is the link from its counter-clockwise
+  // neighbour: the transit in port of clockwise traffic.
+  r.set_vl(0, 3, 2, 1, 1);
+  r.set_vl(1, 3, 2, 1, 1);
+  return r;
+}
+
+TEST(VerifyFixedSl, DatelineRingIsSafeOnlyWithItsOwnSls) {
+  const Fabric f = fixtures::ca_ring(4);
+  const Routing r = dateline_ring(f);
+  const check::Result own = check::verify(f, r);
+  EXPECT_TRUE(own.ok) << own.first_problem;
+  EXPECT_EQ(own.vls_used, 2);
+  EXPECT_EQ(own.sls_used, 2);
+
+  check::Options o;
+  o.fixed_sl = 0;  // every path on SL 0: all on VL 0, the plain clockwise ring
+  const check::Result c0 = check::verify(f, r, o);
+  EXPECT_FALSE(c0.ok);
+  EXPECT_TRUE(c0.credit_loop);
+  EXPECT_EQ(c0.unreachable, 0);
+  EXPECT_EQ(c0.pairs_without_sl, 0);
+  EXPECT_EQ(c0.pairs_checked, own.pairs_checked);
+  EXPECT_EQ(c0.sls_used, 1);
+  EXPECT_EQ(c0.sl_mask, 1u);
+  EXPECT_EQ(c0.vls_used, 1);
+  const std::vector<std::string> want = {"S1 port 2 VL 0", "S2 port 2 VL 0", "S3 port 2 VL 0",
+                                         "S4 port 2 VL 0"};
+  EXPECT_EQ(c0.cycle, want);
+  // The example paths name SL 0, whatever their own SL.
+  ASSERT_EQ(c0.cycle_deps.size(), 4u);
+  for (const check::CycleDependency &d : c0.cycle_deps) {
+    ASSERT_FALSE(d.examples.empty());
+    EXPECT_NE(d.examples[0].find(" SL 0"), std::string::npos) << d.examples[0];
+  }
+
+  // Every path on SL 1: transit hops of S1 and S2 on VL 1, the rest on
+  // VL 0. Without the SA's SL 0 for the short paths, 0 -> 1 -> 2 -> 3 also
+  // runs on SL 1 and ties VL 1 back to VL 0 at S3: S1 port 2 VL 1 (a path
+  // S4 -> S1 -> S2) -> S2 port 2 VL 1 (S1 -> S2 -> S3 entering S1 from S4,
+  // or S4 -> S1 -> S2 -> S3) -> S3 port 2 VL 0 (S1 -> S2 -> S3 -> S4) ->
+  // S4 port 2 VL 0 (S2 -> S3 -> S4 -> S1) -> S1 port 2 VL 1.
+  o.fixed_sl = 1;
+  const check::Result c1 = check::verify(f, r, o);
+  EXPECT_FALSE(c1.ok);
+  EXPECT_TRUE(c1.credit_loop);
+  EXPECT_EQ(c1.sl_mask, 2u);
+  EXPECT_EQ(c1.vls_used, 2);
+  const std::set<std::string> want1 = {"S1 port 2 VL 1", "S2 port 2 VL 1", "S3 port 2 VL 0",
+                                       "S4 port 2 VL 0"};
+  EXPECT_EQ(std::set<std::string>(c1.cycle.begin(), c1.cycle.end()), want1);
+
+  // Without naming the paths: the same cycle, no dependencies listed.
+  check::Options quick = o;
+  quick.fixed_sl = 0;
+  quick.name_cycle_paths = false;
+  const check::Result q = check::verify(f, r, quick);
+  EXPECT_EQ(q.cycle, want);
+  EXPECT_TRUE(q.cycle_deps.empty());
+
+  // A path SL file (SourceLidSls) is not used with fixed_sl.
+  check::SourceLidSls sls = no_source_sls(f);
+  for (const uint16_t s : f.lids())
+    for (const uint16_t d : f.lids()) sls.set(s, d, 1);
+  o.fixed_sl = 0;
+  o.source_sls = &sls;
+  EXPECT_EQ(check::verify(f, r, o).cycle, want);
+}
+
+TEST(VerifyFixedSl, OneVlAcyclicRoutingPassesForEveryFixedSl) {
+  const Fabric f = fixtures::ca_ring(4);
+  const Routing r = route_ring(f, false);  // opposite split: acyclic on VL 0
+  for (int sl : {0, 5, 15}) {
+    check::Options o;
+    o.fixed_sl = sl;
+    const check::Result c = check::verify(f, r, o);
+    EXPECT_TRUE(c.ok) << sl << ": " << c.first_problem;
+    EXPECT_EQ(c.pairs_checked, 8 * 7);
+    EXPECT_EQ(c.sl_mask, 1u << sl);
+    EXPECT_EQ(c.dependency_edges, 4);  // the same 4 dependencies as with SL 0
+    EXPECT_EQ(c.dependency_nodes, 8);
+    o.fixed_sl_mixed = true;
+    const check::Result m = check::verify(f, r, o);
+    EXPECT_TRUE(m.ok) << sl << ": " << m.first_problem;
+    EXPECT_EQ(m.sl_mask, 1u | 1u << sl);
+    EXPECT_EQ(m.dependency_edges, 4);
+  }
+  check::Options bad;
+  bad.fixed_sl = 16;
+  const check::Result c = check::verify(f, r, bad);
+  EXPECT_FALSE(c.ok);
+  EXPECT_EQ(c.first_problem, "fixed SL 16 is not an SL (0..15)");
+}
+
+// A 5-ring routed the short way (at most 2 hops). The SA's SL 0 puts the
+// first hop on VL 0 and transit hops on VL 1; fixed SL 1 does the opposite.
+// Each alone only has VL-changing dependencies (acyclic), but mixed they
+// chain around the ring twice: (c0,0) -> (c1,1) -> (c2,0) -> ... -> (c4,1)
+// -> (c0,0). Hence disjoint VL sets for the two kinds of traffic.
+TEST(VerifyFixedSl, MixedTrafficCanLoopWhereEachAloneDoesNot) {
+  const Fabric f = fixtures::ca_ring(5);
+  Routing r = route_ring(f, false);
+  for (int s = 0; s < 5; ++s)
+    for (uint8_t in : {0, 1, 2, 3})
+      for (uint8_t out : {2, 3}) {
+        const bool transit = in == 2 || in == 3;
+        r.set_vl(s, in, out, 0, transit ? 1 : 0);
+        r.set_vl(s, in, out, 1, transit ? 0 : 1);
+      }
+  EXPECT_TRUE(check::verify(f, r).ok);
+  check::Options o;
+  o.fixed_sl = 1;
+  const check::Result alone = check::verify(f, r, o);
+  EXPECT_TRUE(alone.ok) << alone.first_problem;
+  o.fixed_sl_mixed = true;
+  const check::Result m = check::verify(f, r, o);
+  EXPECT_FALSE(m.ok);
+  EXPECT_TRUE(m.credit_loop);
+  EXPECT_EQ(m.sl_mask, 3u);
+  ASSERT_EQ(m.cycle.size(), 10u);
+  // Every dependency of the cycle is named with paths of both SLs.
+  bool sl0 = false, sl1 = false;
+  for (const check::CycleDependency &d : m.cycle_deps)
+    for (const std::string &e : d.examples) {
+      sl0 = sl0 || e.ends_with(" SL 0");
+      sl1 = sl1 || e.ends_with(" SL 1");
+    }
+  EXPECT_TRUE(sl0);
+  EXPECT_TRUE(sl1);
+  // Half the cycle's hops on each VL, each channel once per VL.
+  int vl1 = 0;
+  for (const std::string &h : m.cycle) vl1 += h.ends_with("VL 1");
+  EXPECT_EQ(vl1, 5);
+}
+
+}  // namespace
+}  // namespace keiro

@@ -41,26 +41,33 @@ inline bool acyclic(const std::vector<std::vector<int32_t>> &out) {
 // over (channel, VL) from every (source switch, destination LID) path with
 // the path SL and the SL2VL entries (first hop: in port 0), and looks for a
 // cycle with Kahn's algorithm. Returns "" or a description of the problem.
-inline std::string credit_loop_problem(const Fabric &f, const Routing &r) {
+// With fixed_sl >= 0 every path uses SL fixed_sl instead; with mixed as
+// well, every path is walked with its own SL and with fixed_sl, in one graph.
+inline std::string credit_loop_problem(const Fabric &f, const Routing &r, int fixed_sl = -1,
+                                       bool mixed = false) {
   const int32_t S = f.num_switches(), C = f.num_channels();
   const int V = kMaxDataVls + 1;
   std::vector<std::vector<int32_t>> out(static_cast<size_t>(C) * V);
   for (int32_t src = 0; src < S; ++src)
     for (uint16_t lid : f.lids()) {
       const int32_t dst = f.lid_switch(lid);
-      const uint8_t sl = r.path_sl(src, lid);
-      int32_t s = src, prev = -1, prev_node = -1;
-      for (int hops = 0; s != dst; ++hops) {
-        if (hops > S) return "forwarding loop to LID " + std::to_string(lid);
-        const uint8_t port = r.out_port(s, lid);
-        const PortPeer p = f.peer(s, port);
-        if (p.kind != PortPeer::kSwitch) return "black hole to LID " + std::to_string(lid);
-        const uint8_t in = prev < 0 ? 0 : f.channel(prev).dst_port;
-        const int32_t node = p.id * V + r.vl(s, in, port, sl);
-        if (prev_node >= 0) out[prev_node].push_back(node);
-        prev_node = node;
-        prev = p.id;
-        s = f.channel(p.id).dst;
+      std::vector<uint8_t> sls;
+      if (fixed_sl < 0 || mixed) sls.push_back(r.path_sl(src, lid));
+      if (fixed_sl >= 0) sls.push_back(static_cast<uint8_t>(fixed_sl));
+      for (const uint8_t sl : sls) {
+        int32_t s = src, prev = -1, prev_node = -1;
+        for (int hops = 0; s != dst; ++hops) {
+          if (hops > S) return "forwarding loop to LID " + std::to_string(lid);
+          const uint8_t port = r.out_port(s, lid);
+          const PortPeer p = f.peer(s, port);
+          if (p.kind != PortPeer::kSwitch) return "black hole to LID " + std::to_string(lid);
+          const uint8_t in = prev < 0 ? 0 : f.channel(prev).dst_port;
+          const int32_t node = p.id * V + r.vl(s, in, port, sl);
+          if (prev_node >= 0) out[prev_node].push_back(node);
+          prev_node = node;
+          prev = p.id;
+          s = f.channel(p.id).dst;
+        }
       }
     }
   for (auto &o : out) {

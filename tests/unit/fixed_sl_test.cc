@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// Option fixed_sl (core/fixed_sl.h) for every engine, and the INFO line
+// run_engine() logs after the self-check about fixed-SL traffic on SL 0.
+// Oracles: check::verify with Options::fixed_sl (tested on hand-made tables
+// in check_verify_test.cc) and the independent walk of
+// fixtures::credit_loop_problem (tests/unit/oracles.h).
+#include "core/fixed_sl.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <string>
+
+#include "core/check/verify.h"
+#include "core/engine.h"
+#include "tests/unit/fabrics.h"
+#include "tests/unit/oracles.h"
+
+namespace keiro {
+namespace {
+
+// A 5x5 torus, one CA per switch: minimal routes need VL changes there.
+Fabric torus5x5() {
+  return fixtures::from_links(25, fixtures::torus_links(5, 5), {.hcas = 1});
+}
+
+std::string loren_layout(const Fabric &f) {
+  const int32_t S = f.num_switches();
+  const auto w = static_cast<int32_t>(std::ceil(std::sqrt(static_cast<double>(S))));
+  const std::string path = ::testing::TempDir() + "/fixed_sl.layout";
+  std::ofstream out(path);
+  for (int32_t s = 0; s < S; ++s)
+    out << "0x" << std::hex << f.sw(s).guid << std::dec << " " << s % w << " " << s / w << "\n";
+  return "loren_layout=" + path;
+}
+
+// The path SLs in use (every source switch, every LID).
+std::set<int> path_sls(const Fabric &f, const Routing &r) {
+  std::set<int> sls;
+  for (int32_t s = 0; s < f.num_switches(); ++s)
+    for (const uint16_t lid : f.lids()) sls.insert(r.path_sl(s, lid));
+  return sls;
+}
+
+int count_containing(const CaptureLogger &log, LogLevel level, const std::string &needle) {
+  int n = 0;
+  for (const CaptureLogger::Line &l : log.lines)
+    n += l.level == level && l.text.find(needle) != std::string::npos;
+  return n;
+}
+
+TEST(FixedSl, NueFourVlsOnATorusLoopOnSl0AndFixedSl0Repairs) {
+  const Fabric f = torus5x5();
+  // Plain keiro-nue with 4 VLs: safe with its SLs, not with all on SL 0.
+  const fixtures::EngineRun plain = fixtures::run_captured(f, "nue", {.max_vls = 4});
+  ASSERT_TRUE(plain.ok) << plain.last_line();
+  EXPECT_EQ(path_sls(f, plain.out).size(), 4u);
+  EXPECT_EQ(fixtures::credit_loop_problem(f, plain.out), "");
+  EXPECT_EQ(fixtures::credit_loop_problem(f, plain.out, 0), "credit loop");
+  check::Options o;
+  o.fixed_sl = 0;
+  EXPECT_TRUE(check::verify(f, plain.out, o).credit_loop);
+  // The INFO line after the self-check says so, once, as the last line.
+  EXPECT_EQ(count_containing(plain.log, LogLevel::kInfo,
+                             "keiro-nue: fixed-SL safety: NOT deadlock free when every path uses "
+                             "SL 0"),
+            1);
+  EXPECT_NE(plain.last_line().find("credit loop over"), std::string::npos) << plain.last_line();
+
+  // fixed_sl=0: SL 0 is never a path SL, and all three checks pass.
+  const fixtures::EngineRun fixed =
+      fixtures::run_captured(f, "nue", {.opts = "fixed_sl=0", .max_vls = 4});
+  ASSERT_TRUE(fixed.ok) << fixed.last_line();
+  EXPECT_EQ(fixed.log.count(LogLevel::kError), 0);
+  const std::set<int> sls = path_sls(f, fixed.out);
+  EXPECT_EQ(sls.count(0), 0u);
+  EXPECT_EQ(fixtures::credit_loop_problem(f, fixed.out), "");
+  EXPECT_EQ(fixtures::credit_loop_problem(f, fixed.out, 0), "");
+  EXPECT_EQ(fixtures::credit_loop_problem(f, fixed.out, 0, true), "");
+  for (const bool mixed : {false, true}) {
+    o.fixed_sl_mixed = mixed;
+    const check::Result c = check::verify(f, fixed.out, o);
+    EXPECT_TRUE(c.ok) << mixed << ": " << c.first_problem;
+  }
+  EXPECT_EQ(fixed.rep.get("fixed_sl"), "0");
+  EXPECT_EQ(count_containing(fixed.log, LogLevel::kInfo,
+                             "keiro-nue: fixed-SL safety: deadlock free with the SA's SLs, with "
+                             "every path on SL 0 (fixed_sl=0) and with both at once"),
+            1);
+}
+
+// Every engine: with fixed_sl=0 either tables that pass the check with their
+// own SLs, with every path on SL 0 and mixed, or a clean failure (one ERROR
+// line naming fixed_sl). keiro-nue and keiro-dl always route (one VL is
+// always possible for them); keiro-acro and keiro-loren on a torus need VL
+// changes that one SL cannot encode.
+class FixedSlEngine : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(FixedSlEngine, FixedSl3OnTheTorusIsSafeOrFailsCleanly) {
+  const EngineDesc &e = all_engines()[GetParam()];
+  const Fabric f = torus5x5();
+  const std::string base = std::string(e.name) == "loren" ? loren_layout(f) + " " : "";
+  const fixtures::EngineRun plain = fixtures::run_captured(f, e.name, {.opts = base, .max_vls = 4});
+  ASSERT_TRUE(plain.ok) << plain.last_line();
+  // Minimal routes on a 5x5 torus: all on SL 3 has a credit loop.
+  EXPECT_EQ(fixtures::credit_loop_problem(f, plain.out, 3), "credit loop") << e.name;
+
+  const fixtures::EngineRun fixed =
+      fixtures::run_captured(f, e.name, {.opts = base + "fixed_sl=3", .max_vls = 4});
+  const std::string name = e.name;
+  if (name == "nue" || name == "dl") {
+    EXPECT_TRUE(fixed.ok) << fixed.last_line();
+  }
+  if (fixed.ok) {
+    EXPECT_EQ(fixed.log.count(LogLevel::kError), 0);
+    EXPECT_EQ(path_sls(f, fixed.out).count(3), 0u);
+    EXPECT_EQ(fixtures::credit_loop_problem(f, fixed.out), "");
+    EXPECT_EQ(fixtures::credit_loop_problem(f, fixed.out, 3), "");
+    EXPECT_EQ(fixtures::credit_loop_problem(f, fixed.out, 3, true), "");
+    check::Options o;
+    o.fixed_sl = 3;
+    o.fixed_sl_mixed = true;
+    EXPECT_TRUE(check::verify(f, fixed.out, o).ok);
+    // The VLs of SL 3 on switch-to-switch hops lie above the SA's (or are
+    // the SA's single VL).
+    const int sa = std::stoi(fixed.rep.get("sa_vls"));
+    const int first = std::stoi(fixed.rep.get("fixed_sl_first_vl"));
+    EXPECT_TRUE(first == sa || (sa == 1 && first == 0)) << sa << " " << first;
+    EXPECT_LE(first + std::stoi(fixed.rep.get("fixed_sl_vls")), 4);
+  } else {
+    EXPECT_EQ(fixed.log.count(LogLevel::kError), 1);
+    EXPECT_NE(fixed.last_line().find(std::string(e.osm_name) + ": fixed_sl=3: "), std::string::npos)
+        << fixed.last_line();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllEngines, FixedSlEngine,
+                         ::testing::Range<size_t>(0, all_engines().size()),
+                         [](const ::testing::TestParamInfo<size_t> &i) {
+                           return std::string(all_engines()[i.param].name);
+                         });
+
+// On a fabric where ACRO's layers need no VL change (a tree), keiro-acro
+// with fixed_sl works, on one VL shared by both kinds of traffic.
+TEST(FixedSl, AcroOnATreeSharesItsOneVl) {
+  const Fabric f =
+      fixtures::from_links(7, {{0, 1}, {0, 2}, {1, 3}, {1, 4}, {2, 5}, {2, 6}}, {.hcas = 2});
+  const fixtures::EngineRun run =
+      fixtures::run_captured(f, "acro", {.opts = "fixed_sl=0", .max_vls = 4});
+  ASSERT_TRUE(run.ok) << run.last_line();
+  EXPECT_EQ(run.rep.get("fixed_sl_vls"), "1");
+  EXPECT_EQ(run.rep.get("sa_vls"), "1");
+  EXPECT_EQ(path_sls(f, run.out), std::set<int>{1});
+  EXPECT_EQ(fixtures::credit_loop_problem(f, run.out, 0, true), "");
+}
+
+TEST(FixedSl, OptionErrors) {
+  const Fabric f = torus5x5();
+  Options o;
+  std::string err;
+  EXPECT_FALSE(Options::parse("fixed_sl=16", o, err));
+  EXPECT_EQ(err, "option fixed_sl='16' is not a whole number from 0 to 15");
+  EXPECT_FALSE(Options::parse("fixed_sl=-1", o, err));
+  const fixtures::EngineRun run =
+      fixtures::run_captured(f, "nue", {.opts = "fixed_sl=2", .max_vls = 4, .max_sls = 1});
+  EXPECT_FALSE(run.ok);
+  EXPECT_EQ(run.log.count(LogLevel::kError), 1);
+  EXPECT_EQ(run.last_line(),
+            "keiro-nue: fixed_sl=2 needs max_sls=2 or more (SL 2 for the fixed-SL traffic and at "
+            "least one SL for the SA's paths); max_sls is 1");
+  EXPECT_EQ(fixed_sl_option(o), -1);
+  ASSERT_TRUE(Options::parse("fixed_sl=7", o, err)) << err;
+  EXPECT_EQ(fixed_sl_option(o), 7);
+}
+
+TEST(FixedSl, OneVlTablesAreSafeOnSl0WithoutASecondCheck) {
+  const Fabric f = torus5x5();
+  const fixtures::EngineRun run = fixtures::run_captured(f, "nue", {.max_vls = 1});
+  ASSERT_TRUE(run.ok) << run.last_line();
+  EXPECT_EQ(run.last_line(),
+            "keiro-nue: fixed-SL safety: also deadlock free when every path uses SL 0 (MPI with "
+            "UCX_IB_SL=0 or NCCL_IB_SL=0, which never asks the SA)");
+}
+
+}  // namespace
+}  // namespace keiro
+
+namespace keiro {
+namespace {
+
+// Every engine on the contract test's kinds of fabric (ring, parallel
+// links, LMC 2, no terminals, a single switch) with fixed_sl=0 and 2..4
+// VLs: tables that the independent walk finds free of credit loops with the
+// SA's SLs, with SL 0 and mixed, where SL 0 is never a path SL, or exactly
+// one ERROR line.
+TEST(FixedSl, EveryEngineOnSmallFabricsIsSafeOrFailsCleanly) {
+  const std::vector<std::pair<const char *, Fabric>> fabrics = {
+      {"ring6", fixtures::ring(6, {.hcas = 1})},
+      {"parallel", fixtures::from_links(4, {{0, 1}, {0, 1}, {1, 2}, {2, 3}, {3, 0}}, {.hcas = 1})},
+      {"lmc2", fixtures::random_regular(8, 3, 1, {.hcas = 2, .lmc = 2})},
+      {"no_terminals", fixtures::from_links(9, fixtures::torus_links(3, 3))},
+      {"one_switch", fixtures::from_links(1, {}, {.hcas = 3})},
+  };
+  for (const auto &[fname, f] : fabrics)
+    for (const EngineDesc &e : all_engines())
+      for (const int vls : {2, 4}) {
+        const std::string base = std::string(e.name) == "loren" ? loren_layout(f) + " " : "";
+        const fixtures::EngineRun run =
+            fixtures::run_captured(f, e.name, {.opts = base + "fixed_sl=0", .max_vls = vls});
+        SCOPED_TRACE(std::string(fname) + " " + e.name + " " + std::to_string(vls) +
+                     " VLs: " + run.last_line());
+        // keiro-nue and keiro-dl can always fall back to one VL.
+        const std::string name = e.name;
+        if (name == "nue" || name == "dl") {
+          EXPECT_TRUE(run.ok);
+        }
+        if (!run.ok) {
+          EXPECT_EQ(run.log.count(LogLevel::kError), 1);
+          continue;
+        }
+        EXPECT_EQ(run.log.count(LogLevel::kError), 0);
+        EXPECT_EQ(path_sls(f, run.out).count(0), 0u);
+        EXPECT_EQ(fixtures::credit_loop_problem(f, run.out), "");
+        EXPECT_EQ(fixtures::credit_loop_problem(f, run.out, 0), "");
+        EXPECT_EQ(fixtures::credit_loop_problem(f, run.out, 0, true), "");
+        EXPECT_LE(run.out.vls_used, vls);
+      }
+}
+
+}  // namespace
+}  // namespace keiro
