@@ -19,7 +19,9 @@ keiro=$(command -v keiro) || { echo "FAIL: no keiro on PATH (install the keiro p
 [ "$keiro" = /usr/bin/keiro ] || bad "keiro is $keiro, not the packaged /usr/bin/keiro"
 lib=$(ldconfig -p | sed -nE 's/^[[:space:]]*libkeiro\.so .*=> (.*)$/\1/p' | head -n 1)
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
-[ "$lib" = "/usr/lib/$multiarch/libkeiro.so" ] ||
+# Debian 12 has a merged /usr: /lib is /usr/lib, and ldconfig may list either.
+[ -n "$lib" ] && [ "$(readlink -f "$lib")" = "/usr/lib/$multiarch/libkeiro.so" ] &&
+  dpkg -S "/usr/lib/$multiarch/libkeiro.so" >/dev/null 2>&1 ||
   bad "ldconfig finds libkeiro.so at '${lib:-nowhere}', expected /usr/lib/$multiarch/libkeiro.so"
 [ -z "${LD_LIBRARY_PATH:-}" ] || bad "LD_LIBRARY_PATH is set ($LD_LIBRARY_PATH)"
 say "$("$keiro" --version), plugin $lib"
