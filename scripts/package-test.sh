@@ -26,6 +26,14 @@ step "dpkg-buildpackage -b -us -uc (DEB_BUILD_OPTIONS=${opts:-none})"
   >"$work/build.log" 2>&1 || { tail -n 30 "$work/build.log"; die "package build (log: $work/build.log)"; }
 ls "$work"/*.deb | sed 's|.*/|  |'
 
+for want in keiro:./usr/share/man/man1/keiro.1.gz keiro:./usr/bin/keiro \
+    keiro:./usr/share/bash-completion/completions/keiro \
+    keiro-opensm-plugin:./usr/share/man/man8/keiro-plugin.8.gz \
+    "keiro-opensm-plugin:./usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/libkeiro.so"; do
+  dpkg-deb -c "$work/${want%%:*}"_*_"$(dpkg --print-architecture)".deb | grep -q " ${want#*:}\$" ||
+    die "${want%%:*} does not contain ${want#*:}"
+done
+
 step "lintian"
 lintian --fail-on error "$work"/*.changes >"$work/lintian.txt" 2>&1
 lrc=$?
