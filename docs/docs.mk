@@ -10,3 +10,22 @@ EXTRA_DIST += docs/acro-evaluation.md docs/acro-layers.svg docs/acro-opensm.md d
 	docs/loren-fig11-64.svg docs/loren-fig12-256.svg docs/loren-fig12-64.svg \
 	docs/loren-fig5-256.svg docs/loren-fig5-64.svg docs/loren-fig6.svg docs/loren.md \
 	docs/nue.md docs/simulation.md docs/topologies.md
+
+# Man pages, generated from docs/man/*.in and what the built tool says
+# (scripts/gen-man.py: every subcommand's --help, every plugin option key).
+man_MANS = docs/man/keiro.1 docs/man/keiro-plugin.8
+docs/man/keiro.1: docs/man/keiro.1.in scripts/gen-man.py keiro$(EXEEXT)
+	$(AM_V_GEN)$(MKDIR_P) docs/man && \
+	  python3 $(srcdir)/scripts/gen-man.py ./keiro$(EXEEXT) $(srcdir)/docs/man/keiro.1.in $@
+docs/man/keiro-plugin.8: docs/man/keiro-plugin.8.in scripts/gen-man.py keiro$(EXEEXT)
+	$(AM_V_GEN)$(MKDIR_P) docs/man && \
+	  python3 $(srcdir)/scripts/gen-man.py ./keiro$(EXEEXT) $(srcdir)/docs/man/keiro-plugin.8.in $@
+CLEANFILES += $(man_MANS)
+EXTRA_DIST += docs/man/keiro.1.in docs/man/keiro-plugin.8.in scripts/gen-man.py
+
+# bash completion for the keiro tool.
+bashcompletiondir = $(datadir)/bash-completion/completions
+dist_bashcompletion_DATA = tool/bash-completion/keiro
+
+# The opensm.conf block the plugin package ships as an example.
+EXTRA_DIST += docs/examples/opensm-keiro.conf

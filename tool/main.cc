@@ -5,6 +5,10 @@
 #include <cstring>
 #include <exception>
 
+#ifndef PACKAGE_VERSION
+#error "PACKAGE_VERSION comes from configure (AC_INIT)"
+#endif
+
 #include "tool/command.h"
 
 namespace keiro::tool {
@@ -28,7 +32,9 @@ const std::vector<const Command *> &commands() {
 
 namespace {
 void usage(FILE *out) {
-  std::fprintf(out, "usage: keiro COMMAND [options]   ('keiro COMMAND --help' for details)\n\n");
+  std::fprintf(out,
+               "usage: keiro COMMAND [options]   ('keiro COMMAND --help' for details)\n"
+               "       keiro --version\n\n");
   std::vector<const keiro::tool::Command *> cmds = keiro::tool::commands();
   std::sort(cmds.begin(), cmds.end(),
             [](auto *a, auto *b) { return std::strcmp(a->name, b->name) < 0; });
@@ -37,6 +43,10 @@ void usage(FILE *out) {
 }  // namespace
 
 int main(int argc, char **argv) {
+  if (argc == 2 && (!std::strcmp(argv[1], "--version") || !std::strcmp(argv[1], "-V"))) {
+    std::printf("keiro %s\n", PACKAGE_VERSION);
+    return 0;
+  }
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
     usage(argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;

@@ -15,7 +15,7 @@ INTEGRATION_TESTS = tests/integration/topologies-up.sh \
 	tests/integration/acro-random.sh tests/integration/loren-lrt.sh \
 	tests/integration/dl-fabrics.sh tests/integration/live-keiro.sh \
 	tests/integration/fallback-staged.sh tests/integration/check-cli.sh \
-	tests/integration/tool-cli.sh tests/integration/simulate-cli.sh \
+	tests/integration/tool-cli.sh tests/integration/simulate-cli.sh tests/integration/man-pages.sh \
 	tests/integration/fixed-sl.sh tests/integration/no-silent-skips.sh
 TESTS += $(INTEGRATION_TESTS)
 dist_noinst_SCRIPTS += $(INTEGRATION_TESTS) tests/integration/common.sh
