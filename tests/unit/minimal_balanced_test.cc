@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "core/minimal/balanced.h"
 #include "core/minimal/dest_trees.h"
 #include "core/minimal/forwarding_index.h"
@@ -119,6 +121,72 @@ TEST(MinimalBalanced, TreesFromLftsRejectsBlackHolesAndLoops) {
   loop.set_out_port(1, lid, f.channel(fixtures::channel_between(f, 1, 0)).src_port);  // 1 -> 0
   EXPECT_FALSE(minimal::trees_from_lfts(f, loop, back, err));
   EXPECT_NE(err.find("loop"), std::string::npos) << err;
+}
+
+TEST(MinimalBalanced, MergeIdenticalGroupsEqualTrees) {
+  // A 4-ring with 2 HCAs per switch; one destination per LID, listed in
+  // descending LID order. Every LID follows its switch's lowest-port tree,
+  // except terminal LID x on switch 2, whose tree goes 0 -> 3 -> 2 where the
+  // lowest-port one goes 0 -> 1 -> 2 (or the other way round).
+  const Fabric f = fixtures::ring(4, {.hcas = 2});
+  const minimal::DestTrees base = fixtures::min_hop_trees(f);
+  const int32_t S = f.num_switches();
+  std::vector<uint16_t> all = f.lids();
+  std::sort(all.rbegin(), all.rend());
+  const uint16_t x = f.terminal(f.terminals_of(2).back()).lid;
+  minimal::DestTrees t;
+  t.reset(S, static_cast<int32_t>(all.size()));
+  for (size_t i = 0; i < all.size(); ++i) {
+    const int32_t k = static_cast<int32_t>(i), r = f.lid_switch(all[i]);
+    t.root[k] = r;
+    t.lids.push_back(all[i]);
+    t.lid_start[k + 1] = k + 1;
+    for (int32_t s = 0; s < S; ++s) t.next[static_cast<size_t>(k) * S + s] = base.hop(r, s);
+    if (all[i] == x) {
+      const int32_t via1 = fixtures::channel_between(f, 0, 1),
+                    via3 = fixtures::channel_between(f, 0, 3);
+      t.next[static_cast<size_t>(k) * S + 0] = base.hop(r, 0) == via1 ? via3 : via1;
+    }
+  }
+  std::string err;
+  ASSERT_TRUE(minimal::validate_trees(f, t, err)) << err;
+  const minimal::DestTrees before = t;
+  minimal::merge_identical(t);
+  ASSERT_TRUE(minimal::validate_trees(f, t, err)) << err;
+  // Four switch trees plus x's own.
+  ASSERT_EQ(t.num_dests(), S + 1);
+  ASSERT_EQ(t.lids.size(), all.size());
+  std::vector<uint16_t> own;
+  int32_t seen_x = 0;
+  for (int32_t k = 0; k < t.num_dests(); ++k) {
+    const auto lids = t.dest_lids(k);
+    ASSERT_FALSE(lids.empty());
+    EXPECT_TRUE(std::is_sorted(lids.begin(), lids.end()));
+    if (k > 0) {
+      EXPECT_LT(t.dest_lids(k - 1).front(), lids.front()) << "ordered by first LID";
+    }
+    if (lids.front() == x) {
+      ++seen_x;
+      EXPECT_EQ(lids.size(), 1u);
+    } else {
+      minimal::switch_lids(f, t.root[k], own);
+      own.erase(std::remove(own.begin(), own.end(), x), own.end());
+      EXPECT_EQ(std::vector<uint16_t>(lids.begin(), lids.end()), own);
+    }
+    // Same next hops as every LID it holds had before.
+    for (uint16_t lid : lids) {
+      const auto i = static_cast<int32_t>(std::find(all.begin(), all.end(), lid) - all.begin());
+      EXPECT_EQ(before.root[i], t.root[k]);
+      for (int32_t s = 0; s < S; ++s) EXPECT_EQ(before.hop(i, s), t.hop(k, s)) << lid;
+    }
+  }
+  EXPECT_EQ(seen_x, 1);
+  // Idempotent.
+  const minimal::DestTrees once = t;
+  minimal::merge_identical(t);
+  EXPECT_EQ(t.next, once.next);
+  EXPECT_EQ(t.lids, once.lids);
+  EXPECT_EQ(t.lid_start, once.lid_start);
 }
 
 TEST(MinimalBalanced, DisconnectedFabricFails) {
