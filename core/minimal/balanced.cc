@@ -31,8 +31,9 @@ namespace {
 // memory grows with the distinct trees, not with the LIDs.
 class Balancer {
  public:
-  Balancer(const Fabric &f)
+  Balancer(const Fabric &f, bool count_tie)
       : f_(f),
+        count_tie_(count_tie),
         S_(f.num_switches()),
         weight_(switch_weights(f)),
         dist_(S_),
@@ -64,7 +65,8 @@ class Balancer {
         const int32_t y = f_.channel(c).dst;
         if (dist_[y] != dist_[s] - 1) continue;
         const int64_t v = load_[c] + cost_[y];
-        if (best < 0 || v < best_cost || (v == best_cost && trees_[c] < trees_[best])) {
+        if (best < 0 || v < best_cost ||
+            (v == best_cost && count_tie_ && trees_[c] < trees_[best])) {
           best = c;
           best_cost = v;
         }
@@ -132,12 +134,15 @@ class Balancer {
     free_.push_back(k);
   }
 
+  // Whether the tree just routed (cand_) is stored tree k.
+  bool same(int32_t k) const { return std::equal(cand_.begin(), cand_.end(), tree(k)); }
   const int32_t *tree(int32_t k) const { return next_.data() + static_cast<size_t>(k) * S_; }
   int32_t stored() const { return static_cast<int32_t>(root_.size()); }
   int32_t root(int32_t k) const { return root_[k]; }
 
  private:
   const Fabric &f_;
+  bool count_tie_;  // ties: fewer trees on the channel (else the first channel)
   int32_t S_;
   std::vector<int64_t> weight_;
   std::vector<int32_t> dist_, bfs_, cand_;
@@ -179,7 +184,7 @@ bool balanced_routing(const Fabric &f, const BalancedOptions &opt, DestTrees &ou
   std::iota(dests.begin(), dests.end(), 0);
   if (opt.seed) std::shuffle(dests.begin(), dests.end(), std::mt19937_64(opt.seed));
 
-  Balancer b(f);
+  Balancer b(f, !opt.per_lid);
   std::vector<int32_t> tree_of(unit_weight.size(), -1);
   for (int32_t d : dests) {
     if (!b.distances(d)) {
@@ -193,17 +198,25 @@ bool balanced_routing(const Fabric &f, const BalancedOptions &opt, DestTrees &ou
       b.account(tree_of[u], unit_weight[u], 1);
     }
   }
-  for (int32_t pass = 0; pass < opt.refine; ++pass)
+  for (int32_t pass = 0; pass < opt.refine; ++pass) {
+    int64_t changed = 0;
     for (int32_t d : dests) {
       b.distances(d);
       for (int32_t u = unit_start[d]; u < unit_start[d + 1]; ++u) {
         b.account(tree_of[u], unit_weight[u], -1);
-        b.release(tree_of[u]);
         b.route(d);
-        tree_of[u] = b.keep(d);
+        if (!b.same(tree_of[u])) {
+          ++changed;
+          b.release(tree_of[u]);
+          tree_of[u] = b.keep(d);
+        }
         b.account(tree_of[u], unit_weight[u], 1);
       }
     }
+    // Nothing moved: the loads are those of the pass before, and so would
+    // every further pass be.
+    if (!changed) break;
+  }
 
   // One destination per live stored tree, its units' LIDs; then ordered by
   // first LID (merge_identical() only sorts here: the trees are distinct).
