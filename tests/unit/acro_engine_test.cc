@@ -67,6 +67,11 @@ TEST(AcroEngine, PerLidRoutesArePerfectlyEvenOnTwoLevelFatTree) {
   fixtures::EngineRun run = acro(f, 8);
   ASSERT_TRUE(run.ok) << run.last_line();
   EXPECT_EQ(run.rep.get("max_efi"), std::to_string(4 * 12 / 4));
+  // Up/down routes between CAs; every spine-to-spine route turns at the same
+  // (first) leaf, so one layer suffices and ACRO finds it.
+  EXPECT_EQ(run.rep.get("layers"), "1");
+  EXPECT_EQ(run.out.vls_used, 1);
+  EXPECT_EQ(run.rep.get("per_switch_trees"), "0");
   EXPECT_EQ(fixtures::credit_loop_problem(f, run.out), "");
 }
 
