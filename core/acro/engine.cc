@@ -18,6 +18,7 @@ constexpr const char *kName = "keiro-acro";
 
 bool read_options(const EngineInput &in, EngineOptions &out) {
   out.layers = read_layer_options(in.options);
+  out.per_lid = in.options.get_int("acro_per_lid") != 0;
   return true;
 }
 
@@ -30,6 +31,8 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   minimal::DestTrees trees;
   minimal::BalancedOptions bo;
   bo.seed = opt.layers.seed;
+  bo.per_lid = opt.per_lid;
+  res.per_switch_trees = !opt.per_lid;
   if (!minimal::balanced_routing(f, bo, trees, err)) return engine_error(in.log, kName, err);
 
   // 2. ACRO's layers. Per-LID trees add dependencies; when they need more
@@ -39,7 +42,7 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   ao.seed = opt.layers.seed;
   AcroResult layers;
   if (!assign(f, trees, ao, layers, err)) return engine_error(in.log, kName, err);
-  if (layers.num_layers > 1) {
+  if (opt.per_lid && layers.num_layers > 1) {
     minimal::DestTrees per_switch;
     AcroResult ps_layers;
     bo.per_lid = false;
@@ -84,6 +87,9 @@ constexpr OptionSpec kOptions[] = {
         "keiro-acro: 0 = deterministic tie-breaking; other values shuffle destinations and ties"),
     int_option("acro_max_moves", 0, 2147483647, "0",
                "keiro-acro: most SL placements (with repair) before giving up; 0 = 40 per path"),
+    int_option("acro_per_lid", 0, 1, "1",
+               "keiro-acro: 1 = balance every LID (and LMC offset) on its own; 0 = one route per "
+               "switch for all its LIDs (fewer paths to realize, often fewer SLs)"),
 };
 }  // namespace
 

@@ -72,6 +72,13 @@ TEST(AcroEngine, PerLidRoutesArePerfectlyEvenOnTwoLevelFatTree) {
   EXPECT_EQ(run.rep.get("layers"), "1");
   EXPECT_EQ(run.out.vls_used, 1);
   EXPECT_EQ(run.rep.get("per_switch_trees"), "0");
+  // acro_per_lid=0: one tree per switch; a leaf's 4 HCAs share one down-link
+  // per source leaf, 4 * 4 routes at least on it.
+  fixtures::EngineRun ps = fixtures::run_captured(f, "keiro-acro", {.opts = "acro_per_lid=0"});
+  ASSERT_TRUE(ps.ok) << ps.last_line();
+  EXPECT_EQ(ps.rep.get("per_switch_trees"), "1");
+  EXPECT_EQ(ps.rep.get("trees"), "8");
+  EXPECT_GE(std::stoll(ps.rep.get("max_efi")), 4 * 4);
   EXPECT_EQ(fixtures::credit_loop_problem(f, run.out), "");
 }
 
