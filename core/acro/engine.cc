@@ -14,6 +14,8 @@ namespace keiro::acro {
 
 namespace {
 constexpr const char *kName = "keiro-acro";
+// One tree per switch as before per-LID routing: 2 refinement passes.
+constexpr int32_t kPerSwitchRefine = 2;
 }  // namespace
 
 bool read_options(const EngineInput &in, EngineOptions &out) {
@@ -32,6 +34,7 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   minimal::BalancedOptions bo;
   bo.seed = opt.layers.seed;
   bo.per_lid = opt.per_lid;
+  if (!opt.per_lid) bo.refine = kPerSwitchRefine;
   res.per_switch_trees = !opt.per_lid;
   if (!minimal::balanced_routing(f, bo, trees, err)) return engine_error(in.log, kName, err);
 
@@ -46,6 +49,7 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
     minimal::DestTrees per_switch;
     AcroResult ps_layers;
     bo.per_lid = false;
+    bo.refine = kPerSwitchRefine;
     if (minimal::balanced_routing(f, bo, per_switch, err) &&
         assign(f, per_switch, ao, ps_layers, err) && ps_layers.num_layers < layers.num_layers) {
       trees = std::move(per_switch);
