@@ -175,7 +175,10 @@ def main():
                   f"{statistics.mean(float(r[5]) for r in rows):.3f} |")
     md.append("")
     md.append("## Realization as SLs + SL2VL (seed 1, 2 HCAs per switch)\n")
-    md.append("paths = (source switch, destination switch) pairs; misfits = paths that found no "
+    md.append("paths = (source switch, destination tree) pairs, one tree per LID of the balanced "
+              "minimal routing (per-LID trees of one switch that coincide count once; "
+              "keiro-acro itself falls back to one tree per switch when that needs fewer "
+              "layers, as at 128/4); misfits = paths that found no "
               "conflict-free SL on their first try; unplaced = paths without an SL at the end "
               "(0 = success); check = keiro's self-check (reachability + credit loops over "
               "(channel, VL) with the real SLs and SL2VL).\n")

@@ -14,10 +14,16 @@ namespace keiro::acro {
 
 namespace {
 constexpr const char *kName = "keiro-acro";
+// One tree per switch as before per-LID routing: 2 refinement passes.
+constexpr int32_t kPerSwitchRefine = 2;
+// Most (source switch, LID) paths routed per LID: 20 M, about 2 GB while
+// realizing (measured 6.6 M paths: 1 GB peak on the 18-ary 3-tree).
+constexpr int64_t kMaxPerLidPaths = 20'000'000;
 }  // namespace
 
 bool read_options(const EngineInput &in, EngineOptions &out) {
   out.layers = read_layer_options(in.options);
+  out.per_lid = in.options.get_int("acro_per_lid") != 0;
   return true;
 }
 
@@ -26,25 +32,61 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   out.reset(f, Routing::SlScope::kPerSourceSwitch);
   std::string err;
 
-  // 1. Balanced minimal routing.
+  // 1. Balanced minimal routing, one tree per LID (core/minimal/balanced.h).
   minimal::DestTrees trees;
   minimal::BalancedOptions bo;
   bo.seed = opt.layers.seed;
+  // Per-LID trees make up to S * LIDs paths for the realization (about 100
+  // bytes each while realizing); past kMaxPerLidPaths one tree per switch.
+  const int64_t per_lid_paths =
+      static_cast<int64_t>(f.num_switches()) * static_cast<int64_t>(f.lids().size());
+  const bool per_lid = opt.per_lid && per_lid_paths <= kMaxPerLidPaths;
+  if (opt.per_lid && !per_lid)
+    in.log.logf(LogLevel::kInfo,
+                "%s: %d switches x %zu LIDs is over %lld paths: one route per switch for all its "
+                "LIDs (acro_per_lid)",
+                kName, f.num_switches(), f.lids().size(), (long long)kMaxPerLidPaths);
+  bo.per_lid = per_lid;
+  if (!per_lid) bo.refine = kPerSwitchRefine;
+  res.per_switch_trees = !per_lid;
   if (!minimal::balanced_routing(f, bo, trees, err)) return engine_error(in.log, kName, err);
+
+  // 2. ACRO's layers. Per-LID trees add dependencies; when they need more
+  // layers than one tree per switch does, the per-switch trees are taken
+  // (fewer VLs first, balance second).
+  acro::AcroOptions ao;
+  ao.seed = opt.layers.seed;
+  AcroResult layers;
+  if (!assign(f, trees, ao, layers, err)) return engine_error(in.log, kName, err);
+  if (per_lid && layers.num_layers > 1) {
+    minimal::DestTrees per_switch;
+    AcroResult ps_layers;
+    bo.per_lid = false;
+    bo.refine = kPerSwitchRefine;
+    if (minimal::balanced_routing(f, bo, per_switch, err) &&
+        assign(f, per_switch, ao, ps_layers, err) && ps_layers.num_layers < layers.num_layers) {
+      trees = std::move(per_switch);
+      layers = std::move(ps_layers);
+      res.per_switch_trees = true;
+    }
+  }
   minimal::write_lfts(f, trees, out);
 
-  // 2. ACRO's layers, realized as SLs and SL2VL (core/acro/realize.h).
+  // 3. The layers realized as SLs and SL2VL (core/acro/realize.h).
   RealizeWording w;
   w.engine = kName;
   w.routes = "the minimal routes of this fabric";
   w.sl_hint = true;
-  if (!realize_layers(in, trees, opt.layers, w, out, res.layers)) return false;
+  if (!realize_layers(in, trees, opt.layers, w, out, res.layers, &layers)) return false;
+  res.trees = trees.num_dests();
   res.max_efi = minimal::forwarding_index(f, trees).max;
   return true;
 }
 
 void report(const EngineInput &in, const EngineResult &res, EngineReport &rep) {
   add_layer_facts(res.layers, res.max_efi, rep);
+  rep.add("trees", res.trees);
+  rep.add("per_switch_trees", res.per_switch_trees ? 1 : 0);
   const vlmap::VlMapStats &vs = res.layers.vlmap;
   in.log.logf(LogLevel::kInfo,
               "%s: %d ACRO layers; %lld switch-to-switch paths realized with %d VLs and %d SLs "
@@ -62,6 +104,9 @@ constexpr OptionSpec kOptions[] = {
         "keiro-acro: 0 = deterministic tie-breaking; other values shuffle destinations and ties"),
     int_option("acro_max_moves", 0, 2147483647, "0",
                "keiro-acro: most SL placements (with repair) before giving up; 0 = 40 per path"),
+    int_option("acro_per_lid", 0, 1, "1",
+               "keiro-acro: 1 = balance every LID (and LMC offset) on its own; 0 = one route per "
+               "switch for all its LIDs (fewer paths to realize, often fewer SLs)"),
 };
 }  // namespace
 

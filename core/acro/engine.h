@@ -21,15 +21,19 @@
 namespace keiro::acro {
 
 // What keiro-acro reads from EngineInput, typed: acro_seed (also the
-// balanced routing's destination order) and acro_max_moves.
+// balanced routing's destination order), acro_max_moves and acro_per_lid.
 struct EngineOptions {
   LayerOptions layers;
+  bool per_lid = true;  // acro_per_lid: one tree per LID (else per switch)
 };
 
 // What a run produced; report() turns it into EngineReport facts.
 struct EngineResult {
-  LayerRealization layers;  // ACRO layers and the realization's counters
-  int64_t max_efi = 0;      // largest edge forwarding index of the routes
+  LayerRealization layers;        // ACRO layers and the realization's counters
+  int64_t max_efi = 0;            // largest edge forwarding index of the routes
+  int32_t trees = 0;              // distinct destination trees routed
+  bool per_switch_trees = false;  // one tree per switch: acro_per_lid 0, or per-LID
+                                  // trees needed more ACRO layers
 };
 
 // Reads the acro_* options into out. Never fails (the option specs range-check).
