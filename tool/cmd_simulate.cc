@@ -1,10 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// keiro simulate: packet-level traffic through the tables of a dump directory
-// (any engine's, as keiro check reads them) or of a topology routed first with
-// --engine; prints accepted throughput, latency and whether it deadlocked
-// (core/sim/network.h has the model).
+// keiro simulate: packet-level traffic through the tables of dump directories
+// (any engine's, as keiro check reads them) or of a topology routed first
+// (engine:NAME, --engine); prints accepted throughput, latency and whether it
+// deadlocked, for one offered load or a sweep of loads (saturation), several
+// routings side by side, with SVG curves (core/sim/network.h has the model).
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <climits>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,6 +21,7 @@
 #include "core/io/dump_dir.h"
 #include "core/log.h"
 #include "core/metrics/report.h"
+#include "core/metrics/svg.h"
 #include "core/options.h"
 #include "core/sim/network.h"
 #include "core/timing.h"
@@ -23,19 +33,20 @@ namespace keiro::tool {
 namespace {
 
 const char *kUsage =
-    "usage: keiro simulate DIR [options]\n"
+    "usage: keiro simulate INPUT... [options]\n"
     "       keiro simulate --topology FILE --engine NAME [options]\n"
     "Simulates packet traffic through routing tables: LFTs, path SLs and SL2VL as\n"
     "installed, per-(port, VL) buffers with credit flow control (64-byte credits),\n"
     "virtual cut-through, round-robin arbitration. Prints the accepted throughput\n"
     "(fraction of injection bandwidth), average and 99th-percentile latency and\n"
     "whether the fabric deadlocked, with the cycle of full (channel, VL) buffers.\n"
-    "DIR holds OpenSM's dumps as for keiro check; pairs without a path SL use\n"
-    "--assume-sl (default 0).\n"
+    "INPUT is a directory of OpenSM's dumps (as for keiro check; pairs without a\n"
+    "path SL use --assume-sl, default 0) or engine:NAME, which routes --topology\n"
+    "offline with keiro engine NAME first. Several inputs: side by side.\n"
     "input:\n"
-    "  --topology FILE     with DIR: fabric file instead of DIR/opensm-subnet.lst;\n"
-    "                      without DIR: the fabric to route with --engine\n"
-    "  --engine NAME       route FILE with this engine first; one of:%s\n"
+    "  --topology FILE     the fabric of engine:NAME inputs; for directories it\n"
+    "                      replaces DIR/opensm-subnet.lst\n"
+    "  --engine NAME       the same as the input engine:NAME; one of:%s\n"
     "  --opt key=value     engine option (repeatable), as for keiro route\n"
     "  --vls N             data VLs of every port when routing (default 8)\n"
     "  --sls FILE, --lmc N as for keiro check\n"
@@ -44,6 +55,11 @@ const char *kUsage =
     "  --traffic T         uniform (default), transpose, bitrev, shuffle, reverse,\n"
     "                      hotspot or alltoall (shift all-to-all, runs to the end)\n"
     "  --load L            offered load, fraction of injection bandwidth (default 1)\n"
+    "  --sweep [LO:HI:STEP]  one run per offered load LO, LO+STEP, ... HI (default\n"
+    "                      0.1:1:0.1), each as --load; reports the saturation\n"
+    "                      throughput (highest accepted) and load (first load whose\n"
+    "                      accepted throughput is below 95%% of offered); a\n"
+    "                      deadlock ends a routing's sweep. Not for alltoall\n"
     "  --size BYTES        message size (default 2048), cut into MTU packets\n"
     "  --hotspot T         hotspot terminal index (default 0)\n"
     "  --hotspot-fraction F  share of packets sent to it (default 0.2)\n"
@@ -60,9 +76,13 @@ const char *kUsage =
     "  --deadlock-time US  waiting this long (no progress) is a deadlock\n"
     "                      (default 5000 cycles = 25.6 us)\n"
     "output:\n"
-    "  --json              print the result as JSON\n"
+    "  --json              print the result as JSON (several inputs: an object\n"
+    "                      keyed by routing)\n"
+    "  --plot DIR          with --sweep: write latency.svg, latency-p99.svg and\n"
+    "                      throughput.svg (against the offered load) into DIR\n"
+    "A progress line shows on a terminal (stderr) for runs longer than a second.\n"
     "exit status: 0 simulated without deadlock or dropped packets, 1 deadlock or\n"
-    "packets dropped by the tables, 2 unusable input\n";
+    "packets dropped by the tables (any input, any load), 2 unusable input\n";
 
 std::string result_text(const std::string &what, const std::string &engine, const Fabric &f,
                         const sim::Config &c, const sim::Result &r) {
@@ -141,49 +161,315 @@ std::string result_json(const std::string &what, const std::string &engine, cons
       r.completed ? "true" : "false", r.deadlock ? "true" : "false", cyc.c_str());
 }
 
+// One routing to simulate: a dump directory or engine:NAME routed offline.
+struct Input {
+  std::string what;    // the input as given
+  std::string label;   // column / key: the input, or the engine for engine:NAME
+  std::string engine;  // the engine that made the tables, when known
+  io::LoadedRouting lr;
+  sim::Result result;
+  sim::Sweep sweep;
+};
+
+// "LO:HI:STEP" -> loads; false when it is not three numbers.
+bool parse_range(const std::string &s, double &lo, double &hi, double &step) {
+  char *e = nullptr;
+  const char *p = s.c_str();
+  lo = std::strtod(p, &e);
+  if (e == p || *e != ':') return false;
+  p = e + 1;
+  hi = std::strtod(p, &e);
+  if (e == p || *e != ':') return false;
+  p = e + 1;
+  step = std::strtod(p, &e);
+  return e != p && *e == '\0';
+}
+
+std::string sweep_json(const std::string &what, const std::string &engine, const sim::Config &c,
+                       const sim::Sweep &s) {
+  const double ns = c.cycle_ns();
+  std::string pts = "[";
+  std::vector<std::string> cycle;
+  for (size_t i = 0; i < s.points.size(); ++i) {
+    const sim::SweepPoint &p = s.points[i];
+    const sim::Result &r = p.result;
+    std::string cyc = "[";
+    for (size_t k = 0; k < r.deadlock_cycle.size(); ++k)
+      cyc += (k ? ", " : "") + metrics::json_quote(r.deadlock_cycle[k]);
+    cyc += "]";
+    if (r.deadlock) cycle = r.deadlock_cycle;
+    pts += strprintf(
+        "%s{\"load\": %g, \"offered\": %.6f, \"throughput\": %.6f, \"latency_avg\": %.3f, "
+        "\"latency_p99\": %.3f, \"latency_max\": %.3f, \"packets_delivered\": %lld, "
+        "\"packets_refused\": %lld, \"packets_dropped\": %lld, \"deadlock\": %s, "
+        "\"deadlock_cycle\": %s}",
+        i ? ",\n  " : "\n  ", p.load, r.offered, r.throughput, r.latency_avg * ns,
+        r.latency_p99 * ns, r.latency_max * ns, static_cast<long long>(r.packets_delivered),
+        static_cast<long long>(r.packets_refused), static_cast<long long>(r.packets_dropped),
+        r.deadlock ? "true" : "false", cyc.c_str());
+  }
+  pts += "]";
+  std::string cyc = "[";
+  for (size_t k = 0; k < cycle.size(); ++k) cyc += (k ? ", " : "") + metrics::json_quote(cycle[k]);
+  cyc += "]";
+  const std::string sat_load =
+      s.saturation_load < 0 ? std::string("null") : strprintf("%g", s.saturation_load);
+  return strprintf(
+      "{\"input\": %s, \"engine\": %s, \"traffic\": %s, \"size\": %d, \"seed\": %llu, "
+      "\"warmup\": %lld, \"cycles\": %lld, \"cycle_ns\": %.4f, \"latency_unit\": \"ns\", "
+      "\"points\": %s,\n \"saturation\": {\"throughput\": %.6f, \"load\": %s, \"ratio\": %g}, "
+      "\"deadlock\": %s, \"deadlock_load\": %s, \"deadlock_cycle\": %s}",
+      metrics::json_quote(what).c_str(), metrics::json_quote(engine).c_str(),
+      metrics::json_quote(sim::traffic_name(c.traffic)).c_str(), c.size,
+      static_cast<unsigned long long>(c.seed), static_cast<long long>(c.warmup),
+      static_cast<long long>(c.measure), ns, pts.c_str(), s.saturation_throughput, sat_load.c_str(),
+      sim::kSaturationRatio, s.deadlock ? "true" : "false",
+      s.deadlock ? strprintf("%g", s.points.back().load).c_str() : "null", cyc.c_str());
+}
+
+// The sweep table: one row per load, per routing accepted throughput and
+// average / p99 latency (ns); then the saturation rows.
+std::string sweep_text(const std::vector<Input *> &ins, const sim::Config &c) {
+  const double ns = c.cycle_ns();
+  std::vector<double> loads;
+  for (const Input *in : ins)
+    for (const sim::SweepPoint &p : in->sweep.points)
+      if (std::find(loads.begin(), loads.end(), p.load) == loads.end()) loads.push_back(p.load);
+  std::sort(loads.begin(), loads.end());
+  const bool many = ins.size() > 1;
+  // Per routing: offered, accepted (with * when saturated), avg, p99.
+  const char *kGroup = "  %8s %9s %10s %10s";
+  std::string o;
+  if (many) {
+    o += strprintf("%-6s", "");
+    for (const Input *in : ins) o += strprintf("  %-40s", in->label.c_str());
+    while (o.back() == ' ') o.pop_back();
+    o += "\n";
+  }
+  o += strprintf("%-6s", "load");
+  for (size_t i = 0; i < ins.size(); ++i)
+    o += strprintf(kGroup, "offered", "accepted", "avg ns", "p99 ns");
+  o += "\n";
+  for (const double l : loads) {
+    std::string line = strprintf("%-6.3g", l);
+    for (const Input *in : ins) {
+      const sim::SweepPoint *p = nullptr;
+      for (const sim::SweepPoint &q : in->sweep.points)
+        if (q.load == l) p = &q;
+      const sim::Result *r = p ? &p->result : nullptr;
+      if (!r)
+        line += strprintf(kGroup, "-", "-", "-", "-");
+      else if (r->deadlock)
+        line += strprintf("  %8.4f %9s %10s %10s", r->offered, "DEADLOCK", "-", "-");
+      else
+        line += strprintf("  %8.4f %8.4f%s %10.1f %10.1f", r->offered, r->throughput,
+                          r->throughput < sim::kSaturationRatio * r->offered ? "*" : " ",
+                          r->latency_avg * ns, r->latency_p99 * ns);
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    o += line + "\n";
+  }
+  o += "(* accepted below " + strprintf("%g", sim::kSaturationRatio * 100) +
+       "% of offered: saturated)\n";
+  for (const Input *in : ins) {
+    const sim::Sweep &s = in->sweep;
+    o += strprintf("%ssaturation throughput %.4f", many ? (in->label + ": ").c_str() : "",
+                   s.saturation_throughput);
+    if (s.saturation_load >= 0)
+      o += strprintf(", saturation load %g", s.saturation_load);
+    else
+      o += ", not saturated up to the highest load";
+    if (s.deadlock) {
+      const sim::Result &r = s.points.back().result;
+      o += strprintf("; DEADLOCK at load %g", s.points.back().load);
+      if (!r.deadlock_cycle.empty()) {
+        o += strprintf(", cycle over %zu full (channel, VL) buffers: ", r.deadlock_cycle.size());
+        for (const std::string &h : r.deadlock_cycle) o += h + " -> ";
+        o += r.deadlock_cycle.front();
+      }
+    } else {
+      o += "; deadlock no";
+    }
+    o += "\n";
+  }
+  return o;
+}
+
+// Several single runs side by side: one column per routing.
+std::string side_by_side(const std::vector<Input *> &ins, const sim::Config &c) {
+  const double ns = c.cycle_ns();
+  std::vector<std::pair<std::string, std::vector<std::string>>> rows = {
+      {"throughput", {}},  {"offered", {}}, {"latency avg", {}}, {"latency p99", {}},
+      {"latency max", {}}, {"packets", {}}, {"dropped", {}},     {"cycles", {}},
+      {"VLs", {}},         {"deadlock", {}}};
+  for (const Input *in : ins) {
+    const sim::Result &r = in->result;
+    const std::string vals[] = {
+        strprintf("%.4f", r.throughput),
+        strprintf("%.4f", r.offered),
+        strprintf("%.1f ns", r.latency_avg * ns),
+        strprintf("%.1f ns", r.latency_p99 * ns),
+        strprintf("%.1f ns", r.latency_max * ns),
+        strprintf("%lld", static_cast<long long>(r.packets_delivered)),
+        strprintf("%lld", static_cast<long long>(r.packets_dropped)),
+        strprintf("%lld%s", static_cast<long long>(r.cycles), r.completed ? " (completed)" : ""),
+        strprintf("%d", r.vls),
+        r.deadlock ? strprintf("YES at cycle %lld", static_cast<long long>(r.deadlock_at)) : "no"};
+    for (size_t k = 0; k < rows.size(); ++k) rows[k].second.push_back(vals[k]);
+  }
+  size_t w0 = 0;
+  for (const auto &[k, v] : rows) w0 = std::max(w0, k.size());
+  std::vector<size_t> w(ins.size());
+  for (size_t i = 0; i < ins.size(); ++i) {
+    w[i] = ins[i]->label.size();
+    for (const auto &[k, v] : rows) w[i] = std::max(w[i], v[i].size());
+  }
+  auto line = [&](const std::string &k, auto cell) {
+    std::string l = strprintf("%-*s", static_cast<int>(w0), k.c_str());
+    for (size_t i = 0; i < ins.size(); ++i)
+      l += strprintf("  %-*s", static_cast<int>(w[i]), cell(i).c_str());
+    while (!l.empty() && l.back() == ' ') l.pop_back();
+    return l + "\n";
+  };
+  std::string o = line("", [&](size_t i) { return ins[i]->label; });
+  for (const auto &[k, v] : rows) o += line(k, [&](size_t i) { return v[i]; });
+  for (const Input *in : ins) {
+    const sim::Result &r = in->result;
+    if (!r.deadlock_cycle.empty()) {
+      o += strprintf("%s: cycle over %zu full (channel, VL) buffers: ", in->label.c_str(),
+                     r.deadlock_cycle.size());
+      for (const std::string &h : r.deadlock_cycle) o += h + " -> ";
+      o += r.deadlock_cycle.front() + "\n";
+    }
+    if (r.packets_dropped)
+      o += strprintf("%s: first dropped packet: %s\n", in->label.c_str(), r.first_drop.c_str());
+  }
+  return o;
+}
+
+bool write_file(const std::string &path, const std::string &text) {
+  std::ofstream out(path);
+  out << text;
+  return static_cast<bool>(out);
+}
+
+// latency.svg (average and p99 in us) and throughput.svg against the offered
+// load, one line per routing over its points without deadlock.
+bool plot(const std::string &dir, const std::vector<Input *> &ins, const sim::Config &c,
+          double max_load, std::string &err) {
+  if (!make_dirs(dir, err)) return false;
+  const double us = c.cycle_ns() / 1000;
+  std::vector<metrics::XySeries> lat, p99, thr;
+  for (const Input *in : ins) {
+    metrics::XySeries a{in->label, {}, {}}, b{in->label, {}, {}}, t{in->label, {}, {}};
+    for (const sim::SweepPoint &p : in->sweep.points) {
+      if (p.result.deadlock) continue;
+      a.x.push_back(p.load);
+      a.y.push_back(p.result.latency_avg * us);
+      b.x.push_back(p.load);
+      b.y.push_back(p.result.latency_p99 * us);
+      t.x.push_back(p.load);
+      t.y.push_back(p.result.throughput);
+    }
+    lat.push_back(std::move(a));
+    p99.push_back(std::move(b));
+    thr.push_back(std::move(t));
+  }
+  const std::string tr = sim::traffic_name(c.traffic);
+  const std::string d = dir + "/";
+  if (!write_file(
+          d + "latency.svg",
+          metrics::svg_xy_chart({"Average latency, " + tr + " traffic",
+                                 "offered load (fraction of injection bandwidth)", "latency (us)"},
+                                lat, max_load)) ||
+      !write_file(
+          d + "latency-p99.svg",
+          metrics::svg_xy_chart({"99th-percentile latency, " + tr + " traffic",
+                                 "offered load (fraction of injection bandwidth)", "latency (us)"},
+                                p99, max_load)) ||
+      !write_file(d + "throughput.svg",
+                  metrics::svg_xy_chart({"Accepted throughput, " + tr + " traffic",
+                                         "offered load (fraction of injection bandwidth)",
+                                         "accepted (fraction of injection bandwidth)"},
+                                        thr, max_load))) {
+    err = "cannot write the charts into " + dir;
+    return false;
+  }
+  return true;
+}
+
 int run_simulate(const std::vector<std::string> &args) {
   std::string engines;
   for (const EngineDesc &e : all_engines()) engines += std::string(" ") + e.name;
   const std::string usage = strprintf(kUsage, engines.c_str());
-  std::string dir, engine, opt_text, traffic = "uniform", pairs = "all";
+  std::vector<std::string> inputs;
+  std::string engine, opt_text, traffic = "uniform", pairs = "all", plot_dir;
   io::LoadOptions lopt;
   int vls = 8;
-  bool json = false;
+  bool json = false, sweep = false;
+  double lo = 0.1, hi = 1.0, step = 0.1;
   sim::Config c;
   double time_us = -1, latency_ns = 100, deadlock_us = -1;
   long buffer = 4096, seed = 1;
   for (ArgWalker w("simulate", args); w.next();) {
     const std::string &a = w.arg();
     if (w.help()) return print_usage(usage);
-    if (take_dump_option(w, lopt, pairs) || w.take("--engine", engine) || take_opt(w, opt_text) ||
-        w.take("--vls", 1, 15, vls) || w.take("--assume-sl", 0, kNumSls - 1, c.assume_sl) ||
-        w.take_choice(
-            "--traffic",
-            {"uniform", "transpose", "bitrev", "shuffle", "reverse", "hotspot", "alltoall"},
-            traffic) ||
-        w.take_num("--load", 0, 1, c.load) || w.take("--size", 1, 1 << 30, c.size) ||
-        w.take("--hotspot", 0, INT32_MAX, c.hotspot) ||
-        w.take_num("--hotspot-fraction", 0, 1, c.hotspot_fraction) ||
-        w.take("--seed", 0, LONG_MAX, seed) || w.take("--warmup", 0, 1L << 40, c.warmup) ||
-        w.take("--cycles", 1, 1L << 40, c.measure) || w.take_num("--time", 1e-3, 1e9, time_us) ||
-        w.take_num("--link-gbytes", 0.01, 1e4, c.link_gbytes) ||
-        w.take_num("--switch-latency", 0, 1e7, latency_ns) ||
-        w.take("--buffer", 64, 1L << 24, buffer) || w.take("--mtu", 64, 1 << 16, c.mtu) ||
-        w.take_num("--deadlock-time", 1e-3, 1e9, deadlock_us) || w.flag("--json", json)) {
+    if (a == "--sweep") {
+      sweep = true;
+      const std::string *nx = w.peek();
+      if (nx && !nx->empty() && ((*nx)[0] == '.' || std::isdigit((*nx)[0])) &&
+          nx->find(':') != std::string::npos) {
+        std::string spec;
+        w.value(spec);
+        if (!parse_range(spec, lo, hi, step) || lo < 0 || hi > 1 || step <= 0 || lo > hi)
+          return w.error("--sweep needs LO:HI:STEP with 0 <= LO <= HI <= 1 and STEP > 0, not '" +
+                         spec + "'");
+      }
+    } else if (take_dump_option(w, lopt, pairs) || w.take("--engine", engine) ||
+               take_opt(w, opt_text) || w.take("--vls", 1, 15, vls) ||
+               w.take("--assume-sl", 0, kNumSls - 1, c.assume_sl) ||
+               w.take_choice(
+                   "--traffic",
+                   {"uniform", "transpose", "bitrev", "shuffle", "reverse", "hotspot", "alltoall"},
+                   traffic) ||
+               w.take_num("--load", 0, 1, c.load) || w.take("--size", 1, 1 << 30, c.size) ||
+               w.take("--hotspot", 0, INT32_MAX, c.hotspot) ||
+               w.take_num("--hotspot-fraction", 0, 1, c.hotspot_fraction) ||
+               w.take("--seed", 0, LONG_MAX, seed) || w.take("--warmup", 0, 1L << 40, c.warmup) ||
+               w.take("--cycles", 1, 1L << 40, c.measure) ||
+               w.take_num("--time", 1e-3, 1e9, time_us) ||
+               w.take_num("--link-gbytes", 0.01, 1e4, c.link_gbytes) ||
+               w.take_num("--switch-latency", 0, 1e7, latency_ns) ||
+               w.take("--buffer", 64, 1L << 24, buffer) || w.take("--mtu", 64, 1 << 16, c.mtu) ||
+               w.take_num("--deadlock-time", 1e-3, 1e9, deadlock_us) || w.flag("--json", json) ||
+               w.take("--plot", plot_dir)) {
       if (w.failed()) return 2;
     } else if (w.is_option()) {
       return w.unknown(usage);
-    } else if (dir.empty()) {
-      dir = a;
     } else {
-      return w.error("one directory only ('" + dir + "', '" + a + "')");
+      inputs.push_back(a);
     }
   }
-  if (dir.empty() == engine.empty())
-    return usage_error("simulate", "give a dump directory or --topology FILE --engine NAME", usage);
-  if (!engine.empty() && lopt.topology.empty())
-    return usage_error("simulate", "--engine needs --topology FILE", usage);
+  if (!engine.empty()) {
+    if (lopt.topology.empty())
+      return usage_error("simulate", "--engine needs --topology FILE", usage);
+    if (!inputs.empty())
+      return usage_error("simulate",
+                         "--engine NAME or inputs (DIR, engine:NAME), not both; use engine:" +
+                             engine + " next to the directories",
+                         usage);
+    inputs.push_back("engine:" + engine);
+  }
+  if (inputs.empty())
+    return usage_error("simulate",
+                       "give a dump directory, engine:NAME with --topology FILE, or "
+                       "--topology FILE --engine NAME",
+                       usage);
   sim::parse_traffic(traffic, c.traffic);
+  if (sweep && c.traffic == sim::Traffic::kAlltoall)
+    return usage_error("simulate", "--sweep needs rate traffic (alltoall runs to its end)");
+  if (!plot_dir.empty() && !sweep)
+    return usage_error("simulate", "--plot needs --sweep (curves against the offered load)");
   c.seed = static_cast<uint64_t>(seed);
   const double ns = c.cycle_ns();
   c.switch_latency = static_cast<int32_t>(std::ceil(latency_ns / ns - 1e-9));
@@ -193,41 +479,164 @@ int run_simulate(const std::vector<std::string> &args) {
     c.deadlock_cycles = std::max<int64_t>(1, std::llround(deadlock_us * 1000 / ns));
   if (c.mtu > buffer)
     return usage_error("simulate", "--mtu is larger than --buffer: no packet fits");
+  const std::vector<double> loads = sim::sweep_loads(lo, hi, step);
 
-  io::LoadedRouting lr;
-  std::string engine_name;
-  if (!dir.empty()) {
-    if (!InputReader("simulate").dumps(dir, lopt, lr)) return 2;
-    engine_name = lr.engine;
-    if (lr.use_source_sls) c.source_sls = &lr.source_sls;
-  } else {
-    const EngineDesc *e = find_engine(engine);
-    if (!e)
-      return usage_error("simulate", "unknown engine '" + engine + "' (engines:" + engines + ")");
-    Options options;
-    InputReader read("simulate");
-    io::TopologyReadOptions ropt;
-    ropt.vls = static_cast<uint8_t>(vls);
-    if (lopt.lmc >= 0) ropt.lmc = static_cast<uint8_t>(lopt.lmc);
-    if (!read.options(opt_text, options) || !read.fabric(lopt.topology, ropt, lr.fabric)) return 2;
-    ToolLogger log(false);
-    const int budget = vl_budget(lr.fabric, options, true, e->osm_name, log);
-    EngineInput in{lr.fabric, options, log, budget, static_cast<int>(options.get_int("max_sls")),
-                   true};
-    EngineReport rep;
-    if (!run_engine(*e, in, lr.routing, rep)) return 1;
-    engine_name = e->osm_name;
+  Options options;
+  InputReader read("simulate");
+  if (!read.options(opt_text, options)) return 2;
+  std::vector<std::unique_ptr<Input>> runs;
+  for (const std::string &name : inputs) {
+    auto in = std::make_unique<Input>();
+    in->what = in->label = name;
+    io::LoadedRouting &lr = in->lr;
+    if (name.rfind("engine:", 0) == 0) {
+      const EngineDesc *e = find_engine(name.substr(7));
+      if (!e)
+        return usage_error("simulate",
+                           "unknown engine '" + name.substr(7) + "' (engines:" + engines + ")");
+      if (lopt.topology.empty())
+        return usage_error("simulate", name + " needs --topology FILE", usage);
+      io::TopologyReadOptions ropt;
+      ropt.vls = static_cast<uint8_t>(vls);
+      if (lopt.lmc >= 0) ropt.lmc = static_cast<uint8_t>(lopt.lmc);
+      if (!read.fabric(lopt.topology, ropt, lr.fabric)) return 2;
+      ToolLogger log(false);
+      const int budget = vl_budget(lr.fabric, options, true, e->osm_name, log);
+      EngineInput ein{lr.fabric, options, log, budget, static_cast<int>(options.get_int("max_sls")),
+                      true};
+      EngineReport rep;
+      if (!run_engine(*e, ein, lr.routing, rep)) return 1;
+      in->engine = in->label = e->osm_name;
+      in->what = lopt.topology;
+    } else {
+      if (!read.dumps(name, lopt, lr)) return 2;
+      in->engine = lr.engine;
+    }
+    if (c.hotspot >= lr.fabric.num_terminals() && c.traffic == sim::Traffic::kHotspot)
+      return usage_error("simulate", strprintf("--hotspot %d: %s has %d terminals", c.hotspot,
+                                               name.c_str(), lr.fabric.num_terminals()));
+    runs.push_back(std::move(in));
   }
-  if (c.hotspot >= lr.fabric.num_terminals() && c.traffic == sim::Traffic::kHotspot)
-    return usage_error("simulate", strprintf("--hotspot %d: the fabric has %d terminals", c.hotspot,
-                                             lr.fabric.num_terminals()));
-  const std::string what = dir.empty() ? lopt.topology : dir;
-  const sim::Result r = sim::simulate(lr.fabric, lr.routing, c);
-  if (json)
-    std::printf("%s\n", result_json(what, engine_name, c, r).c_str());
-  else
-    std::fputs(result_text(what, engine_name, lr.fabric, c, r).c_str(), stdout);
-  return r.deadlock || r.packets_dropped ? 1 : 0;
+  // Labels: engine:NAME inputs by the engine; directories without the
+  // directory prefix they share (one directory: its last component);
+  // repeated labels get #2, #3.
+  if (runs.size() > 1) {
+    std::vector<Input *> dirs;
+    for (auto &in : runs)
+      if (in->what == in->label) dirs.push_back(in.get());
+    for (Input *in : dirs)
+      while (in->label.size() > 1 && in->label.back() == '/') in->label.pop_back();
+    size_t cut = std::string::npos;
+    if (dirs.size() == 1) {
+      cut = dirs[0]->label.rfind('/');
+    } else if (dirs.size() > 1) {
+      size_t common = std::string::npos;
+      for (const Input *in : dirs) {
+        const std::string &a = dirs[0]->label;
+        size_t n = 0;
+        while (n < a.size() && n < in->label.size() && a[n] == in->label[n]) ++n;
+        common = std::min(common, n);
+      }
+      cut = common > 0 ? dirs[0]->label.rfind('/', common - 1) : std::string::npos;
+    }
+    if (cut != std::string::npos)
+      for (Input *in : dirs)
+        if (in->label.size() > cut + 1) in->label = in->label.substr(cut + 1);
+    for (size_t i = 1; i < runs.size(); ++i) {
+      int n = 1;
+      for (size_t k = 0; k < i; ++k)
+        if (runs[k]->label == runs[i]->label || runs[k]->label.rfind(runs[i]->label + "#", 0) == 0)
+          ++n;
+      if (n > 1) runs[i]->label += strprintf("#%d", n);
+    }
+  }
+
+  // On a terminal, runs longer than a second show where they are on one
+  // line, overwritten in place and cleared at the end (as keiro check does).
+  const bool tty = isatty(fileno(stderr));
+  bool shown = false;
+  const auto t0 = Clock::now();
+  double last_shown = 0;
+  std::string where;
+  if (tty)
+    c.progress = [&](int64_t done, int64_t total) {
+      const double s = seconds_since(t0);
+      if (s < 1 || s - last_shown < 0.2) return;
+      last_shown = s;
+      shown = true;
+      std::fprintf(stderr, "\r\033[Kkeiro simulate: %s%lld/%lld %s", where.c_str(),
+                   static_cast<long long>(done), static_cast<long long>(total),
+                   c.traffic == sim::Traffic::kAlltoall ? "packets delivered" : "cycles");
+      std::fflush(stderr);
+    };
+  std::vector<Input *> ins;
+  bool bad = false;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    Input &in = *runs[i];
+    ins.push_back(&in);
+    sim::Config rc = c;
+    if (in.lr.use_source_sls) rc.source_sls = &in.lr.source_sls;
+    const std::string head = runs.size() > 1 ? in.label + ": " : std::string();
+    if (sweep) {
+      in.sweep = sim::sweep(in.lr.fabric, in.lr.routing, rc, loads, [&](size_t k, size_t n) {
+        where = head + strprintf("load %g (%zu/%zu), ", loads[k], k + 1, n);
+      });
+      for (const sim::SweepPoint &p : in.sweep.points)
+        bad = bad || p.result.deadlock || p.result.packets_dropped;
+    } else {
+      where = head;
+      in.result = sim::simulate(in.lr.fabric, in.lr.routing, rc);
+      bad = bad || in.result.deadlock || in.result.packets_dropped;
+    }
+  }
+  if (shown) std::fputs("\r\033[K", stderr);
+
+  if (json) {
+    auto one = [&](const Input &in) {
+      return sweep ? sweep_json(in.what, in.engine, c, in.sweep)
+                   : result_json(in.what, in.engine, c, in.result);
+    };
+    if (runs.size() == 1) {
+      std::printf("%s\n", one(*runs[0]).c_str());
+    } else {
+      std::string o = "{";
+      for (size_t i = 0; i < runs.size(); ++i)
+        o += (i ? ",\n " : "") + metrics::json_quote(runs[i]->label) + ": " + one(*runs[i]);
+      std::printf("%s}\n", o.c_str());
+    }
+  } else if (!sweep && runs.size() == 1) {
+    std::fputs(
+        result_text(runs[0]->what, runs[0]->engine, runs[0]->lr.fabric, c, runs[0]->result).c_str(),
+        stdout);
+  } else {
+    const Fabric &f = runs[0]->lr.fabric;
+    std::string o = "keiro simulate: ";
+    for (size_t i = 0; i < runs.size(); ++i) o += (i ? ", " : "") + runs[i]->label;
+    o += "\n";
+    o += strprintf("  fabric: %d switches, %d CA/router ports, %d links\n", f.num_switches(),
+                   f.num_terminals(), f.num_channels() / 2);
+    if (runs.size() == 1 && !runs[0]->engine.empty()) o += "  engine: " + runs[0]->engine + "\n";
+    if (sweep)
+      o += strprintf("  traffic: %s, offered loads %g..%g step %g, %d-byte messages, seed %llu\n",
+                     sim::traffic_name(c.traffic), lo, hi, step, c.size,
+                     static_cast<unsigned long long>(c.seed));
+    else if (c.traffic == sim::Traffic::kAlltoall)
+      o += strprintf("  traffic: alltoall (shift), %d-byte messages\n", c.size);
+    else
+      o += strprintf("  traffic: %s, offered load %.2f, %d-byte messages, seed %llu\n",
+                     sim::traffic_name(c.traffic), c.load, c.size,
+                     static_cast<unsigned long long>(c.seed));
+    if (c.traffic != sim::Traffic::kAlltoall)
+      o += strprintf("  run: warm-up %lld + measured %lld cycles (%.1f us) per point\n",
+                     static_cast<long long>(c.warmup), static_cast<long long>(c.measure),
+                     c.measure * ns / 1000);
+    o += "\n";
+    o += sweep ? sweep_text(ins, c) : side_by_side(ins, c);
+    std::fputs(o.c_str(), stdout);
+  }
+  std::string err;
+  if (!plot_dir.empty() && !plot(plot_dir, ins, c, hi, err)) return input_error("simulate", err);
+  return bad ? 1 : 0;
 }
 
 const Command kSimulate{"simulate", "simulate packet traffic through routing tables", run_simulate};

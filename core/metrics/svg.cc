@@ -95,7 +95,8 @@ std::string short_name(const std::string &s) {
   return s.size() <= kMax ? s : "..." + s.substr(s.size() - (kMax - 3));
 }
 
-std::string legend(const std::vector<ChartSeries> &series) {
+template <typename S>
+std::string legend(const std::vector<S> &series) {
   std::string o;
   for (size_t i = 0; i < series.size(); ++i) {
     const double y = kTop + 10 + 20 * static_cast<double>(i);
@@ -172,6 +173,41 @@ std::string svg_line_chart(const ChartText &t, const std::vector<ChartSeries> &s
     }
     o += strprintf("<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"%s\"/>\n",
                    kColors[s % 8], pts.c_str());
+  }
+  return o + legend(series) + "</svg>\n";
+}
+
+std::string svg_xy_chart(const ChartText &t, const std::vector<XySeries> &series, double xmax) {
+  double top = 0;
+  for (const XySeries &s : series) {
+    for (const double v : s.y) top = std::max(top, v);
+    if (xmax <= 0)
+      for (const double x : s.x) xmax = std::max(xmax, x);
+  }
+  if (xmax <= 0) xmax = 1;
+  Frame fr;
+  std::string o = header(t, fr, top);
+  const double xstep = nice_step(xmax);
+  for (double v = 0; v <= xmax + 1e-9; v += xstep)
+    o += strprintf("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
+                   kLeft + fr.plot_w() * v / xmax, kTop + fr.plot_h() + 16,
+                   tick_label(std::round(v * 1e6) / 1e6).c_str());
+  for (size_t s = 0; s < series.size(); ++s) {
+    const XySeries &cs = series[s];
+    const size_t n = std::min(cs.y.size(), cs.x.size());
+    if (n == 0) continue;
+    std::string pts, dots;
+    for (size_t k = 0; k < n; ++k) {
+      const double x = kLeft + fr.plot_w() * cs.x[k] / xmax, y = fr.y(cs.y[k]);
+      pts += strprintf("%.1f,%.1f ", x, y);
+      dots += strprintf(
+          "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>%s: %g at %g</title>"
+          "</circle>\n",
+          x, y, kColors[s % 8], esc(cs.name).c_str(), cs.y[k], cs.x[k]);
+    }
+    o += strprintf("<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"%s\"/>\n",
+                   kColors[s % 8], pts.c_str());
+    o += dots;
   }
   return o + legend(series) + "</svg>\n";
 }

@@ -14,6 +14,11 @@ struct ChartSeries {
   std::vector<double> values;
 };
 
+struct XySeries {  // for svg_xy_chart: y[k] at x[k]
+  std::string name;
+  std::vector<double> x, y;
+};
+
 struct ChartText {
   std::string title, xlabel, ylabel;
 };
@@ -28,5 +33,11 @@ std::string svg_bar_chart(const ChartText &t, const std::vector<std::string> &ca
 // index_axis is true.
 std::string svg_line_chart(const ChartText &t, const std::vector<ChartSeries> &series,
                            bool index_axis = false);
+
+// Lines over a numeric x axis from 0 to xmax (or the largest x when xmax <=
+// 0): series i's y[k] at x[k]; one polyline per non-empty series, with a
+// dot per point (keiro simulate --plot: latency and throughput against the
+// offered load).
+std::string svg_xy_chart(const ChartText &t, const std::vector<XySeries> &series, double xmax = 0);
 
 }  // namespace keiro::metrics

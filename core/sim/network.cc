@@ -124,6 +124,8 @@ class Sim {
   size_t next_msg_ = 0;
   std::vector<Message> msgs_;
   int pkts_per_msg_ = 1;
+  int64_t size_credits_ = 0;  // credits of one c_.size message
+  int64_t delivered_all_ = 0, progress_total_ = 0;
 };
 
 int Sim::count_vls() const {
@@ -212,6 +214,8 @@ void Sim::setup() {
   // Packet pool: full source queues plus every buffer full of the smallest packets.
   const int32_t mtu = std::max(64, c_.mtu);
   pkts_per_msg_ = (c_.size + mtu - 1) / mtu;
+  size_credits_ = static_cast<int64_t>(pkts_per_msg_ - 1) * ((mtu + 63) / 64) +
+                  (c_.size - (pkts_per_msg_ - 1) * mtu + 63) / 64;
   int32_t min_len = std::max(1, ((c_.size - (pkts_per_msg_ - 1) * mtu) + 63) / 64);
   msgs_ = c_.messages;
   std::stable_sort(msgs_.begin(), msgs_.end(),
@@ -232,6 +236,9 @@ void Sim::setup() {
     free_list_ = static_cast<int32_t>(i);
   }
   if (c_.traffic == Traffic::kAlltoall) a2a_left_ = static_cast<int64_t>(T_) * (T_ - 1);
+  progress_total_ = finite_ ? 0 : win_end_;
+  if (c_.traffic == Traffic::kAlltoall) progress_total_ += a2a_left_ * pkts_per_msg_;
+  for (const Message &m : msgs_) progress_total_ += (m.bytes + mtu - 1) / mtu;
 }
 
 uint8_t Sim::path_sl(int32_t src, uint16_t dlid) const {
@@ -370,7 +377,10 @@ void Sim::generate(int64_t now) {
     }
     if (d < 0 || d == t || d >= T_) continue;
     const uint32_t off = f_.terminal(d).lmc ? static_cast<uint32_t>(rng_.next() >> 32) : 0;
-    if (!enqueue_message(t, d, c_.size, now, off)) ++res_.packets_refused;
+    if (!enqueue_message(t, d, c_.size, now, off)) {
+      ++res_.packets_refused;
+      if (now >= win_begin_ && now < win_end_) generated_credits_ += size_credits_;
+    }
   }
 }
 
@@ -414,6 +424,7 @@ void Sim::inject(int64_t now) {
 void Sim::deliver(int32_t id, int64_t done) {
   Packet &p = pk_[id];
   --outstanding_;
+  ++delivered_all_;
   if (done >= win_begin_ && (finite_ || done < win_end_)) {
     ++res_.packets_delivered;
     delivered_credits_ += p.len;
@@ -547,6 +558,8 @@ Result Sim::run() {
   int64_t now = 0;
   const size_t ni = in_.size();
   for (; now < cap; ++now) {
+    if (c_.progress && (now & 4095) == 0)
+      c_.progress(finite_ ? delivered_all_ : now, progress_total_);
     for (size_t i = 0; i < ni; ++i) {
       InPort &ip = in_[i];
       if (ip.release_buf != kNone && ip.busy_until <= now) {
@@ -638,6 +651,38 @@ int32_t permutation_dest(Traffic t, int32_t i, int32_t n) {
 Result simulate(const Fabric &f, const Routing &r, const Config &c) {
   Sim s(f, r, c);
   return s.run();
+}
+
+std::vector<double> sweep_loads(double lo, double hi, double step) {
+  std::vector<double> v;
+  if (step <= 0 || lo > hi + step * 1e-3) return v;
+  const int64_t n = static_cast<int64_t>(std::floor((hi - lo) / step + 1e-3));
+  for (int64_t i = 0; i <= n; ++i)
+    v.push_back(std::round((lo + static_cast<double>(i) * step) * 1e9) / 1e9);
+  return v;
+}
+
+Sweep sweep(const Fabric &f, const Routing &r, const Config &c, const std::vector<double> &loads,
+            const std::function<void(size_t, size_t)> &progress) {
+  Sweep s;
+  Config pc = c;
+  for (size_t i = 0; i < loads.size(); ++i) {
+    if (progress) progress(i, loads.size());
+    pc.load = loads[i];
+    SweepPoint p{loads[i], simulate(f, r, pc)};
+    const Result &res = p.result;
+    if (res.deadlock) {
+      s.deadlock = true;
+      if (s.saturation_load < 0) s.saturation_load = p.load;
+      s.points.push_back(std::move(p));
+      break;
+    }
+    s.saturation_throughput = std::max(s.saturation_throughput, res.throughput);
+    if (s.saturation_load < 0 && res.throughput < kSaturationRatio * res.offered)
+      s.saturation_load = p.load;
+    s.points.push_back(std::move(p));
+  }
+  return s;
 }
 
 }  // namespace keiro::sim

@@ -55,6 +55,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -113,12 +114,16 @@ struct Config {
   std::vector<int32_t> fixed_dest;  // Traffic::kFixed
   std::vector<Message> messages;    // sent in addition, at their times
   const check::SourceLidSls *source_sls = nullptr;
+  // Called about every 4,096 cycles with (done, total): cycles of the run
+  // for rate traffic, packets delivered for alltoall and messages. For a
+  // progress line only; it cannot change the result.
+  std::function<void(int64_t, int64_t)> progress;
   double cycle_ns() const { return 64.0 / link_gbytes; }
 };
 
 struct Result {
   double throughput = 0;  // accepted, fraction of injection bandwidth (all terminals)
-  double offered = 0;     // generated, same unit
+  double offered = 0;     // generated in the window, same unit (refused messages included)
   double latency_avg = 0, latency_p99 = 0, latency_max = 0;  // cycles
   int64_t packets_delivered = 0;                             // in the measurement window
   int64_t packets_measured = 0;  // of them created in the window (latency sample)
@@ -138,5 +143,45 @@ struct Result {
 // Runs the simulation. f finalized, r sized for f. Deterministic: the same
 // inputs and seed give the same Result.
 Result simulate(const Fabric &f, const Routing &r, const Config &c);
+
+// --- Load sweeps (keiro simulate --sweep) ---
+// A sweep runs rate traffic (not alltoall / messages) once per offered load,
+// each run as simulate() with Config::load set and everything else (seed
+// included) unchanged, in increasing load order. A deadlock ends the sweep:
+// the deadlocked point is the last one.
+//
+// Saturation (as in Dally & Towles, "Principles and Practices of
+// Interconnection Networks", 23.1, and Booksim's load sweeps): below
+// saturation the accepted throughput follows the offered load; past it the
+// accepted throughput stays flat and latency grows with the run's length.
+//  - saturation throughput: the highest accepted throughput of the points
+//    that did not deadlock (0 when there is none);
+//  - saturation load: the offered load (Config::load) of the first point
+//    whose accepted throughput is below kSaturationRatio times its measured
+//    offered throughput (Result::offered, refused messages included, so
+//    terminals that send nothing under a permutation do not count), or of
+//    the deadlocked point; -1 when every point kept up.
+constexpr double kSaturationRatio = 0.95;
+
+struct SweepPoint {
+  double load = 0;
+  Result result;
+};
+
+struct Sweep {
+  std::vector<SweepPoint> points;
+  double saturation_throughput = 0;
+  double saturation_load = -1;
+  bool deadlock = false;  // the last point deadlocked
+};
+
+// lo, lo + step, ... up to hi (within step / 1000), rounded to 1e-9; empty
+// when lo > hi or step <= 0.
+std::vector<double> sweep_loads(double lo, double hi, double step);
+
+// Runs c at each of loads (increasing). progress(i, n) is called before
+// point i of n (and c.progress inside each run). Time: sum of the runs.
+Sweep sweep(const Fabric &f, const Routing &r, const Config &c, const std::vector<double> &loads,
+            const std::function<void(size_t, size_t)> &progress = {});
 
 }  // namespace keiro::sim

@@ -9,7 +9,9 @@
 #    assumed) with one 2 KiB packet per (port, VL): deadlocks (exit 1) on the
 #    cycle of clockwise ring channels, the same channels keiro check names as
 #    its credit loop;
-#  - --topology FILE --engine NAME routes first; bad options exit 2.
+#  - --topology FILE --engine NAME routes first; bad options exit 2;
+#  - --sweep (JSON points and saturation), --plot (one polyline per routing,
+#    one point per load) and a dump directory next to engine:dl side by side.
 . "${KEIRO_SRCDIR:-$(dirname "$0")/../..}/tests/integration/common.sh"
 rm -rf "$IT_DIR" && mkdir -p "$IT_DIR"
 torus="$KEIRO_SRCDIR/ibsim-topologies/torus-4x4x4-f4-h1.net"
@@ -73,8 +75,78 @@ grep -q "^  cycle over 5 full (channel, VL) buffers: S1 port 2 VL 0 -> S2 port 2
   "$IT_DIR/minhop.out" || it_fail "text cycle: $(cat "$IT_DIR/minhop.out")"
 it_log "minhop ring: $(grep -m1 'deadlock ' "$IT_DIR/minhop.out" | sed 's/^ *//')"
 
+# --sweep: one point per load, accepted follows offered at low load, the
+# saturation throughput is the highest accepted one; --plot draws one line per
+# routing with one point per load; several inputs side by side, keyed by label.
+"$IT_KEIRO" simulate "$dumps" --sweep 0.2:1:0.4 --json >"$IT_DIR/sweep.json" 2>"$IT_DIR/err" ||
+  it_fail "sweep: exit $?: $(cat "$IT_DIR/err" "$IT_DIR/sweep.json")"
+python3 - "$IT_DIR/sweep.json" "$IT_DIR/uniform-1.json" <<'PY' || it_fail "sweep: $(cat "$IT_DIR/sweep.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+one = json.load(open(sys.argv[2]))
+pts = d["points"]
+assert [p["load"] for p in pts] == [0.2, 0.6, 1.0], pts
+# Below saturation accepted is the offered load (within Bernoulli noise).
+assert abs(pts[0]["throughput"] - 0.2) < 0.02 and abs(pts[1]["throughput"] - 0.6) < 0.03, pts
+# The load-1 point is the single run at --load 1 (same seed): same numbers.
+assert pts[2]["throughput"] == one["throughput"] and pts[2]["latency_p99"] == one["latency_p99"], (pts[2], one)
+assert d["saturation"]["throughput"] == max(p["throughput"] for p in pts), d["saturation"]
+# keiro-nue saturates on the 4x4x4 torus between 0.6 and 1 (about 0.8).
+assert d["saturation"]["load"] == 1 and pts[2]["throughput"] < 0.95 * pts[2]["offered"], d
+assert d["deadlock"] is False and d["deadlock_cycle"] == [] and d["deadlock_load"] is None, d
+assert pts[0]["latency_avg"] < pts[1]["latency_avg"] < pts[2]["latency_avg"], pts
+PY
+it_log "nue sweep: saturation throughput $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["saturation"]["throughput"])' "$IT_DIR/sweep.json")"
+"$IT_KEIRO" simulate "$dumps" engine:dl --topology "$torus" --sweep 0.2:1:0.4 --plot "$IT_DIR/plot" \
+  --json >"$IT_DIR/both.json" 2>"$IT_DIR/err" || it_fail "side by side: exit $?: $(cat "$IT_DIR/err")"
+# (--topology also replaces the directory's fabric file: terminals in the net
+# file's order, so the single-input run to compare with takes it too.)
+"$IT_KEIRO" simulate "$dumps" --topology "$torus" --sweep 0.2:1:0.4 --json >"$IT_DIR/sweep-t.json" 2>&1
+python3 - "$IT_DIR/both.json" "$IT_DIR/sweep-t.json" <<'PY' || it_fail "side by side: $(cat "$IT_DIR/both.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert list(d) == ["nue", "keiro-dl"], list(d)
+# The dump directory's column is the single-input sweep, unchanged.
+assert d["nue"] == json.load(open(sys.argv[2])), d["nue"]
+assert d["keiro-dl"]["engine"] == "keiro-dl" and len(d["keiro-dl"]["points"]) == 3, d["keiro-dl"]
+PY
+for svg in latency latency-p99 throughput; do
+  python3 - "$IT_DIR/plot/$svg.svg" <<'PY' || it_fail "$svg.svg: $(head -c 2000 "$IT_DIR/plot/$svg.svg")"
+import re, sys
+s = open(sys.argv[1]).read()
+lines = re.findall(r'<polyline [^>]*points="([^"]*)"', s)
+assert len(lines) == 2, len(lines)  # one per routing
+for pts in lines:
+    xs = [float(p.split(",")[0]) for p in pts.split()]
+    # loads 0.2, 0.6, 1.0 on the 490-pixel x axis from 70 (0) to 560 (1)
+    assert xs == [168.0, 364.0, 560.0], xs
+assert ">nue<" in s and ">keiro-dl<" in s
+PY
+done
+"$IT_KEIRO" simulate "$dumps" engine:dl --topology "$torus" --sweep 0.2:1:0.4 >"$IT_DIR/both.out" 2>&1
+grep -q "^keiro-dl: saturation throughput 0\.[0-9]*, saturation load " "$IT_DIR/both.out" ||
+  it_fail "side-by-side text: $(cat "$IT_DIR/both.out")"
+"$IT_KEIRO" simulate "$ring" --assume-sl 0 --buffer 2048 --cycles 200000 --sweep 0.5:1:0.5 --json \
+  >"$IT_DIR/ring-sweep.json" 2>&1
+rc=$?
+[ $rc -eq 1 ] || it_fail "minhop ring sweep: exit $rc, want 1: $(cat "$IT_DIR/ring-sweep.json")"
+# Deadlocks at the first load already (counter-clockwise this time), which
+# ends the sweep; the point is the single run at --load 0.5.
+"$IT_KEIRO" simulate "$ring" --assume-sl 0 --buffer 2048 --cycles 200000 --load 0.5 --json \
+  >"$IT_DIR/ring-05.json" 2>&1
+python3 - "$IT_DIR/ring-sweep.json" "$IT_DIR/ring-05.json" <<'PY' || it_fail "minhop ring sweep: $(cat "$IT_DIR/ring-sweep.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+one = json.load(open(sys.argv[2]))
+assert d["deadlock"] is True and d["deadlock_load"] == 0.5 and len(d["points"]) == 1, d
+assert one["deadlock"] is True and len(one["deadlock_cycle"]) == 5, one
+assert d["deadlock_cycle"] == one["deadlock_cycle"] == d["points"][0]["deadlock_cycle"], (d, one)
+assert d["saturation"]["throughput"] == 0 and d["saturation"]["load"] == 0.5, d
+PY
+
 # Usage errors.
-for bad in "--traffic nope $dumps" "--load 2 $dumps" "" "--engine nue"; do
+for bad in "--traffic nope $dumps" "--load 2 $dumps" "" "--engine nue" "--sweep 0.5:2:0.1 $dumps" \
+  "--sweep --traffic alltoall $dumps" "--plot $IT_DIR/p $dumps"; do
   # shellcheck disable=SC2086
   "$IT_KEIRO" simulate $bad >/dev/null 2>&1
   rc=$?

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/check/verify.h"
+#include "core/metrics/svg.h"
 #include "core/sim/network.h"
 #include "tests/unit/fabrics.h"
 
@@ -181,6 +182,103 @@ TEST(SimNetwork, AlltoallDeliversEveryMessage) {
   EXPECT_EQ(res.packets_dropped, 0);  // 2 packets per message
   EXPECT_GT(res.throughput, 0);
   EXPECT_LE(res.throughput, 1.0);
+}
+
+TEST(SimSweep, LoadsFromLoToHi) {
+  EXPECT_EQ(sim::sweep_loads(0.1, 1.0, 0.1),
+            (std::vector<double>{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0}));
+  EXPECT_EQ(sim::sweep_loads(0.05, 0.95, 0.1).size(), 10u);
+  EXPECT_EQ(sim::sweep_loads(0.5, 0.5, 0.1), (std::vector<double>{0.5}));
+  EXPECT_TRUE(sim::sweep_loads(0.6, 0.5, 0.1).empty());
+  EXPECT_TRUE(sim::sweep_loads(0.1, 0.5, 0).empty());
+}
+
+TEST(SimSweep, BottleneckLinkSaturatesAtHalfLoad) {
+  // Two sources on switch 0 send everything to CA 2 on switch 1: the one
+  // link (and CA 2's ejection link) carries 2L of one link's bandwidth, so
+  // it saturates at L = 0.5, where the four terminals accept 1 / 4 = 0.25 of
+  // their injection bandwidth; past it accepted stays 0.25.
+  //  - saturation throughput: saturated points keep the link busy every
+  //    cycle (both sources always have a packet queued, round robin never
+  //    idles), so accepted is 0.25 up to the packet at the window's edges:
+  //    32 credits / (4 * 20,000 cycles) = 0.0004; asserted within 0.002.
+  //  - saturation load: the grid 0.05, 0.15, ... 0.95 leaves the knee
+  //    between 0.45 (demand 0.9 of the link: accepted follows offered, up
+  //    to Bernoulli noise of a few percent) and 0.55 (demand 1.1: accepted /
+  //    offered = 1 / 1.1 = 0.91 < 0.95), so it is exactly 0.55.
+  const Fabric f = fixtures::from_links(2, {{0, 1}}, {.hcas = 2});
+  const Routing r = fixtures::min_hop(f);
+  Config c;
+  c.traffic = Traffic::kFixed;
+  c.fixed_dest = {2, 2, -1, -1};
+  c.warmup = 2000;
+  c.measure = 20000;
+  const std::vector<double> loads = sim::sweep_loads(0.05, 0.95, 0.1);
+  size_t calls = 0;
+  const sim::Sweep s = sim::sweep(f, r, c, loads, [&](size_t i, size_t n) {
+    EXPECT_EQ(i, calls++);
+    EXPECT_EQ(n, 10u);
+  });
+  EXPECT_EQ(calls, 10u);
+  ASSERT_EQ(s.points.size(), 10u);
+  EXPECT_FALSE(s.deadlock);
+  EXPECT_NEAR(s.saturation_throughput, 0.25, 0.002);
+  EXPECT_DOUBLE_EQ(s.saturation_load, 0.55);
+  for (const sim::SweepPoint &p : s.points) {
+    // Offered: 2 of 4 terminals at load L; Bernoulli arrivals, 2 * 20,000 *
+    // L / 32 messages: a few percent of noise.
+    EXPECT_NEAR(p.result.offered, p.load / 2, 0.1 * p.load / 2) << p.load;
+    if (p.load < 0.5)
+      EXPECT_NEAR(p.result.throughput, p.result.offered, 0.05 * p.result.offered) << p.load;
+    else
+      EXPECT_NEAR(p.result.throughput, 0.25, 0.002) << p.load;
+  }
+  // Latency grows with the load: zero-load latency is 2 * 21 + 32 = 74
+  // cycles; saturated, packets wait in full source queues.
+  EXPECT_GE(s.points.front().result.latency_avg, 74);
+  EXPECT_LT(s.points.front().result.latency_avg, 90);
+  EXPECT_GT(s.points.back().result.latency_avg, 10 * 74);
+}
+
+TEST(SimSweep, DeadlockEndsTheSweep) {
+  // The one-VL ring of RingWithOneVlDeadlocksOnItsChannels: at full load it
+  // deadlocks; a sweep from 0.9 to 1.0 stops at the first deadlocked load.
+  const Fabric f = fixtures::ca_ring(5);
+  const Routing r = fixtures::route_ring(f, true);
+  const Config c = full_uniform(1);
+  const sim::Result at1 = sim::simulate(f, r, c);
+  ASSERT_TRUE(at1.deadlock);
+  const sim::Sweep s = sim::sweep(f, r, c, {0.95, 1.0, 1.0});
+  ASSERT_TRUE(s.deadlock);
+  const sim::Result &last = s.points.back().result;
+  EXPECT_TRUE(last.deadlock);
+  EXPECT_EQ(last.deadlock_cycle.size(), 5u);
+  // Ends at the first deadlock: never past the first 1.0 point.
+  EXPECT_LE(s.points.size(), 2u);
+  EXPECT_DOUBLE_EQ(s.saturation_load, s.points.back().load);
+  if (s.points.size() == 2) {
+    EXPECT_FALSE(s.points[0].result.deadlock);
+    EXPECT_DOUBLE_EQ(s.saturation_throughput, s.points[0].result.throughput);
+  } else {
+    EXPECT_EQ(s.saturation_throughput, 0);
+  }
+}
+
+TEST(SimSweep, XyChartHasOnePolylinePerSeries) {
+  // keiro simulate --plot's chart: x from 0 to 1 over the 490-pixel plot
+  // area starting at x = 70; y from 0 to the rounded-up maximum (0.5 here)
+  // over 300 pixels from y = 340 up.
+  const std::string svg = metrics::svg_xy_chart(
+      {"t", "offered", "accepted"},
+      {{"a", {0.1, 0.5, 1.0}, {0.1, 0.5, 0.5}}, {"b", {0.1, 0.2}, {0.1, 0.2}}, {"c", {}, {}}}, 1.0);
+  size_t n = 0;
+  for (size_t at = svg.find("<polyline"); at != std::string::npos;
+       at = svg.find("<polyline", at + 1))
+    ++n;
+  EXPECT_EQ(n, 2u);  // the empty series has no line
+  EXPECT_NE(svg.find("points=\"119.0,280.0 315.0,40.0 560.0,40.0 \""), std::string::npos) << svg;
+  EXPECT_NE(svg.find("points=\"119.0,280.0 168.0,220.0 \""), std::string::npos) << svg;
+  EXPECT_EQ(svg.find("nan"), std::string::npos);
 }
 
 TEST(SimTraffic, PermutationsAreBijections) {
