@@ -31,7 +31,7 @@
 #         (1-flit packets, 8 flits per VC buffer, 4-cycle switch; 1,000 +
 #         5,000 cycles) and with keiro simulate's InfiniBand defaults.
 #
-# usage: scripts/sim-papers.sh [-b BUILDDIR] [-o OUTDIR] [-d DOCDIR] [-q] [-r] [PART...]
+# usage: scripts/sim-papers.sh [-b BUILDDIR] [-o OUTDIR] [-d DOCDIR] [-q] [-r] [-T] [PART...]
 #   PART   dl, nue, loren (default: all three)
 #   -b     build tree with keiro, .libs/libkeiro.so, tests/harness/sa_path_sl
 #          (default: $KEIRO_BUILDDIR, else ./build)
@@ -42,19 +42,21 @@
 #          and 4 VLs and updn, LOREN at t_max 32 and minimal, uniform only,
 #          coarse sweeps
 #   -r     reuse OpenSM runs already in OUTDIR (same fabric, same settings)
+#   -T     no runs: only write the tables and charts again from OUTDIR
 # Exit: 0 done, 1 a run failed, 2 usage.
 set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
 . "$src/tests/harness/lib.sh"
 build=${KEIRO_BUILDDIR:-$src/build}
-out='' docdir='' quick=no reuse=no
-while getopts "b:o:d:qrh" opt; do
+out='' docdir='' quick=no reuse=no tables_only=no
+while getopts "b:o:d:qrTh" opt; do
   case $opt in
     b) build=$OPTARG ;;
     o) out=$OPTARG ;;
     d) docdir=$OPTARG ;;
     q) quick=yes ;;
     r) reuse=yes ;;
+    T) tables_only=yes ;;
     *) kh_usage "$0" Exit: ;;
   esac
 done
@@ -284,6 +286,7 @@ part_loren() {
 }
 
 for p in "${parts[@]}"; do
+  [ $tables_only = yes ] && break
   t0=$SECONDS
   "part_$p"
   say "$p: $((SECONDS - t0)) s"
@@ -372,6 +375,7 @@ if "dl" in parts and os.path.exists(out + "/dl/manifest.tsv"):
            "| fabric | root | hops DL / updn | uniform DL | uniform updn | uniform updn 3x buf | bitrev DL | bitrev updn | DL-free DL / updn |",
            "|---|---|---|---|---|---|---|---|---|"]
     cols = {k: [] for k in ("hd", "hu", "ud", "uu", "uu3", "bd", "bu")}
+    wins = []  # per fabric: True (DL above updn), "deadlock" (updn deadlocked), False
     for s, root, d in rows:
         a = load(d + "/dl/analyze.json") or {}
         b = load(d + "/updn/analyze.json") or {}
@@ -386,6 +390,8 @@ if "dl" in parts and os.path.exists(out + "/dl/manifest.tsv"):
         for k in cols:
             if v[k] is not None:
                 cols[k].append(v[k])
+        if v["ud"] is not None:
+            wins.append("deadlock" if cell["uu"] == "DEADLOCK" else (v["uu"] is not None and v["ud"] > v["uu"]))
         yn = lambda x: {True: "yes", False: "NO"}.get(x.get("check", {}).get("ok"), "-")
         md.append("| irr %s | %s | %s / %s | %s | %s | %s | %s | %s | %s / %s |" % (
             s, root, cell["hd"], cell["hu"], cell["ud"], cell["uu"], cell["uu3"],
@@ -406,8 +412,9 @@ if "dl" in parts and os.path.exists(out + "/dl/manifest.tsv"):
                    statistics.mean(cols["ud"]) / statistics.mean(cols["uu"]),
                    ("%.2fx" % (statistics.mean(cols["bd"]) / statistics.mean(cols["bu"])))
                    if cols["bd"] and cols["bu"] else "-")]
-        wins = sum(1 for a, b in zip(cols["ud"], cols["uu"]) if a > b)
-        md.append("DL's uniform saturation throughput is above updn's on %d of %d fabrics." % (wins, len(cols["ud"])))
+        md.append("DL's uniform saturation throughput is above updn's on %d of %d fabrics; updn deadlocked under "
+                  "uniform traffic on %d of them (the means leave deadlocked sweeps out)." % (
+                      sum(1 for w in wins if w), len(wins), sum(1 for w in wins if w == "deadlock")))
     first = rows[0][0] if rows else "1"
     md += ["", "![latency](img/sim-dl-irr%s-latency.svg) ![throughput](img/sim-dl-irr%s-throughput.svg)" % (first, first), ""]
     if cols["ud"]:
