@@ -627,9 +627,9 @@ int run_simulate(const std::vector<std::string> &args) {
                      sim::traffic_name(c.traffic), c.load, c.size,
                      static_cast<unsigned long long>(c.seed));
     if (c.traffic != sim::Traffic::kAlltoall)
-      o += strprintf("  run: warm-up %lld + measured %lld cycles (%.1f us) per point\n",
+      o += strprintf("  run: warm-up %lld + measured %lld cycles (%.1f us)%s\n",
                      static_cast<long long>(c.warmup), static_cast<long long>(c.measure),
-                     c.measure * ns / 1000);
+                     c.measure * ns / 1000, sweep ? " per load" : "");
     o += "\n";
     o += sweep ? sweep_text(ins, c) : side_by_side(ins, c);
     std::fputs(o.c_str(), stdout);

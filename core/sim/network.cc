@@ -3,7 +3,12 @@
 
 #include <algorithm>
 #include <array>
+#include <climits>
 #include <cmath>
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <utility>
 
 #include "core/enum_names.h"
 #include "core/log.h"
@@ -93,6 +98,47 @@ class Sim {
   // the next buffer of the cycle, into res_.deadlock_cycle; false if none.
   bool find_cycle(int64_t now);
   std::vector<int32_t> wait_, mark_;
+
+  // Event-driven skipping (results identical to scanning everything every
+  // cycle): an output port is arbitrated only in cycles where it may grant,
+  // i.e. after a wake-up: its link freed (grant + len), a head packet for it
+  // became routable, the input port of a head for it freed, or credits came
+  // back to the buffer it feeds. A terminal tries to inject only after its
+  // link freed, a packet arrived in its queue or credits came back. Cycles
+  // in which nothing is scheduled are skipped.
+  // Events: output o (0 <= o < NI), release of input port NI + i, terminal
+  // injection 2 NI + t; in a wheel of W cycles, later ones in far_.
+  void at(int64_t t, int32_t ev);
+  void wake_out(int32_t o, int64_t t);
+  void wake_term(int32_t term, int64_t t);
+  void release(int32_t i);
+  void handle(int32_t ev);
+  int64_t next_event_after(int64_t now) const;
+  int64_t now_ = 0;
+  int32_t ni_ = 0;
+  int64_t wmask_ = 0;
+  std::vector<std::vector<int32_t>> wheel_;
+  std::priority_queue<std::pair<int64_t, int32_t>, std::vector<std::pair<int64_t, int32_t>>,
+                      std::greater<>>
+      far_;
+  std::vector<int32_t> dirty_out_, dirty_term_, refill_, refill_next_;
+  std::vector<int64_t> out_stamp_, term_stamp_;  // cycle the output / terminal was listed
+  std::vector<int32_t> out_pos_, pos_sw_;        // output id -> position in out_list_ -> switch
+  int32_t a2a_done_ = 0;                         // terminals past their last shift
+  // Per output, a bit per (input port, VL) slot of its switch whose head
+  // packet wants it (slot = local input index * V + VL): arbitration visits
+  // only those, in the same round-robin order as a scan of every slot.
+  std::vector<uint64_t> want_bits_;
+  std::vector<int32_t> want_word_;  // per output id: its first word
+  std::vector<int32_t> in_slot_;    // per input id: index among its switch's inputs
+  void set_want(int32_t b, int32_t o, bool on) {
+    const int32_t k = in_slot_[b / V_] * V_ + b % V_;
+    uint64_t &w = want_bits_[want_word_[o] + (k >> 6)];
+    const uint64_t bit = uint64_t{1} << (k & 63);
+    w = on ? (w | bit) : (w & ~bit);
+  }
+  // Grants slot k (local) of switch s to output o if its head may go now.
+  bool try_grant(int64_t now, int32_t s, int32_t o, int32_t k);
 
   const Fabric &f_;
   const Routing &r_;
@@ -210,6 +256,29 @@ void Sim::setup() {
   hist_.assign(kHistSize, 0);
   wait_.assign(buf_.size(), kNone);
   mark_.assign(buf_.size(), 0);
+  ni_ = ni;
+  out_pos_.assign(ni, kNone);
+  pos_sw_.assign(out_list_.size(), 0);
+  for (int32_t s = 0; s < S; ++s)
+    for (int32_t oi = out_start_[s]; oi < out_start_[s + 1]; ++oi) {
+      out_pos_[out_list_[oi]] = oi;
+      pos_sw_[oi] = s;
+    }
+  out_stamp_.assign(ni, -1);
+  in_slot_.assign(ni, 0);
+  want_word_.assign(ni, 0);
+  int32_t words = 0;
+  for (int32_t s = 0; s < S; ++s) {
+    for (int32_t k = in_start_[s]; k < in_start_[s + 1]; ++k)
+      in_slot_[in_list_[k]] = k - in_start_[s];
+    const int32_t nw = ((in_start_[s + 1] - in_start_[s]) * V_ + 63) / 64;
+    for (int32_t oi = out_start_[s]; oi < out_start_[s + 1]; ++oi) {
+      want_word_[out_list_[oi]] = words;
+      words += nw;
+    }
+  }
+  want_bits_.assign(words, 0);
+  term_stamp_.assign(T_, -1);
 
   // Packet pool: full source queues plus every buffer full of the smallest packets.
   const int32_t mtu = std::max(64, c_.mtu);
@@ -236,6 +305,20 @@ void Sim::setup() {
     free_list_ = static_cast<int32_t>(i);
   }
   if (c_.traffic == Traffic::kAlltoall) a2a_left_ = static_cast<int64_t>(T_) * (T_ - 1);
+  // Wheel: every event but a far deadlock / message time is at most a switch
+  // latency plus a packet ahead.
+  int64_t w = 64;
+  const int64_t span = int64_t{lat_} + 2 + (mtu + 63) / 64;
+  while (w <= span && w < (int64_t{1} << 16)) w *= 2;
+  wheel_.assign(w, {});
+  wmask_ = w - 1;
+  if (c_.traffic == Traffic::kAlltoall)
+    for (int32_t t = 0; t < T_; ++t) {
+      if (a2a_shift_[t] >= T_)
+        ++a2a_done_;
+      else
+        refill_.push_back(t);
+    }
   progress_total_ = finite_ ? 0 : win_end_;
   if (c_.traffic == Traffic::kAlltoall) progress_total_ += a2a_left_ * pkts_per_msg_;
   for (const Message &m : msgs_) progress_total_ += (m.bytes + mtu - 1) / mtu;
@@ -282,7 +365,11 @@ void Sim::push(int32_t b, int32_t id) {
   Buffer &q = buf_[b];
   if (q.tail == kNone) {
     q.head = id;
-    if (pk_[id].out >= 0) ++want_[pk_[id].out];
+    if (pk_[id].out >= 0) {
+      ++want_[pk_[id].out];
+      set_want(b, pk_[id].out, true);
+      wake_out(pk_[id].out, pk_[id].ready);
+    }
   } else
     pk_[q.tail].next = id;
   q.tail = id;
@@ -291,12 +378,17 @@ void Sim::push(int32_t b, int32_t id) {
 int32_t Sim::pop(int32_t b) {
   Buffer &q = buf_[b];
   const int32_t id = q.head;
-  if (pk_[id].out >= 0) --want_[pk_[id].out];
+  if (pk_[id].out >= 0) {
+    --want_[pk_[id].out];
+    set_want(b, pk_[id].out, false);
+  }
   q.head = pk_[id].next;
-  if (q.head == kNone)
+  if (q.head == kNone) {
     q.tail = kNone;
-  else if (pk_[q.head].out >= 0)
+  } else if (pk_[q.head].out >= 0) {
     ++want_[pk_[q.head].out];
+    set_want(b, pk_[q.head].out, true);
+  }
   q.last_pop = pk_[id].ready;
   return id;
 }
@@ -331,6 +423,7 @@ bool Sim::enqueue_message(int32_t src, int32_t dst, int32_t bytes, int64_t now,
       pk_[sq_tail_[src]].next = id;
     sq_tail_[src] = id;
     ++sq_count_[src];
+    wake_term(src, now);
     ++outstanding_;
     if (now >= win_begin_ && (finite_ || now < win_end_)) generated_credits_ += p.len;
   }
@@ -344,11 +437,13 @@ void Sim::generate(int64_t now) {
       ++res_.packets_refused;
   }
   if (c_.traffic == Traffic::kAlltoall) {
-    for (int32_t t = 0; t < T_; ++t)
+    // Terminals whose queue emptied last cycle (all of them at cycle 0).
+    for (const int32_t t : refill_)
       while (a2a_shift_[t] < T_ && sq_count_[t] == 0) {
         enqueue_message(t, (t + a2a_shift_[t]) % T_, c_.size, now, static_cast<uint32_t>(t));
-        ++a2a_shift_[t];
+        if (++a2a_shift_[t] == T_) ++a2a_done_;
       }
+    refill_.clear();
     return;
   }
   if (c_.load <= 0 || T_ < 2) return;
@@ -385,7 +480,7 @@ void Sim::generate(int64_t now) {
 }
 
 void Sim::inject(int64_t now) {
-  for (int32_t t = 0; t < T_; ++t) {
+  for (const int32_t t : dirty_term_) {
     const int32_t id = sq_head_[t];
     if (id == kNone || inj_busy_[t] > now) continue;
     Packet &p = pk_[id];
@@ -402,15 +497,19 @@ void Sim::inject(int64_t now) {
             strprintf("%s maps SL %u to VL %u on its own port", ti.name.c_str(), p.sl, vl);
       p.next = free_list_;
       free_list_ = id;
+      wake_term(t, now + 1);
+      if (sq_count_[t] == 0 && c_.traffic == Traffic::kAlltoall) refill_next_.push_back(t);
       continue;
     }
     const int32_t b = (C_ + t) * V_ + vl;
-    if (buf_[b].free < p.len) continue;
+    if (buf_[b].free < p.len) continue;  // woken when credits come back
     sq_head_[t] = p.next;
     if (sq_head_[t] == kNone) sq_tail_[t] = kNone;
     --sq_count_[t];
+    if (sq_count_[t] == 0 && c_.traffic == Traffic::kAlltoall) refill_next_.push_back(t);
     buf_[b].free -= p.len;
     inj_busy_[t] = now + p.len;
+    wake_term(t, now + p.len);
     p.ready = now + 1 + lat_;
     p.hops = 0;
     route(p, ti.sw, ti.sw_port);
@@ -442,8 +541,8 @@ void Sim::deliver(int32_t id, int64_t done) {
 }
 
 void Sim::arbitrate(int64_t now) {
-  const int32_t S = f_.num_switches();
   if (pending_drops_) {
+    const int32_t S = f_.num_switches();
     for (int32_t s = 0; s < S; ++s)
       for (int32_t k = in_start_[s]; k < in_start_[s + 1]; ++k)
         for (int v = 0; v < V_; ++v) {
@@ -452,6 +551,13 @@ void Sim::arbitrate(int64_t now) {
                  pk_[buf_[b].head].ready <= now) {
             const int32_t id = pop(b);
             buf_[b].free += pk_[id].len;
+            const int32_t in = in_list_[k];
+            if (in < C_)
+              wake_out(in, now);  // the upstream output may use the credits now
+            else
+              wake_term(in - C_, now + 1);  // injection came earlier this cycle
+            if (buf_[b].head != kNone && pk_[buf_[b].head].out >= 0)
+              wake_out(pk_[buf_[b].head].out, std::max(now, pk_[buf_[b].head].ready));
             --pending_drops_;
             --sw_packets_[s];
             --in_network_;
@@ -463,49 +569,63 @@ void Sim::arbitrate(int64_t now) {
           }
         }
   }
-  for (int32_t s = 0; s < S; ++s) {
-    if (sw_packets_[s] == 0) continue;
-    const int32_t i0 = in_start_[s];
-    const int32_t slots = (in_start_[s + 1] - i0) * V_;
-    for (int32_t oi = out_start_[s]; oi < out_start_[s + 1]; ++oi) {
-      const int32_t o = out_list_[oi];
-      if (out_busy_[o] > now || want_[o] == 0) continue;
-      int32_t k = rr_[o];
-      for (int32_t n = 0; n < slots; ++n) {
-        k = k + 1 >= slots ? 0 : k + 1;
-        const int32_t in = in_list_[i0 + k / V_];
-        if (in_[in].busy_until > now) continue;
-        const int32_t b = in * V_ + k % V_;
-        const int32_t id = buf_[b].head;
-        if (id == kNone) continue;
-        Packet &p = pk_[id];
-        if (p.out != o || p.ready > now) continue;
-        if (o < C_ && buf_[o * V_ + p.out_vl].free < p.len) continue;
-        // grant
-        pop(b);
-        buf_[b].last_pop = now;
-        --sw_packets_[s];
-        in_[in] = InPort{now + p.len, b, p.len};
-        out_busy_[o] = now + p.len;
-        rr_[o] = k;
-        last_move_ = now;
-        if (o < C_) {
-          const Channel &ch = f_.channel(o);
-          const int32_t nb = o * V_ + p.out_vl;
-          buf_[nb].free -= p.len;
-          p.ready = now + 1 + lat_;
-          ++p.hops;
-          route(p, ch.dst, ch.dst_port);
-          push(nb, id);
-          ++sw_packets_[ch.dst];
-        } else {
-          --in_network_;
-          deliver(id, now + p.len);
-        }
-        break;
+  // The woken outputs, in switch and port order as a full scan would take
+  // them (outputs of one switch compete for its input ports).
+  std::sort(dirty_out_.begin(), dirty_out_.end());
+  for (const int32_t oi : dirty_out_) {
+    const int32_t s = pos_sw_[oi];
+    const int32_t o = out_list_[oi];
+    if (sw_packets_[s] == 0 || out_busy_[o] > now || want_[o] == 0) continue;
+    // Round robin: slots rr+1 .. slots-1, then 0 .. rr, of those whose head
+    // wants o; the first that may go is granted.
+    const int32_t slots = (in_start_[s + 1] - in_start_[s]) * V_;
+    const uint64_t *wb = &want_bits_[want_word_[o]];
+    const int32_t start = rr_[o] + 1 >= slots ? 0 : rr_[o] + 1;
+    bool granted = false;
+    for (int pass = 0; pass < 2 && !granted; ++pass) {
+      const int32_t lo = pass ? 0 : start, hi = pass ? start : slots;
+      for (int32_t w = lo >> 6; (w << 6) < hi && !granted; ++w) {
+        uint64_t bits = wb[w];
+        if (lo > (w << 6)) bits &= ~uint64_t{0} << (lo & 63);
+        if (hi < ((w + 1) << 6)) bits &= (uint64_t{1} << (hi & 63)) - 1;
+        for (; bits && !granted; bits &= bits - 1)
+          granted = try_grant(now, s, o, (w << 6) + __builtin_ctzll(bits));
       }
     }
   }
+}
+
+bool Sim::try_grant(int64_t now, int32_t s, int32_t o, int32_t k) {
+  const int32_t in = in_list_[in_start_[s] + k / V_];
+  if (in_[in].busy_until > now) return false;
+  const int32_t b = in * V_ + k % V_;
+  const int32_t id = buf_[b].head;
+  Packet &p = pk_[id];
+  if (p.ready > now) return false;
+  if (o < C_ && buf_[o * V_ + p.out_vl].free < p.len) return false;
+  pop(b);
+  buf_[b].last_pop = now;
+  --sw_packets_[s];
+  in_[in] = InPort{now + p.len, b, p.len};
+  at(now + p.len, ni_ + in);
+  out_busy_[o] = now + p.len;
+  wake_out(o, now + p.len);
+  rr_[o] = k;
+  last_move_ = now;
+  if (o < C_) {
+    const Channel &ch = f_.channel(o);
+    const int32_t nb = o * V_ + p.out_vl;
+    buf_[nb].free -= p.len;
+    p.ready = now + 1 + lat_;
+    ++p.hops;
+    route(p, ch.dst, ch.dst_port);
+    push(nb, id);
+    ++sw_packets_[ch.dst];
+  } else {
+    --in_network_;
+    deliver(id, now + p.len);
+  }
+  return true;
 }
 
 bool Sim::find_cycle(int64_t now) {
@@ -552,24 +672,90 @@ bool Sim::find_cycle(int64_t now) {
   return false;
 }
 
+void Sim::at(int64_t t, int32_t ev) {
+  if (t - now_ <= wmask_)
+    wheel_[t & wmask_].push_back(ev);
+  else
+    far_.push({t, ev});
+}
+
+void Sim::wake_out(int32_t o, int64_t t) {
+  if (t > now_) return at(t, o);
+  if (out_stamp_[o] == now_) return;
+  out_stamp_[o] = now_;
+  dirty_out_.push_back(out_pos_[o]);
+}
+
+void Sim::wake_term(int32_t term, int64_t t) {
+  if (t > now_) return at(t, 2 * ni_ + term);
+  if (term_stamp_[term] == now_) return;
+  term_stamp_[term] = now_;
+  dirty_term_.push_back(term);
+}
+
+// Input port i's granted packet has left: its credits go back upstream, and
+// the heads of its buffers may be granted again.
+void Sim::release(int32_t i) {
+  InPort &ip = in_[i];
+  if (ip.release_buf == kNone || ip.busy_until > now_) return;
+  buf_[ip.release_buf].free += ip.release_len;
+  ip.release_buf = kNone;
+  if (i < C_)
+    wake_out(i, now_);  // the output feeding channel i
+  else
+    wake_term(i - C_, now_);
+  for (int v = 0; v < V_; ++v) {
+    const int32_t h = buf_[i * V_ + v].head;
+    if (h != kNone && pk_[h].out >= 0) wake_out(pk_[h].out, std::max(now_, pk_[h].ready));
+  }
+}
+
+void Sim::handle(int32_t ev) {
+  if (ev < ni_)
+    wake_out(ev, now_);
+  else if (ev < 2 * ni_)
+    release(ev - ni_);
+  else
+    wake_term(ev - 2 * ni_, now_);
+}
+
+int64_t Sim::next_event_after(int64_t now) const {
+  int64_t next = INT64_MAX;
+  for (int64_t t = now + 1; t <= now + wmask_; ++t)
+    if (!wheel_[t & wmask_].empty()) {
+      next = t;
+      break;
+    }
+  if (!far_.empty()) next = std::min(next, far_.top().first);
+  return next;
+}
+
 Result Sim::run() {
   setup();
   const int64_t cap = finite_ ? std::max<int64_t>(win_end_, int64_t{1} << 40) : win_end_;
-  int64_t now = 0;
-  const size_t ni = in_.size();
-  for (; now < cap; ++now) {
-    if (c_.progress && (now & 4095) == 0)
+  // Rate traffic draws random numbers for every terminal in every cycle.
+  const bool every_cycle = c_.traffic != Traffic::kAlltoall && c_.load > 0 && T_ >= 2;
+  int64_t now = 0, last_progress = -1;
+  while (now < cap) {
+    now_ = now;
+    if (c_.progress && (now >> 12) != (last_progress >> 12)) {
+      last_progress = now;
       c_.progress(finite_ ? delivered_all_ : now, progress_total_);
-    for (size_t i = 0; i < ni; ++i) {
-      InPort &ip = in_[i];
-      if (ip.release_buf != kNone && ip.busy_until <= now) {
-        buf_[ip.release_buf].free += ip.release_len;
-        ip.release_buf = kNone;
-      }
     }
+    while (!far_.empty() && far_.top().first <= now) {
+      const int32_t ev = far_.top().second;
+      far_.pop();
+      handle(ev);
+    }
+    std::vector<int32_t> &bucket = wheel_[now & wmask_];
+    for (size_t k = 0; k < bucket.size(); ++k) handle(bucket[k]);
+    bucket.clear();
     generate(now);
     inject(now);
+    dirty_term_.clear();
     arbitrate(now);
+    dirty_out_.clear();
+    refill_.swap(refill_next_);
     // Deadlock: nothing moved for deadlock_cycles, or (checked every
     // deadlock_cycles) a cycle of buffers whose heads waited that long.
     const bool still = in_network_ > 0 && now - last_move_ >= c_.deadlock_cycles;
@@ -581,12 +767,23 @@ Result Sim::run() {
       break;
     }
     if (finite_ && outstanding_ == 0 && next_msg_ == msgs_.size() &&
-        (c_.traffic != Traffic::kAlltoall ||
-         std::all_of(a2a_shift_.begin(), a2a_shift_.end(), [&](int32_t s) { return s >= T_; }))) {
+        (c_.traffic != Traffic::kAlltoall || a2a_done_ == T_)) {
       res_.completed = true;
       ++now;
       break;
     }
+    // The next cycle in which something can happen.
+    if (every_cycle || pending_drops_ || !refill_.empty()) {
+      ++now;
+      continue;
+    }
+    int64_t next = next_event_after(now);
+    if (next_msg_ < msgs_.size()) next = std::min(next, std::max(now + 1, msgs_[next_msg_].time));
+    if (in_network_ > 0) {
+      next = std::min(next, std::max(now + 1, last_move_ + c_.deadlock_cycles));
+      next = std::min(next, (now / c_.deadlock_cycles + 1) * c_.deadlock_cycles);
+    }
+    now = std::min(next, cap);
   }
   res_.cycles = now;
   res_.vls = V_;

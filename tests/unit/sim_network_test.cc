@@ -57,6 +57,44 @@ TEST(SimNetwork, ZeroLoadLatencyIsHopsTimesSwitchDelayPlusPacket) {
   EXPECT_NEAR(c.cycle_ns(), 5.12, 1e-12);  // 64 B at 12.5 GB/s
 }
 
+TEST(SimNetwork, IdleCyclesBetweenMessagesChangeNothing) {
+  // The loop skips cycles in which nothing is scheduled: a message a million
+  // cycles after the first sees the same empty fabric, so the same
+  // zero-load latency (3 * 21 + 32 = 95). The run ends in the cycle after
+  // the last packet's ejection grant (3 * 21 = 63 cycles after its creation;
+  // the tail is counted delivered at grant + 32 then).
+  const Fabric f = fixtures::ca_ring(5);
+  const Routing r = fixtures::route_ring(f, true);
+  Config c = single(0, 2, 2048);
+  c.messages.push_back({1000000, 3, 0, 2048});  // H4 -> H1 clockwise: 3 switches too
+  const sim::Result res = sim::simulate(f, r, c);
+  EXPECT_TRUE(res.completed);
+  EXPECT_EQ(res.packets_measured, 2);
+  EXPECT_DOUBLE_EQ(res.latency_avg, 95);
+  EXPECT_DOUBLE_EQ(res.latency_max, 95);
+  EXPECT_EQ(res.cycles, 1000000 + 63 + 1);
+}
+
+TEST(SimNetwork, DroppedPacketLeavesTheOthersOnTime) {
+  // Switch 1 has no LFT entry for H3: H1's packet to H3 is dropped at switch
+  // 1 when it becomes routable there (cycle 21 + 21 = 42). H1's second
+  // packet, to H2 (switch 1), waits for the injection link until cycle 32,
+  // is routable at switch 0 at 53, when the first one's tail has left (21 +
+  // 32), reaches switch 1 routable at 74 and its tail arrives at 74 + 32 =
+  // 106 cycles after both were created.
+  const Fabric f = fixtures::ca_ring(5);
+  Routing r = fixtures::route_ring(f, true);
+  r.set_out_port(1, f.terminal(2).lid, kNoPort);
+  Config c = single(0, 2, 2048);
+  c.messages.push_back({0, 0, 1, 2048});
+  const sim::Result res = sim::simulate(f, r, c);
+  EXPECT_TRUE(res.completed);
+  EXPECT_EQ(res.packets_dropped, 1);
+  EXPECT_EQ(res.packets_measured, 1);
+  EXPECT_DOUBLE_EQ(res.latency_max, 106);
+  EXPECT_NE(res.first_drop.find("no LFT port"), std::string::npos) << res.first_drop;
+}
+
 TEST(SimNetwork, TwoSourcesShareOneBottleneckLinkEqually) {
   // Switches 0 and 1, one link; CAs 0, 1 on switch 0 and 2, 3 on switch 1.
   const Fabric f = fixtures::from_links(2, {{0, 1}}, {.hcas = 2});
