@@ -9,7 +9,21 @@ EXTRA_DIST += docs/acro-evaluation.md docs/acro-layers.svg docs/acro-opensm.md d
 	docs/loren-data/fig6-64.tsv docs/loren-evaluation.md docs/loren-fig11-256.svg \
 	docs/loren-fig11-64.svg docs/loren-fig12-256.svg docs/loren-fig12-64.svg \
 	docs/loren-fig5-256.svg docs/loren-fig5-64.svg docs/loren-fig6.svg docs/loren.md \
-	docs/nue.md docs/simulation.md docs/topologies.md
+	docs/nue.md docs/simulation.md docs/topologies.md \
+	docs/sim-papers.md docs/img/sim-dl-irr1-latency.svg docs/img/sim-dl-irr1-throughput.svg \
+	docs/img/sim-dl-table6.svg docs/img/sim-loren-ib-reverse-latency.svg \
+	docs/img/sim-loren-ib-reverse-throughput.svg docs/img/sim-loren-ib-shuffle-latency.svg \
+	docs/img/sim-loren-ib-shuffle-throughput.svg docs/img/sim-loren-ib-transpose-latency.svg \
+	docs/img/sim-loren-ib-transpose-throughput.svg docs/img/sim-loren-ib-uniform-latency.svg \
+	docs/img/sim-loren-ib-uniform-throughput.svg docs/img/sim-loren-paper-reverse-latency.svg \
+	docs/img/sim-loren-paper-reverse-throughput.svg \
+	docs/img/sim-loren-paper-shuffle-latency.svg \
+	docs/img/sim-loren-paper-shuffle-throughput.svg \
+	docs/img/sim-loren-paper-transpose-latency.svg \
+	docs/img/sim-loren-paper-transpose-throughput.svg \
+	docs/img/sim-loren-paper-uniform-latency.svg \
+	docs/img/sim-loren-paper-uniform-throughput.svg docs/img/sim-nue-random64.svg \
+	docs/img/sim-nue-torus443.svg
 
 # Man pages, generated from docs/man/*.in and what the built tool says
 # (scripts/gen-man.py: every subcommand's --help, every plugin option key).
