@@ -27,13 +27,20 @@ namespace check {
 struct Result;  // core/check/verify.h
 }  // namespace check
 
+// Progress of a long step: phase ("route", "check", ...), units done, total.
+// Called on the routing thread (or, for "check", one call at a time from the
+// check's workers); must be cheap. Engines call it from their main
+// per-destination loops; run_engine forwards the self-check's progress.
+using ProgressFn = std::function<void(const char *phase, int64_t done, int64_t total)>;
+
 struct EngineInput {
   const Fabric &fabric;
   const Options &options;
   Logger &log;
-  int max_vls = 1;   // VL budget (see vl_budget()); the engine must not use more
-  int max_sls = 16;  // SL budget
-  bool qos = true;   // false: OpenSM will not program SL2VL, so only VL 0 exists
+  int max_vls = 1;           // VL budget (see vl_budget()); the engine must not use more
+  int max_sls = 16;          // SL budget
+  bool qos = true;           // false: OpenSM will not program SL2VL, so only VL 0 exists
+  ProgressFn progress = {};  // optional (keiro route shows it on a terminal)
 };
 
 // What an engine tells about its run, for logs and summaries.

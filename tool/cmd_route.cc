@@ -15,6 +15,7 @@
 #include "core/options.h"
 #include "tool/args.h"
 #include "tool/command.h"
+#include "tool/progress.h"
 #include "tool/tool_io.h"
 
 namespace keiro::tool {
@@ -76,6 +77,13 @@ int run_route(const std::vector<std::string> &args) {
   ToolLogger log(verbose);
   const int budget = vl_budget(f, options, qos, e->osm_name, log);
   EngineInput in{f, options, log, budget, static_cast<int>(options.get_int("max_sls")), qos};
+  ProgressLine progress("route");
+  if (progress.enabled())
+    in.progress = [&](const char *phase, int64_t done, int64_t total) {
+      progress.show(strprintf("%s: %s %lld/%lld", e->osm_name, phase, static_cast<long long>(done),
+                              static_cast<long long>(total)),
+                    done == total);
+    };
   Routing r;
   EngineReport rep;
   metrics::RoutingFigures fig;

@@ -27,6 +27,7 @@
 #include "core/timing.h"
 #include "tool/args.h"
 #include "tool/command.h"
+#include "tool/progress.h"
 #include "tool/tool_io.h"
 
 namespace keiro::tool {
@@ -553,21 +554,14 @@ int run_simulate(const std::vector<std::string> &args) {
 
   // On a terminal, runs longer than a second show where they are on one
   // line, overwritten in place and cleared at the end (as keiro check does).
-  const bool tty = isatty(fileno(stderr));
-  bool shown = false;
-  const auto t0 = Clock::now();
-  double last_shown = 0;
+  ProgressLine progress("simulate");
   std::string where;
-  if (tty)
+  if (progress.enabled())
     c.progress = [&](int64_t done, int64_t total) {
-      const double s = seconds_since(t0);
-      if (s < 1 || s - last_shown < 0.2) return;
-      last_shown = s;
-      shown = true;
-      std::fprintf(stderr, "\r\033[Kkeiro simulate: %s%lld/%lld %s", where.c_str(),
-                   static_cast<long long>(done), static_cast<long long>(total),
-                   c.traffic == sim::Traffic::kAlltoall ? "packets delivered" : "cycles");
-      std::fflush(stderr);
+      progress.show(
+          strprintf("%s%lld/%lld %s", where.c_str(), static_cast<long long>(done),
+                    static_cast<long long>(total),
+                    c.traffic == sim::Traffic::kAlltoall ? "packets delivered" : "cycles"));
     };
   std::vector<Input *> ins;
   bool bad = false;
@@ -589,7 +583,7 @@ int run_simulate(const std::vector<std::string> &args) {
       bad = bad || in.result.deadlock || in.result.packets_dropped;
     }
   }
-  if (shown) std::fputs("\r\033[K", stderr);
+  progress.clear();
 
   if (json) {
     auto one = [&](const Input &in) {
