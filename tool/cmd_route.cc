@@ -88,7 +88,9 @@ int run_route(const std::vector<std::string> &args) {
   EngineReport rep;
   metrics::RoutingFigures fig;
   // The engine or the check logged the ERROR line; fig.check is the self-check's result.
-  if (!run_engine(*e, in, r, rep, &fig.check)) return 1;
+  const bool routed = run_engine(*e, in, r, rep, &fig.check);
+  progress.clear();
+  if (!routed) return 1;
   fig.check.seconds = rep.check_seconds;
 
   fig.label = topology;
