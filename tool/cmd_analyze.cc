@@ -29,9 +29,10 @@ namespace {
 const char *kUsage =
     "usage: keiro analyze INPUT... [options]\n"
     "Measures routings: hops (average, maximum, histogram, stretch over shortest\n"
-    "paths), edge forwarding index per switch-to-switch link, VLs and SLs used,\n"
-    "effective bandwidth for uniform, hotspot(beta) and local(gamma) traffic (LOREN\n"
-    "paper VI-D) and a shift all-to-all estimate. Several inputs: one table.\n"
+    "paths), edge forwarding index per switch-to-switch link (and its max/avg),\n"
+    "VLs and SLs used, effective bandwidth for uniform, hotspot(beta) and\n"
+    "local(gamma) traffic (LOREN paper VI-D) and a shift all-to-all estimate.\n"
+    "Several inputs: one table.\n"
     "INPUT is an OpenSM dump directory (as for keiro check) or engine:NAME, which\n"
     "routes --topology offline with keiro engine NAME.\n"
     "options:\n"
@@ -114,6 +115,10 @@ bool plot(const std::string &dir, const std::vector<metrics::RoutingFigures> &fi
        [](const metrics::RoutingFigures &g) { return double(g.paths.max_hops); }},
       {"max EFI", false, [](const metrics::RoutingFigures &g) { return g.paths.efi_summary.max; }},
       {"min EFI", true, [](const metrics::RoutingFigures &g) { return g.paths.efi_summary.min; }},
+      {"max/avg EFI", false,
+       [](const metrics::RoutingFigures &g) {
+         return metrics::efi_max_over_avg(g.paths.efi_summary);
+       }},
       {"Gamma unif.", true,
        [](const metrics::RoutingFigures &g) { return g.traffic.gamma_uniform; }},
       {"Gamma hotspot", true,

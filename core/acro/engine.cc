@@ -26,25 +26,47 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   out.reset(f, Routing::SlScope::kPerSourceSwitch);
   std::string err;
 
-  // 1. Balanced minimal routing.
+  // 1. Balanced minimal routing, one tree per LID (core/minimal/balanced.h).
   minimal::DestTrees trees;
   minimal::BalancedOptions bo;
   bo.seed = opt.layers.seed;
   if (!minimal::balanced_routing(f, bo, trees, err)) return engine_error(in.log, kName, err);
+
+  // 2. ACRO's layers. Per-LID trees add dependencies; when they need more
+  // layers than one tree per switch does, the per-switch trees are taken
+  // (fewer VLs first, balance second).
+  acro::AcroOptions ao;
+  ao.seed = opt.layers.seed;
+  AcroResult layers;
+  if (!assign(f, trees, ao, layers, err)) return engine_error(in.log, kName, err);
+  if (layers.num_layers > 1) {
+    minimal::DestTrees per_switch;
+    AcroResult ps_layers;
+    bo.per_lid = false;
+    if (minimal::balanced_routing(f, bo, per_switch, err) &&
+        assign(f, per_switch, ao, ps_layers, err) && ps_layers.num_layers < layers.num_layers) {
+      trees = std::move(per_switch);
+      layers = std::move(ps_layers);
+      res.per_switch_trees = true;
+    }
+  }
   minimal::write_lfts(f, trees, out);
 
-  // 2. ACRO's layers, realized as SLs and SL2VL (core/acro/realize.h).
+  // 3. The layers realized as SLs and SL2VL (core/acro/realize.h).
   RealizeWording w;
   w.engine = kName;
   w.routes = "the minimal routes of this fabric";
   w.sl_hint = true;
-  if (!realize_layers(in, trees, opt.layers, w, out, res.layers)) return false;
+  if (!realize_layers(in, trees, opt.layers, w, out, res.layers, &layers)) return false;
+  res.trees = trees.num_dests();
   res.max_efi = minimal::forwarding_index(f, trees).max;
   return true;
 }
 
 void report(const EngineInput &in, const EngineResult &res, EngineReport &rep) {
   add_layer_facts(res.layers, res.max_efi, rep);
+  rep.add("trees", res.trees);
+  rep.add("per_switch_trees", res.per_switch_trees ? 1 : 0);
   const vlmap::VlMapStats &vs = res.layers.vlmap;
   in.log.logf(LogLevel::kInfo,
               "%s: %d ACRO layers; %lld switch-to-switch paths realized with %d VLs and %d SLs "

@@ -28,8 +28,10 @@ struct EngineOptions {
 
 // What a run produced; report() turns it into EngineReport facts.
 struct EngineResult {
-  LayerRealization layers;  // ACRO layers and the realization's counters
-  int64_t max_efi = 0;      // largest edge forwarding index of the routes
+  LayerRealization layers;        // ACRO layers and the realization's counters
+  int64_t max_efi = 0;            // largest edge forwarding index of the routes
+  int32_t trees = 0;              // distinct destination trees routed
+  bool per_switch_trees = false;  // per-LID trees needed more ACRO layers: one per switch
 };
 
 // Reads the acro_* options into out. Never fails (the option specs range-check).

@@ -37,17 +37,19 @@ LayerOptions read_layer_options(const Options &o) {
 }
 
 bool realize_layers(const EngineInput &in, const minimal::DestTrees &trees, const LayerOptions &lo,
-                    const RealizeWording &w, Routing &out, LayerRealization &res) {
+                    const RealizeWording &w, Routing &out, LayerRealization &res,
+                    AcroResult *given) {
   const Fabric &f = in.fabric;
   assert(out.sl_scope() == Routing::SlScope::kPerSourceSwitch &&
          "acro::realize_layers: out must be reset with SlScope::kPerSourceSwitch");
   std::string err;
 
   // ACRO's layers.
-  AcroResult acro;
+  AcroResult own;
+  AcroResult &acro = given ? *given : own;
   AcroOptions ao;
   ao.seed = lo.seed;
-  if (!assign(f, trees, ao, acro, err)) {
+  if (!given && !assign(f, trees, ao, acro, err)) {
     res.outcome = LayerRealization::kAcroFailed;
     res.error = err;
     return engine_error(in.log, w.engine, err);

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "core/acro/acro.h"
 #include "core/engine.h"
 #include "core/minimal/dest_trees.h"
 #include "core/routing.h"
@@ -64,9 +65,11 @@ struct LayerRealization {
 };
 
 // out must have been reset for in.fabric with SlScope::kPerSourceSwitch.
-// On success sets out.vls_used and out.sls_used.
+// On success sets out.vls_used and out.sls_used. acro: ACRO's layers of
+// these trees if the caller already has them (taken over), else computed.
 bool realize_layers(const EngineInput &in, const minimal::DestTrees &trees, const LayerOptions &lo,
-                    const RealizeWording &w, Routing &out, LayerRealization &res);
+                    const RealizeWording &w, Routing &out, LayerRealization &res,
+                    AcroResult *acro = nullptr);
 
 // Adds the facts both engines report, in this order: layers, vls_used,
 // sls_used, paths, first_pass_misfits, evictions, moves, max_efi,

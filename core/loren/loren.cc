@@ -14,6 +14,8 @@ bool route(const Fabric &f, const Layout &layout, const LorenOptions &opt, Loren
   const int32_t S = f.num_switches();
   minimal::BalancedOptions bo;
   bo.seed = opt.seed;
+  bo.per_lid = false;  // LOREN's tables are per destination switch
+  bo.refine = 2;
   if (!minimal::balanced_routing(f, bo, out.shortest, err)) return false;
   LorenTableOptions to;
   to.tmax = opt.tmax;

@@ -29,6 +29,11 @@ struct Summary {
   int64_t count = 0;
 };
 Summary summarize(const std::vector<int64_t> &values);
+// max / avg: how far the busiest value is above the mean (1 = perfectly
+// even); 0 when the mean is 0 (nothing counted). O(1).
+inline double efi_max_over_avg(const Summary &s) {
+  return s.avg > 0 ? s.max / s.avg : 0;
+}
 
 struct PathStatsOptions {
   bool all_lids = false;

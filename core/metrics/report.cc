@@ -75,9 +75,9 @@ std::vector<std::pair<std::string, std::string>> rows(const RoutingFigures &g, b
   r.push_back({"hop histogram", histogram(p.hop_histogram)});
   for (const auto &[k, v] : g.facts)
     if (k == "escape_fallbacks") r.push_back({"escape-path fallbacks", v});
-  r.push_back(
-      {"EFI (sw-sw)", strprintf("min %.0f, avg %.1f, max %.0f, stddev %.1f", p.efi_summary.min,
-                                p.efi_summary.avg, p.efi_summary.max, p.efi_summary.stddev)});
+  r.push_back({"EFI (sw-sw)", strprintf("min %.0f, avg %.1f, max %.0f (%.2fx avg), stddev %.1f",
+                                        p.efi_summary.min, p.efi_summary.avg, p.efi_summary.max,
+                                        efi_max_over_avg(p.efi_summary), p.efi_summary.stddev)});
   if (g.have_traffic) {
     const Traffic &t = g.traffic;
     r.push_back({"Gamma uniform", strprintf("%.4f", t.gamma_uniform)});
@@ -192,10 +192,12 @@ std::string figures_json(const RoutingFigures &g) {
   for (size_t i = 0; i < p.hop_histogram.size(); ++i)
     o += strprintf("%s%lld", i ? "," : "", static_cast<long long>(p.hop_histogram[i]));
   o += "]},\"efi\":{" +
-       strprintf("\"min\":%s,\"avg\":%s,\"max\":%s,\"stddev\":%s,\"channels\":%lld",
-                 num(p.efi_summary.min).c_str(), num(p.efi_summary.avg).c_str(),
-                 num(p.efi_summary.max).c_str(), num(p.efi_summary.stddev).c_str(),
-                 static_cast<long long>(p.efi_summary.count)) +
+       strprintf(
+           "\"min\":%s,\"avg\":%s,\"max\":%s,\"max_over_avg\":%s,\"stddev\":%s,"
+           "\"channels\":%lld",
+           num(p.efi_summary.min).c_str(), num(p.efi_summary.avg).c_str(),
+           num(p.efi_summary.max).c_str(), num(efi_max_over_avg(p.efi_summary)).c_str(),
+           num(p.efi_summary.stddev).c_str(), static_cast<long long>(p.efi_summary.count)) +
        "}";
   if (g.have_traffic) {
     const Traffic &t = g.traffic;

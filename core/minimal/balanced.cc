@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <numeric>
 #include <random>
+#include <unordered_map>
 
 #include "core/graph/bfs.h"
 #include "core/log.h"
@@ -17,18 +18,27 @@ std::vector<int64_t> switch_weights(const Fabric &f) {
   return w;
 }
 
+int64_t lid_weight(const Fabric &f, uint16_t lid) {
+  const LidOwner o = f.lid_owner(lid);
+  return f.num_terminals() ? o.kind == LidOwner::kTerminal : o.kind == LidOwner::kSwitch;
+}
+
 namespace {
 
-// Scratch and loads of one run.
+// Scratch, loads and the distinct trees of one run. A routed unit (a LID,
+// or a switch's LIDs together) points to one stored tree; units of one root
+// whose trees coincide share it (reference counted, found by hashing), so
+// memory grows with the distinct trees, not with the LIDs.
 class Balancer {
  public:
-  Balancer(const Fabric &f, DestTrees &t)
+  Balancer(const Fabric &f, bool count_tie)
       : f_(f),
-        t_(t),
+        count_tie_(count_tie),
         S_(f.num_switches()),
         weight_(switch_weights(f)),
         dist_(S_),
         bfs_(S_),
+        cand_(S_),
         sub_(S_),
         cost_(S_),
         load_(f.num_channels(), 0),
@@ -42,9 +52,10 @@ class Balancer {
     return s;
   }
 
-  // Step 2: the least-loaded shortest path from every switch (needs distances(d)).
+  // Step 2: the least-loaded shortest path from every switch to d into
+  // cand_ (needs distances(d)).
   void route(int32_t d) {
-    int32_t *next = t_.next.data() + static_cast<size_t>(d) * S_;
+    cand_[d] = -1;
     cost_[d] = 0;
     for (int32_t i = 1; i < S_; ++i) {
       const int32_t s = bfs_[i];
@@ -54,35 +65,93 @@ class Balancer {
         const int32_t y = f_.channel(c).dst;
         if (dist_[y] != dist_[s] - 1) continue;
         const int64_t v = load_[c] + cost_[y];
-        if (best < 0 || v < best_cost || (v == best_cost && trees_[c] < trees_[best])) {
+        if (best < 0 || v < best_cost ||
+            (v == best_cost && count_tie_ && trees_[c] < trees_[best])) {
           best = c;
           best_cost = v;
         }
       }
-      next[s] = best;
+      cand_[s] = best;
       cost_[s] = best_cost;
     }
   }
 
-  // Step 3: adds (sign 1) or removes (sign -1) the loads of d's tree (needs distances(d)).
-  void account(int32_t d, int64_t sign) {
-    const int32_t *next = t_.next.data() + static_cast<size_t>(d) * S_;
+  // Step 3: adds (sign 1) or removes (sign -1) the loads of stored tree k
+  // for a unit of weight wd (needs distances(root of k)).
+  void account(int32_t k, int64_t wd, int64_t sign) {
+    const int32_t *next = tree(k);
     for (int32_t s = 0; s < S_; ++s) sub_[s] = weight_[s];
     for (int32_t i = S_ - 1; i > 0; --i) {  // farthest first: subtree weights are final
       const int32_t s = bfs_[i], c = next[s];
-      load_[c] += sign * sub_[s] * weight_[d];
+      load_[c] += sign * sub_[s] * wd;
       trees_[c] += sign;
       sub_[f_.channel(c).dst] += sub_[s];
     }
   }
 
+  // Stores cand_ (rooted at d) as a tree, or finds an equal stored one;
+  // returns its index with one more reference.
+  int32_t keep(int32_t d) {
+    uint64_t h = 1469598103934665603ull ^ static_cast<uint64_t>(d);
+    for (int32_t s = 0; s < S_; ++s)
+      h = (h ^ static_cast<uint64_t>(cand_[s] + 1)) * 1099511628211ull;
+    auto range = by_hash_.equal_range(h);
+    for (auto it = range.first; it != range.second; ++it) {
+      const int32_t k = it->second;
+      if (root_[k] == d && std::equal(cand_.begin(), cand_.end(), tree(k))) {
+        ++refs_[k];
+        return k;
+      }
+    }
+    int32_t k;
+    if (!free_.empty()) {
+      k = free_.back();
+      free_.pop_back();
+    } else {
+      k = static_cast<int32_t>(root_.size());
+      root_.push_back(-1);
+      refs_.push_back(0);
+      hash_.push_back(0);
+      next_.resize(next_.size() + S_);
+    }
+    root_[k] = d;
+    refs_[k] = 1;
+    hash_[k] = h;
+    std::copy(cand_.begin(), cand_.end(), next_.begin() + static_cast<size_t>(k) * S_);
+    by_hash_.emplace(h, k);
+    return k;
+  }
+  // Drops one reference to tree k; the last one frees it.
+  void release(int32_t k) {
+    if (--refs_[k] > 0) return;
+    auto range = by_hash_.equal_range(hash_[k]);
+    for (auto it = range.first; it != range.second; ++it)
+      if (it->second == k) {
+        by_hash_.erase(it);
+        break;
+      }
+    root_[k] = -1;
+    free_.push_back(k);
+  }
+
+  // Whether the tree just routed (cand_) is stored tree k.
+  bool same(int32_t k) const { return std::equal(cand_.begin(), cand_.end(), tree(k)); }
+  const int32_t *tree(int32_t k) const { return next_.data() + static_cast<size_t>(k) * S_; }
+  int32_t stored() const { return static_cast<int32_t>(root_.size()); }
+  int32_t root(int32_t k) const { return root_[k]; }
+
  private:
   const Fabric &f_;
-  DestTrees &t_;
+  bool count_tie_;  // ties: fewer trees on the channel (else the first channel)
   int32_t S_;
   std::vector<int64_t> weight_;
-  std::vector<int32_t> dist_, bfs_;
+  std::vector<int32_t> dist_, bfs_, cand_;
   std::vector<int64_t> sub_, cost_, load_, trees_;
+  // Stored trees: root (-1 when free), references, hash, next hops (S each).
+  std::vector<int32_t> root_, refs_, free_;
+  std::vector<uint64_t> hash_;
+  std::vector<int32_t> next_;
+  std::unordered_multimap<uint64_t, int32_t> by_hash_;
 };
 
 }  // namespace
@@ -90,35 +159,90 @@ class Balancer {
 bool balanced_routing(const Fabric &f, const BalancedOptions &opt, DestTrees &out,
                       std::string &err) {
   const int32_t S = f.num_switches();
-  out.reset(S, S);
+  // Units: per switch, its LIDs one by one (per_lid) or all together.
+  std::vector<uint16_t> lids;
+  std::vector<int32_t> unit_start(S + 1, 0), unit_lid_start{0};
+  std::vector<int64_t> unit_weight;
   std::vector<uint16_t> own;
+  const std::vector<int64_t> sw_weight = switch_weights(f);
   for (int32_t d = 0; d < S; ++d) {
-    out.root[d] = d;
     switch_lids(f, d, own);
-    out.lids.insert(out.lids.end(), own.begin(), own.end());
-    out.lid_start[d + 1] = static_cast<int32_t>(out.lids.size());
+    if (opt.per_lid && !own.empty()) {
+      for (uint16_t lid : own) {
+        lids.push_back(lid);
+        unit_lid_start.push_back(static_cast<int32_t>(lids.size()));
+        unit_weight.push_back(lid_weight(f, lid));
+      }
+    } else {
+      lids.insert(lids.end(), own.begin(), own.end());
+      unit_lid_start.push_back(static_cast<int32_t>(lids.size()));
+      unit_weight.push_back(sw_weight[d]);  // its terminals (or 1)
+    }
+    unit_start[d + 1] = static_cast<int32_t>(unit_weight.size());
   }
   std::vector<int32_t> dests(S);
   std::iota(dests.begin(), dests.end(), 0);
   if (opt.seed) std::shuffle(dests.begin(), dests.end(), std::mt19937_64(opt.seed));
 
-  Balancer b(f, out);
+  Balancer b(f, !opt.per_lid);
+  std::vector<int32_t> tree_of(unit_weight.size(), -1);
   for (int32_t d : dests) {
     if (!b.distances(d)) {
       err = strprintf("switch '%s' cannot reach switch '%s': the fabric is not connected",
                       f.sw(b.unreached()).name.c_str(), f.sw(d).name.c_str());
       return false;
     }
-    b.route(d);
-    b.account(d, 1);
+    for (int32_t u = unit_start[d]; u < unit_start[d + 1]; ++u) {
+      b.route(d);
+      tree_of[u] = b.keep(d);
+      b.account(tree_of[u], unit_weight[u], 1);
+    }
   }
-  for (int32_t pass = 0; pass < opt.refine; ++pass)
+  for (int32_t pass = 0; pass < opt.refine; ++pass) {
+    int64_t changed = 0;
     for (int32_t d : dests) {
       b.distances(d);
-      b.account(d, -1);
-      b.route(d);
-      b.account(d, 1);
+      for (int32_t u = unit_start[d]; u < unit_start[d + 1]; ++u) {
+        b.account(tree_of[u], unit_weight[u], -1);
+        b.route(d);
+        if (!b.same(tree_of[u])) {
+          ++changed;
+          b.release(tree_of[u]);
+          tree_of[u] = b.keep(d);
+        }
+        b.account(tree_of[u], unit_weight[u], 1);
+      }
     }
+    // Nothing moved: the loads are those of the pass before, and so would
+    // every further pass be.
+    if (!changed) break;
+  }
+
+  // One destination per live stored tree, its units' LIDs; then ordered by
+  // first LID (merge_identical() only sorts here: the trees are distinct).
+  const int32_t T = b.stored();
+  std::vector<int32_t> dest_of(T, -1);
+  int32_t K = 0;
+  for (int32_t u : tree_of)
+    if (dest_of[u] < 0) dest_of[u] = K++;
+  out.reset(S, K);
+  std::vector<int32_t> count(K + 1, 0);
+  for (size_t u = 0; u < tree_of.size(); ++u)
+    count[dest_of[tree_of[u]] + 1] += unit_lid_start[u + 1] - unit_lid_start[u];
+  for (int32_t k = 0; k < K; ++k) count[k + 1] += count[k];
+  out.lid_start = count;
+  out.lids.assign(lids.size(), 0);
+  for (size_t u = 0; u < tree_of.size(); ++u) {
+    const int32_t k = dest_of[tree_of[u]];
+    for (int32_t i = unit_lid_start[u]; i < unit_lid_start[u + 1]; ++i)
+      out.lids[count[k]++] = lids[i];
+  }
+  for (int32_t t = 0; t < T; ++t) {
+    if (dest_of[t] < 0) continue;
+    out.root[dest_of[t]] = b.root(t);
+    std::copy_n(b.tree(t), S, out.next.begin() + static_cast<size_t>(dest_of[t]) * S);
+  }
+  merge_identical(out);
   return true;
 }
 

@@ -137,6 +137,77 @@ void write_lfts(const Fabric &f, const DestTrees &t, Routing &r) {
   }
 }
 
+namespace {
+// FNV-1a over a destination's root and next hops.
+uint64_t tree_hash(const DestTrees &t, int32_t k) {
+  uint64_t h = 1469598103934665603ull ^ static_cast<uint64_t>(t.root[k]);
+  const int32_t *n = t.next.data() + static_cast<size_t>(k) * t.num_switches;
+  for (int32_t s = 0; s < t.num_switches; ++s)
+    h = (h ^ static_cast<uint64_t>(n[s] + 1)) * 1099511628211ull;
+  return h;
+}
+}  // namespace
+
+void merge_identical(DestTrees &t) {
+  const int32_t K = t.num_dests(), S = t.num_switches;
+  // group[k]: the first destination (in index order) with k's tree.
+  std::vector<int32_t> group(K);
+  std::unordered_multimap<uint64_t, int32_t> by_hash;
+  by_hash.reserve(static_cast<size_t>(K));
+  for (int32_t k = 0; k < K; ++k) {
+    const uint64_t h = tree_hash(t, k);
+    const int32_t *nk = t.next.data() + static_cast<size_t>(k) * S;
+    int32_t found = -1;
+    auto range = by_hash.equal_range(h);
+    for (auto it = range.first; it != range.second && found < 0; ++it) {
+      const int32_t j = it->second;
+      if (t.root[j] == t.root[k] &&
+          std::equal(nk, nk + S, t.next.data() + static_cast<size_t>(j) * S))
+        found = j;
+    }
+    if (found < 0) {
+      found = k;
+      by_hash.emplace(h, k);
+    }
+    group[k] = found;
+  }
+  // Gather each group's LIDs, sort them, then order the groups.
+  std::vector<int32_t> reps, count(K, 0);
+  for (int32_t k = 0; k < K; ++k) {
+    if (group[k] == k) reps.push_back(k);
+    count[group[k]] += t.lid_start[k + 1] - t.lid_start[k];
+  }
+  std::vector<int32_t> start(K + 1, 0);
+  for (int32_t k = 0; k < K; ++k) start[k + 1] = start[k] + count[k];
+  std::vector<uint16_t> lids(t.lids.size());
+  std::vector<int32_t> fill(start.begin(), start.end() - 1);
+  for (int32_t k = 0; k < K; ++k)
+    for (uint16_t lid : t.dest_lids(k)) lids[fill[group[k]]++] = lid;
+  for (int32_t g : reps) std::sort(lids.begin() + start[g], lids.begin() + start[g + 1]);
+  auto first_lid = [&](int32_t g) {
+    return start[g] < start[g + 1] ? static_cast<int32_t>(lids[start[g]]) : 0x10000;
+  };
+  std::stable_sort(reps.begin(), reps.end(),
+                   [&](int32_t a, int32_t b) { return first_lid(a) < first_lid(b); });
+
+  DestTrees out;
+  const auto G = static_cast<int32_t>(reps.size());
+  out.num_switches = S;
+  out.root.resize(G);
+  out.lid_start.assign(G + 1, 0);
+  out.lids.reserve(lids.size());
+  out.next.resize(static_cast<size_t>(G) * S);
+  for (int32_t i = 0; i < G; ++i) {
+    const int32_t g = reps[i];
+    out.root[i] = t.root[g];
+    out.lids.insert(out.lids.end(), lids.begin() + start[g], lids.begin() + start[g + 1]);
+    out.lid_start[i + 1] = static_cast<int32_t>(out.lids.size());
+    std::copy_n(t.next.data() + static_cast<size_t>(g) * S, S,
+                out.next.data() + static_cast<size_t>(i) * S);
+  }
+  t = std::move(out);
+}
+
 bool trees_from_lfts(const Fabric &f, const Routing &r, DestTrees &out, std::string &err) {
   const int32_t S = f.num_switches();
   const std::vector<uint16_t> &all = f.lids();

@@ -78,6 +78,14 @@ void deepest_first(std::span<const int32_t> depth, std::vector<int32_t> &count,
 // their entry. O(S * LIDs).
 void write_lfts(const Fabric &f, const DestTrees &t, Routing &r);
 
+// Groups destinations whose root and every next hop agree into one
+// destination: its LIDs are the union of theirs (ascending), and the
+// destinations are ordered by their first LID (destinations without LIDs
+// last, in their previous order). Work that depends only on the trees (ACRO,
+// the VL realization, per-tree metrics) is then done once per distinct tree.
+// Time O(K * S) expected (hashing), memory O(K * S) for the result.
+void merge_identical(DestTrees &t);
+
 // The inverse: reads the LFTs of r and groups LIDs whose next hops agree on
 // every switch into one destination. Fails (one line in err) when a LID is
 // dropped or leaves the fabric before its switch, or forwards in a loop.

@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <set>
+
+#include "core/io/topology_file.h"
 #include "core/minimal/balanced.h"
 #include "core/minimal/dest_trees.h"
 #include "core/minimal/forwarding_index.h"
+#include "core/topo/families.h"
 #include "tests/unit/fabrics.h"
 
 namespace keiro {
@@ -18,15 +23,16 @@ TEST(MinimalBalanced, EveryHopIsOnAShortestPath) {
     ASSERT_TRUE(minimal::validate_trees(f, t, err)) << err;
     const std::vector<int32_t> dist = fixtures::distances(f);
     const int32_t S = f.num_switches();
-    ASSERT_EQ(t.num_dests(), S);
-    for (int32_t k = 0; k < S; ++k) {
-      EXPECT_EQ(t.root[k], k);
+    ASSERT_GE(t.num_dests(), S);
+    for (int32_t k = 0; k < t.num_dests(); ++k) {
+      const int32_t r = t.root[k];
+      for (uint16_t lid : t.dest_lids(k)) EXPECT_EQ(f.lid_switch(lid), r);
       for (int32_t s = 0; s < S; ++s) {
-        if (s == k) continue;
+        if (s == r) continue;
         const Channel &c = f.channel(t.hop(k, s));
         EXPECT_EQ(c.src, s);
-        EXPECT_EQ(dist[static_cast<size_t>(c.dst) * S + k],
-                  dist[static_cast<size_t>(s) * S + k] - 1);
+        EXPECT_EQ(dist[static_cast<size_t>(c.dst) * S + r],
+                  dist[static_cast<size_t>(s) * S + r] - 1);
       }
     }
     // Every LID belongs to exactly one destination.
@@ -95,12 +101,13 @@ TEST(MinimalBalanced, LftRoundTripWithLmc) {
     for (uint16_t l = ti.lid; l < ti.lid + 4; ++l) EXPECT_EQ(r.out_port(ti.sw, l), ti.sw_port);
   }
   ASSERT_TRUE(minimal::trees_from_lfts(g, r, back, err)) << err;
-  // Every LID of a switch follows the same tree, so the groups are the switches.
-  EXPECT_EQ(back.num_dests(), g.num_switches());
-  for (int32_t k = 0; k < back.num_dests(); ++k) {
-    const int32_t root = back.root[k];
-    for (int32_t s = 0; s < g.num_switches(); ++s) EXPECT_EQ(back.hop(k, s), t.hop(root, s));
-  }
+  // The trees are distinct and ordered by first LID, as trees_from_lfts()
+  // groups and orders them.
+  ASSERT_EQ(back.num_dests(), t.num_dests());
+  EXPECT_EQ(back.lids, t.lids);
+  EXPECT_EQ(back.lid_start, t.lid_start);
+  EXPECT_EQ(back.root, t.root);
+  EXPECT_EQ(back.next, t.next);
 }
 
 TEST(MinimalBalanced, TreesFromLftsRejectsBlackHolesAndLoops) {
@@ -119,6 +126,131 @@ TEST(MinimalBalanced, TreesFromLftsRejectsBlackHolesAndLoops) {
   loop.set_out_port(1, lid, f.channel(fixtures::channel_between(f, 1, 0)).src_port);  // 1 -> 0
   EXPECT_FALSE(minimal::trees_from_lfts(f, loop, back, err));
   EXPECT_NE(err.find("loop"), std::string::npos) << err;
+}
+
+TEST(MinimalBalanced, MergeIdenticalGroupsEqualTrees) {
+  // A 4-ring with 2 HCAs per switch; one destination per LID, listed in
+  // descending LID order. Every LID follows its switch's lowest-port tree,
+  // except terminal LID x on switch 2, whose tree goes 0 -> 3 -> 2 where the
+  // lowest-port one goes 0 -> 1 -> 2 (or the other way round).
+  const Fabric f = fixtures::ring(4, {.hcas = 2});
+  const minimal::DestTrees base = fixtures::min_hop_trees(f);
+  const int32_t S = f.num_switches();
+  std::vector<uint16_t> all = f.lids();
+  std::sort(all.rbegin(), all.rend());
+  const uint16_t x = f.terminal(f.terminals_of(2).back()).lid;
+  minimal::DestTrees t;
+  t.reset(S, static_cast<int32_t>(all.size()));
+  for (size_t i = 0; i < all.size(); ++i) {
+    const int32_t k = static_cast<int32_t>(i), r = f.lid_switch(all[i]);
+    t.root[k] = r;
+    t.lids.push_back(all[i]);
+    t.lid_start[k + 1] = k + 1;
+    for (int32_t s = 0; s < S; ++s) t.next[static_cast<size_t>(k) * S + s] = base.hop(r, s);
+    if (all[i] == x) {
+      const int32_t via1 = fixtures::channel_between(f, 0, 1),
+                    via3 = fixtures::channel_between(f, 0, 3);
+      t.next[static_cast<size_t>(k) * S + 0] = base.hop(r, 0) == via1 ? via3 : via1;
+    }
+  }
+  std::string err;
+  ASSERT_TRUE(minimal::validate_trees(f, t, err)) << err;
+  const minimal::DestTrees before = t;
+  minimal::merge_identical(t);
+  ASSERT_TRUE(minimal::validate_trees(f, t, err)) << err;
+  // Four switch trees plus x's own.
+  ASSERT_EQ(t.num_dests(), S + 1);
+  ASSERT_EQ(t.lids.size(), all.size());
+  std::vector<uint16_t> own;
+  int32_t seen_x = 0;
+  for (int32_t k = 0; k < t.num_dests(); ++k) {
+    const auto lids = t.dest_lids(k);
+    ASSERT_FALSE(lids.empty());
+    EXPECT_TRUE(std::is_sorted(lids.begin(), lids.end()));
+    if (k > 0) {
+      EXPECT_LT(t.dest_lids(k - 1).front(), lids.front()) << "ordered by first LID";
+    }
+    if (lids.front() == x) {
+      ++seen_x;
+      EXPECT_EQ(lids.size(), 1u);
+    } else {
+      minimal::switch_lids(f, t.root[k], own);
+      own.erase(std::remove(own.begin(), own.end(), x), own.end());
+      EXPECT_EQ(std::vector<uint16_t>(lids.begin(), lids.end()), own);
+    }
+    // Same next hops as every LID it holds had before.
+    for (uint16_t lid : lids) {
+      const auto i = static_cast<int32_t>(std::find(all.begin(), all.end(), lid) - all.begin());
+      EXPECT_EQ(before.root[i], t.root[k]);
+      for (int32_t s = 0; s < S; ++s) EXPECT_EQ(before.hop(i, s), t.hop(k, s)) << lid;
+    }
+  }
+  EXPECT_EQ(seen_x, 1);
+  // Idempotent.
+  const minimal::DestTrees once = t;
+  minimal::merge_identical(t);
+  EXPECT_EQ(t.next, once.next);
+  EXPECT_EQ(t.lids, once.lids);
+  EXPECT_EQ(t.lid_start, once.lid_start);
+}
+
+// The 4-ary 2-tree (keiro topo fattree 4 2): 4 leaves with 4 HCAs each,
+// every leaf linked once to each of 4 spines.
+Fabric fat_tree_4_2(uint8_t lmc) {
+  topo::TopoOptions o;
+  const topo::GenFabric g = topo::gen_fat_tree(4, 2, o);
+  Fabric f;
+  std::string err;
+  io::TopologyReadOptions ro;
+  ro.lmc = lmc;
+  if (!io::parse_topology(topo::write_net(g), "fattree-4-2", f, err, ro)) ADD_FAILURE() << err;
+  return f;
+}
+
+// By hand: 16 HCAs, 4 per leaf, 16 switch-to-switch channels per direction
+// pair. Leaf X sends 4 * 12 routes (its HCAs to the 12 HCAs of other leaves)
+// over its 4 up-links and receives 4 * 12 over its 4 down-links, so an even
+// spread puts exactly 4 * 12 / 4 = 12 routes on every channel. Per-switch
+// trees cannot: all 4 HCAs of a leaf share one spine.
+constexpr int64_t kFatTree42PerChannel = 4 * 12 / 4;
+
+TEST(MinimalBalanced, PerLidSpreadIsPerfectOnTwoLevelFatTree) {
+  const Fabric f = fat_tree_4_2(0);
+  ASSERT_EQ(f.num_switches(), 8);
+  ASSERT_EQ(f.num_terminals(), 16);
+  minimal::DestTrees t;
+  std::string err;
+  ASSERT_TRUE(minimal::balanced_routing(f, {}, t, err)) << err;
+  ASSERT_TRUE(minimal::validate_trees(f, t, err)) << err;
+  const minimal::ForwardingIndex fi = minimal::forwarding_index(f, t);
+  ASSERT_EQ(fi.load.size(), 32u);
+  for (int64_t l : fi.load) EXPECT_EQ(l, kFatTree42PerChannel);
+  // One tree per switch (the old behaviour) is far from it.
+  minimal::BalancedOptions per_switch;
+  per_switch.per_lid = false;
+  ASSERT_TRUE(minimal::balanced_routing(f, per_switch, t, err)) << err;
+  EXPECT_GE(minimal::forwarding_index(f, t).max, 4 * kFatTree42PerChannel / 2);
+}
+
+TEST(MinimalBalanced, LmcOffsetsTakeDifferentUpLinks) {
+  // LMC 2: the 4 LIDs of one HCA, seen from any other leaf, leave on 4
+  // different up-links (there are 4).
+  const Fabric f = fat_tree_4_2(2);
+  minimal::DestTrees t;
+  Routing r;
+  ASSERT_NO_FATAL_FAILURE(balanced_lfts(f, t, r));
+  int32_t checked = 0;
+  for (int32_t i = 0; i < f.num_terminals(); ++i) {
+    const TerminalInfo &ti = f.terminal(i);
+    for (int32_t x = 0; x < f.num_switches(); ++x) {
+      if (x == ti.sw || f.terminals_of(x).empty()) continue;  // other leaves only
+      std::set<uint8_t> ports;
+      for (uint16_t l = ti.lid; l < ti.lid + 4; ++l) ports.insert(r.out_port(x, l));
+      EXPECT_EQ(ports.size(), 4u) << "HCA " << i << " from leaf " << x;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 16 * 3);
 }
 
 TEST(MinimalBalanced, DisconnectedFabricFails) {
