@@ -170,8 +170,9 @@ bool route(const Fabric &f, const DlOptions &opt, DlResult &out, std::string &er
   // does not grow. Otherwise every switch keeps one tree.
   int32_t upper = 0, lower = 0;
   for (int32_t g = 0; g < G; ++g) {
-    spread[g] = group[g + 1] - group[g] > 1 && *std::max_element(brank(g), brank(g) + S) <= 1;
-    if (*std::max_element(brank(g), brank(g) + S) > 1)
+    const bool low = *std::max_element(brank(g), brank(g) + S) <= 1;
+    spread[g] = opt.spread_lids && low && group[g + 1] - group[g] > 1;
+    if (!low)
       ++upper;
     else
       lower += spread[g] ? group[g + 1] - group[g] : 1;

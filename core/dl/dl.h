@@ -71,6 +71,10 @@ struct DlOptions {
   // Policy::kLoad: times every tree (base or spread LID) is taken off the
   // loads and placed again once all trees exist (each pass O(K * C * H)).
   int reroute_passes = 1;
+  // Spread the LIDs of switches whose trees stay in sub-network 0 (above).
+  // The engine turns it off when it cannot give them an SL of their own
+  // (one SL with several sub-networks).
+  bool spread_lids = true;
 };
 
 struct DlResult {

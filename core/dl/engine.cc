@@ -71,6 +71,8 @@ bool read_options(const EngineInput &in, EngineOptions &out) {
   out.exact = in.options.get("dl_vl_choice") == "exact";
   opt.slack = in.options.get("dl_choices") == "slack";
   out.max_sls = in.max_sls;
+  // Spread LIDs ride on SL 0 apart from the realization (run()).
+  opt.spread_lids = opt.layers == 1 || out.max_sls >= 2;
   return true;
 }
 
