@@ -72,6 +72,7 @@ int32_t default_root(const Fabric &f) {
   const int64_t most = *std::max_element(weight.begin(), weight.end());
   std::vector<uint8_t> allowed(S);
   for (int32_t s = 0; s < S; ++s) allowed[s] = weight[s] == most;
+  if (std::count(allowed.begin(), allowed.end(), 1) == S) return c1;  // c2 = c1
   const int32_t c2 = central_root(f, allowed);
   if (c2 == c1 || c2 < 0) return c1;
   // Up to 64 destination switches with terminals, spread over the ids.

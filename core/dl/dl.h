@@ -107,7 +107,8 @@ struct DlResult {
 // top switch, the other top switches' links lead down, so paths between
 // subtrees must climb through the root's own group, which carries them
 // all. No fat-tree detection: the score decides.
-// Time O(S * (S + C)) for central_root, plus O(64 * (S + C)) per candidate.
+// Time O(S * (S + C)) for central_root (twice when the switches' terminal
+// counts differ), plus O(64 * (S + C)) per candidate.
 int32_t default_root(const Fabric &f);
 
 // Fails (one line in err) when the fabric is not connected or has no switch.
