@@ -14,7 +14,11 @@
 #include "core/dl/dl.h"
 #include "core/dl/updown.h"
 #include "core/fabric.h"
+#include "core/io/topology_file.h"
+#include "core/topo/families.h"
+#include "core/topo/gen_fabric.h"
 #include "tests/unit/fabrics.h"
+#include "tests/unit/oracles.h"
 
 namespace keiro {
 namespace {
@@ -127,6 +131,56 @@ TEST(DlFatTree, LmcOffsetsTakeDifferentUplinks) {
     for (const auto &[link, n] : link_loads(f, run.out))
       EXPECT_EQ(n, kPerLink) << f.sw(link.first).name << " -> " << f.sw(link.second).name;
   }
+}
+
+}  // namespace
+}  // namespace keiro
+
+namespace keiro {
+namespace {
+
+// keiro topo fattree 4 3 (16 leaves of 4 CAs, 16 middle, 16 top switches),
+// 4 VLs: the CAs' trees stay in sub-network 0 from the leaf root and are
+// spread per LID on SL 0 with VL 0; the middle and top switches' own LIDs
+// need sub-network 1 for their minimal switch-to-switch paths and go to the
+// realization on SLs 1.. By hand, perfect balance: a leaf's 4 CAs send to
+// the 60 others over 4 up-links (60 each, and 60 on each down-link into a
+// leaf); a middle switch carries its pod's 16 CAs to the 48 outside over 4
+// top links (48 each). Max 60.
+TEST(DlFatTree, ThreeLevelsSpreadOnSlZeroOthersRealized) {
+  const topo::GenFabric g = topo::gen_fat_tree(4, 3, topo::TopoOptions{});
+  Fabric f;
+  std::string err;
+  ASSERT_TRUE(io::parse_topology(topo::write_net(g), "fattree-4-3", f, err)) << err;
+  const fixtures::EngineRun run = fixtures::run_captured(f, "dl", {.max_vls = 4});
+  ASSERT_TRUE(run.ok) << run.last_line();
+  EXPECT_EQ(run.rep.get("layers_needed"), "2");
+  // Within 10% of the perfect 60 (issue 14's bound against d-mod-k;
+  // measured 64: the greedy does not reach d-mod-k's exact pattern here).
+  EXPECT_LE(std::stoi(run.rep.get("max_efi")), 66);
+  EXPECT_GE(std::stoi(run.rep.get("sls_used")), 2);
+  EXPECT_EQ(fixtures::credit_loop_problem(f, run.out), "");
+  for (int32_t s = 0; s < f.num_switches(); ++s)
+    for (int32_t t = 0; t < f.num_terminals(); ++t) {
+      const uint16_t lid = f.terminal(t).lid;
+      EXPECT_EQ(run.out.path_sl(s, lid), 0) << f.sw(s).name << " -> " << f.terminal(t).name;
+    }
+  // SL 0 is VL 0 on every switch-to-switch hop (from a CA, the switch itself
+  // or another switch).
+  for (int32_t s = 0; s < f.num_switches(); ++s)
+    for (int32_t c = f.out_begin(s); c < f.out_end(s); ++c) {
+      const uint8_t out = f.channel(c).src_port;
+      EXPECT_EQ(run.out.vl(s, 0, out, 0), 0);
+      for (int32_t t : f.terminals_of(s))
+        EXPECT_EQ(run.out.vl(s, f.terminal(t).sw_port, out, 0), 0);
+      for (int32_t in : f.in_channels(s))
+        EXPECT_EQ(run.out.vl(s, f.channel(in).dst_port, out, 0), 0);
+    }
+  bool upper = false;  // some switch LID's path uses an SL above 0
+  for (int32_t s = 0; s < f.num_switches(); ++s)
+    for (int32_t d = 0; d < f.num_switches(); ++d)
+      upper = upper || run.out.path_sl(s, f.sw(d).lid) > 0;
+  EXPECT_TRUE(upper);
 }
 
 }  // namespace
