@@ -126,7 +126,7 @@ bool route(const Fabric &f, const DlOptions &opt, DlResult &out, std::string &er
   out.restriction = opt.restriction;
   out.layers = opt.layers;
   out.layers_needed = 1;
-  out.repaired_dests = out.reruns = 0;
+  out.repaired_dests = out.reruns = out.spread_trees = 0;
 
   const Ranks ranks(opt.restriction, opt.layers);
   DestSearch search(f, out.updown, ranks);
@@ -223,6 +223,7 @@ bool route(const Fabric &f, const DlOptions &opt, DlResult &out, std::string &er
     }
     for (int32_t k = group[g]; k < group[g + 1]; ++k)
       emit(d, row(k), rank.data() + static_cast<size_t>(k) * S, k, k + 1);
+    out.spread_trees += group[g + 1] - group[g];
   }
   int top_rank = 0;
   for (int16_t r : out.rank) top_rank = std::max<int>(top_rank, r);

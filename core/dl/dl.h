@@ -89,6 +89,7 @@ struct DlResult {
   int layers_needed = 0;       // 1 + highest layer any hop needs
   int64_t repaired_dests = 0;  // destinations whose search needed the repair
   int64_t reruns = 0;          // reruns of those searches in total
+  int64_t spread_trees = 0;    // destinations that are single spread LIDs
 };
 
 // The default root of the up/down directions (paper Section 2; "Root

@@ -81,7 +81,8 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   out.reset(f, Routing::SlScope::kPerSourceSwitch);
   std::string err;
 
-  // 1. Routes: one legal in-tree per destination LID.
+  // 1. Routes: one legal in-tree per destination (a switch, or one LID of a
+  // switch whose LIDs are spread; dl.h).
   DlResult r;
   if (!route(f, opt.dl, r, err)) return engine_error(in.log, kName, err);
   minimal::write_lfts(f, r.trees, out);
@@ -97,7 +98,10 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   if (r.layers_needed > 1) {
     DlResult upper;
     upper_part(r, upper);
-    const bool split = opt.max_sls >= 2 && 2 * upper.trees.num_dests() <= r.trees.num_dests();
+    // Only when LIDs were spread: otherwise the realization sees what it
+    // always saw (one tree per switch) and the SLs stay as they were.
+    const bool split = r.spread_trees > 0 && opt.max_sls >= 2 &&
+                       2 * upper.trees.num_dests() <= r.trees.num_dests();
     const DlResult &todo = split ? upper : r;
     Routing shifted;
     if (split) shifted.reset(f, Routing::SlScope::kPerSourceSwitch);
