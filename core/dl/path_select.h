@@ -16,24 +16,24 @@
 //             path to d has the smallest maximum channel load, then the
 //             smallest sum of loads, then the lowest port.
 // Loads count routes, (source terminal, destination LID) pairs, as the edge
-// forwarding index does (core/minimal/forwarding_index.h). A destination is
-// one LID (dl.h): the loads are updated once per LID, after its whole tree
-// is chosen (as DFSSSP and Nue update their weights per destination), so
-// the next LID of the same switch sees them and takes other links where
-// they are as short -- the per-LID spreading that d-mod-k gives a fat tree.
-// Switches pick nearest first, so the path behind each candidate is fixed
-// and its maximum and sum are known at its next switch: O(1) per candidate.
-// Each LMC offset has its own load table (offset j of every port is
-// balanced among the offsets j, so the base LIDs -- the routes the edge
-// forwarding index counts -- are as even as without LMC), and a candidate
-// is first judged by how many of the port's lower offsets already leave s
-// through it (siblings): the offsets of one port take different links
-// wherever there are equally good ones. With kLoad the caller may take a
-// destination's routes off again (account(-1)) and pick anew with
+// forwarding index does (core/minimal/forwarding_index.h). Switches pick
+// nearest first, so the path behind each candidate is already fixed; each
+// pick puts the switch's own routes (its terminals times the destination's
+// LIDs) on every channel of its path at once, so the switches behind it, and
+// every later tree, see them (as DFSSSP and Nue update their weights per
+// destination). With one tree per LID (dl.h) the next LID of the same switch
+// thus takes other links where they are as short -- the spreading d-mod-k
+// gives a fat tree. Each LMC offset has its own load table (offset j of
+// every port is balanced among the offsets j, so the base LIDs -- the
+// routes the edge forwarding index counts -- are as even as without LMC),
+// and a candidate is first judged by how many of the port's lower offsets
+// already leave s through it (siblings): the offsets of one port take
+// different links wherever there are equally good ones. With kLoad the
+// caller may take a tree's routes off again (remove()) and pick anew with
 // everything else in place (rip-up and reroute, dl.h).
 //
-// Time O(C + S) per destination (plus O(C * siblings) with LMC), memory
-// O(S + C * tables), no allocation per destination.
+// Time O(C * H) per tree (H = longest path; plus O(C * siblings) with LMC),
+// memory O(S + C * tables), no allocation per tree.
 #pragma once
 
 #include <cstdint>
@@ -70,11 +70,11 @@ class PathSelector {
   // destination (its LMC offset); siblings: next-hop rows of destinations
   // whose links a pick should avoid first (the lower LMC offsets of the
   // same port), each S entries. O(C * H).
-  // base_next, base_rank (S entries each, or null): the tree of the
-  // switch's first LID; a switch whose hop there is above sub-network 0
-  // takes the same channel, every other one a channel that keeps its rank
-  // at most the base rank (so the whole tree's ranks stay at most the
-  // base's: by induction from d, the base choice always qualifies).
+  // base_next, base_rank (S entries each, or null): the switch's base tree
+  // (dl.h); a switch whose hop there is above sub-network 0 takes the same
+  // channel, every other one a channel that keeps its rank at most the base
+  // rank (so the whole tree's ranks stay at most the base's: by induction
+  // from d, the base choice always qualifies).
   void select(const DestSearch &search, int32_t d, int64_t dest_weight, std::span<int32_t> next,
               int table = 0, std::span<const int32_t *const> siblings = {},
               const int32_t *base_next = nullptr, const int16_t *base_rank = nullptr);
