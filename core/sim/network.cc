@@ -545,7 +545,8 @@ void Sim::inject(int64_t now) {
       if (res_.first_drop.empty())
         res_.first_drop = strprintf("%s maps SL %u to VL %u on its own port", ti.name.c_str(), p.sl,
                                     r_.terminal_vl(t, p.sl < kNumSls ? p.sl : 0));
-      if (pairwise_ && (p.flags & kLastOfMessage)) a2a_pending_.emplace(now, p.src, p.dst);
+      if (pairwise_ && (p.flags & kLastOfMessage) && (p.flags & kAlltoall))
+        a2a_pending_.emplace(now, p.src, p.dst);
       p.next = free_list_;
       free_list_ = head;
       wake_term(t, now + 1);

@@ -283,6 +283,22 @@ TEST(SimNetwork, PairwiseAlltoallWaitsForTheSlowestPartner) {
   EXPECT_DOUBLE_EQ(res.latency_max, 106);
 }
 
+TEST(SimNetwork, PairwiseAlltoallCountsADroppedMessageAsDone) {
+  // Switch 1 has no LFT entry for CA 2: CA 1's message of phase 1 is dropped
+  // at its own switch. Its phase still completes (else CAs 1 and 2 would
+  // wait for it forever), and every other message is delivered.
+  const Fabric f = fixtures::ca_ring(4);
+  Routing r = fixtures::route_ring(f, false);
+  r.set_out_port(1, f.terminal(2).lid, kNoPort);
+  Config c;
+  c.traffic = Traffic::kAlltoall;
+  const sim::Result res = sim::simulate(f, r, c);
+  ASSERT_TRUE(res.completed);
+  EXPECT_FALSE(res.deadlock);
+  EXPECT_GE(res.packets_dropped, 1);
+  EXPECT_EQ(res.packets_delivered + res.packets_dropped, 4 * 3);
+}
+
 TEST(SimNetwork, PacketBlockedOnOneVlDoesNotHoldAnotherVl) {
   // CA 0 on S0 sends 2 packets to CA 2 (SL 0 -> VL 0) and then 1 packet to
   // CA 3 (SL 1 -> VL 1), both on S1; buffers of one packet (32 credits).
