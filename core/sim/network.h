@@ -79,7 +79,8 @@
 // for 4,000 terminals, and the source queues hold window x packets per
 // message. Time per simulated cycle O(events): per grant O(1) events,
 // each woken output O(slots wanting it / 64 + those slots), a sort of the
-// woken outputs; rate traffic adds O(T) per cycle for the arrivals. Nothing
+// woken outputs; rate traffic adds O(T) per cycle for the arrivals; the
+// pairwise all-to-all O(log m) per message (m messages in flight). Nothing
 // is allocated in the loop beyond the event lists' growth.
 #pragma once
 
