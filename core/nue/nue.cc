@@ -90,18 +90,6 @@ void attempt_order(std::span<const DestinationPort> ports, std::span<const int32
   std::shuffle(split, order.end(), rng);
 }
 
-// Largest channel load over the mean channel load (loads = weights above w0).
-double imbalance(std::span<const int64_t> weight, int64_t w0) {
-  int64_t top = 0, sum = 0;
-  for (int64_t w : weight) {
-    top = std::max(top, w - w0);
-    sum += w - w0;
-  }
-  return sum > 0 ? static_cast<double>(top) * static_cast<double>(weight.size()) /
-                       static_cast<double>(sum)
-                 : 0.0;
-}
-
 // One run of Algorithm 2 on one fabric: the steps below in the order run()
 // calls them. The tables are built in place in out.out_port.
 class Router {
@@ -211,6 +199,7 @@ class Router {
       graph::min_depth_spanning_tree(g_, info.root, tree_cost, parent);
       routers_.push_back(std::make_unique<LayerRouter>(f_));
       routers_.back()->set_layer(info.root, parent, dest_count);
+      routers_.back()->set_balance(w0_);
     }
     outcome_.resize(std::max(layers_, 1));
   }
@@ -233,20 +222,20 @@ class Router {
       attempt_order(ports_, grouped, attempt, static_cast<uint64_t>(opt_.seed) * 64, order);
       attempt_weight = weight_;
       const int64_t abort_above =
-          best_attempt >= 0 ? outcome_[0].max_weight : std::numeric_limits<int64_t>::max();
+          best_attempt >= 0 ? outcome_[0].score : std::numeric_limits<int64_t>::max();
       LayerOutcome o =
-          routers_[0]->route(ports_, order, column_of_, attempt_weight, columns, abort_above);
+          routers_[0]->route(ports_, order, column_of_, attempt_weight, columns, abort_above, w0_);
       count_work(o);
       if (o.aborted) continue;
       if (best_attempt >= 0 &&
-          (o.max_weight > outcome_[0].max_weight ||
-           (o.max_weight == outcome_[0].max_weight && o.fallbacks >= outcome_[0].fallbacks)))
+          (o.score > outcome_[0].score ||
+           (o.score == outcome_[0].score && o.fallbacks >= outcome_[0].fallbacks)))
         continue;
       outcome_[0] = std::move(o);
       best_attempt = attempt;
       best_weight.swap(attempt_weight);
       best_columns.swap(columns);
-      if (imbalance(best_weight, w0_) <= kRetryImbalance) break;
+      if (outcome_[0].imbalance <= kRetryImbalance) break;
     }
     columns.swap(best_columns);
   }
