@@ -219,7 +219,12 @@ class Router {
     // fallbacks, the earlier one on ties). An attempt that exceeds the best
     // largest weight is aborted: it cannot win.
     for (int attempt = 0; attempt < kOrderAttempts; ++attempt) {
-      attempt_order(ports_, grouped, attempt, static_cast<uint64_t>(opt_.seed) * 64, order);
+      // The second attempt routes the same order without the in-run
+      // balance (CdgDijkstra::set_balance): where the balanced choices fill
+      // the CDG with dependencies that block later destinations (fat trees
+      // with failed links on one VL), the plain greedy may do better.
+      attempt_order(ports_, grouped, 0, static_cast<uint64_t>(opt_.seed) * 64, order);
+      routers_[0]->set_balance(attempt == 0 ? w0_ : 0);
       attempt_weight = weight_;
       const int64_t abort_above =
           best_attempt >= 0 ? outcome_[0].score : std::numeric_limits<int64_t>::max();
