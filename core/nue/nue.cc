@@ -24,10 +24,12 @@
 // random order (NueOptions::seed), always with the switches' own LIDs last
 // (management traffic, lowest priority). With a single layer, where all
 // dependencies share one CDG and the order matters most, a layer whose most
-// loaded channel carries more than kRetryImbalance times the mean load is
-// routed once more in another order and the better attempt (smaller largest
-// channel weight) is kept; the second attempt stops as soon as it cannot win
-// any more (route_single_layer).
+// loaded channel carries more than kRetryImbalance times the mean load (once
+// the CA/router LIDs are routed) is routed again, first in the same order
+// without the in-run balance of CdgDijkstra, then in another order, and the
+// best attempt (smallest largest channel weight after the CA/router LIDs)
+// is kept; a later attempt stops as soon as it cannot win any more
+// (route_single_layer).
 //
 // Layers take turns. Algorithm 2 routes layer after layer; with METIS layers
 // (compact regions) that means region after region, and the greedy weight
@@ -72,7 +74,7 @@ namespace keiro::nue {
 
 namespace {
 
-constexpr int kOrderAttempts = 2;
+constexpr int kOrderAttempts = 3;
 // A single layer is routed again in another order when its first attempt
 // leaves the most loaded channel with more than this many times the mean
 // channel load.
@@ -219,11 +221,13 @@ class Router {
     // fallbacks, the earlier one on ties). An attempt that exceeds the best
     // largest weight is aborted: it cannot win.
     for (int attempt = 0; attempt < kOrderAttempts; ++attempt) {
-      // The second attempt routes the same order without the in-run
-      // balance (CdgDijkstra::set_balance): where the balanced choices fill
-      // the CDG with dependencies that block later destinations (fat trees
-      // with failed links on one VL), the plain greedy may do better.
-      attempt_order(ports_, grouped, 0, static_cast<uint64_t>(opt_.seed) * 64, order);
+      // Attempt 0 balances inside each LID's run (CdgDijkstra::set_balance);
+      // attempt 1 routes the same order without it: where the balanced
+      // choices fill the CDG with dependencies that block later destinations
+      // (fat trees with failed links on one VL), the plain greedy may do
+      // better. Attempt 2 tries another order, also plain.
+      attempt_order(ports_, grouped, attempt == 0 ? 0 : attempt - 1,
+                    static_cast<uint64_t>(opt_.seed) * 64, order);
       routers_[0]->set_balance(attempt == 0 ? w0_ : 0);
       attempt_weight = weight_;
       const int64_t abort_above =
