@@ -138,7 +138,6 @@ void CdgDijkstra::relax_into(int32_t v, std::span<const int64_t> weight, bool af
 void CdgDijkstra::rebind(int32_t u, std::span<const int64_t> weight) {
   const int32_t q0 = next_[u];
   const int64_t limit = dist_[u] + w0_ / 2;  // same number of hops as the best route
-  int64_t best = dist_[u] + in_run_[q0] + path_in_run(ch_.dst[q0]);
   size_t n = 0;
   for (int32_t q = ch_.out_begin[u]; q < ch_.out_begin[u + 1]; ++q) {
     if (q == q0) continue;
@@ -146,11 +145,18 @@ void CdgDijkstra::rebind(int32_t u, std::span<const int64_t> weight) {
     if (!settled(v)) continue;
     const int64_t nd = dist_[v] + weight[q];
     if (nd >= limit) continue;
-    const int64_t cost = nd + in_run_[q] + path_in_run(v);
-    if (cost >= best) continue;
     if (n == cand_.size()) cand_.resize(2 * n + 1);
-    cand_[n++] = Candidate{cost, q, 0};
+    cand_[n++] = Candidate{nd, q, 0};
   }
+  if (n == 0) return;  // no alternative: no path walks
+  const int64_t best = dist_[u] + in_run_[q0] + path_in_run(ch_.dst[q0]);
+  size_t m = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const int32_t q = cand_[i].q;
+    const int64_t cost = cand_[i].cost + in_run_[q] + path_in_run(ch_.dst[q]);
+    if (cost < best) cand_[m++] = Candidate{cost, q, 0};
+  }
+  n = m;
   if (n == 0) return;
   std::sort(cand_.begin(), cand_.begin() + static_cast<std::ptrdiff_t>(n),
             [](const Candidate &x, const Candidate &y) {
