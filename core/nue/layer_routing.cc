@@ -72,8 +72,10 @@ LayerOutcome LayerRouter::route(std::span<const DestinationPort> ports,
                                   static_cast<double>(sum)
                             : 0.0;
   };
+  int64_t done = 0;
   for (int32_t pi : order) {
     const DestinationPort &p = ports[pi];
+    if (progress_) progress_(done++);
     if (!scored && p.is_switch) score();
     for (int i = 0; i < p.num_lids; ++i) {
       route_lid(p, i, columns.data() + static_cast<size_t>(column_of[pi] + i) * num_sw, weight,

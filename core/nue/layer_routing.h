@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -80,6 +81,9 @@ class LayerRouter {
   // w0: weight of an unloaded channel; > 0 balances each LID's routes as
   // they are built (CdgDijkstra::set_balance).
   void set_balance(int64_t w0) { dijkstra_.set_balance(w0); }
+  // Called after every routed destination port of route(): ports done so far
+  // in this call (the caller knows the total). Optional; for progress lines.
+  void set_progress(std::function<void(int64_t)> fn) { progress_ = std::move(fn); }
 
  private:
   const Fabric &f_;
@@ -89,6 +93,7 @@ class LayerRouter {
   ChannelLoad load_;
   int32_t root_ = -1;
   std::vector<int32_t> parent_, dest_count_;
+  std::function<void(int64_t)> progress_;
 };
 
 }  // namespace keiro::nue

@@ -229,6 +229,10 @@ class Router {
       attempt_order(ports_, grouped, attempt == 0 ? 0 : attempt - 1,
                     static_cast<uint64_t>(opt_.seed) * 64, order);
       routers_[0]->set_balance(attempt == 0 ? w0_ : 0);
+      if (opt_.progress) {
+        const int64_t total = static_cast<int64_t>(order.size());
+        routers_[0]->set_progress([this, total](int64_t done) { opt_.progress(done, total); });
+      }
       attempt_weight = weight_;
       const int64_t abort_above =
           best_attempt >= 0 ? outcome_[0].score : std::numeric_limits<int64_t>::max();
@@ -265,6 +269,7 @@ class Router {
       for (int32_t pi : layer_order[layer]) cas[layer] += ports_[pi].is_switch ? 0 : 1;
       routers_[layer]->begin(weight_, outcome_[layer]);
     }
+    int64_t routed = 0;
     // Two rounds: the CA/router ports of all layers, then the switch LIDs
     // (each layer's order lists its CA/router ports first).
     for (int round = 0; round < 2; ++round) {
@@ -292,6 +297,7 @@ class Router {
         if (pick < 0) break;
         const int32_t pi = layer_order[pick][next[pick]++];
         const DestinationPort &p = ports_[pi];
+        if (opt_.progress) opt_.progress(routed++, static_cast<int64_t>(ports_.size()));
         for (int i = 0; i < p.num_lids; ++i)
           routers_[pick]->route_lid(
               p, i, out_.out_port.data() + static_cast<size_t>(column_of_[pi] + i) * num_sw_,

@@ -30,6 +30,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,9 @@ struct NueOptions {
   int seed = 1;       // destination orders, random partitions, METIS
   int32_t root = -1;  // escape-tree root of every layer; -1: the most central
                       // switch of each layer's convex subgraph (line 5)
+  // Optional: (destination ports routed, ports to route) as routing goes on,
+  // for a progress line; with one layer every order attempt counts anew.
+  std::function<void(int64_t, int64_t)> progress = {};
 };
 
 struct NueLayer {
