@@ -80,6 +80,7 @@ bool realize_layers(const EngineInput &in, const minimal::DestTrees &trees, cons
   vo.seed = lo.seed + 1;
   vo.max_moves = lo.max_moves;
   vo.method = lo.method;
+  vo.threads = static_cast<int>(in.options.get_int("threads"));
   vlmap::VlMapStats &vs = res.vlmap;
   if (!vlmap::realize(f, trees, demand, vo, out, vs, err)) {
     res.outcome = LayerRealization::kUnrealized;

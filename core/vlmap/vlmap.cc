@@ -18,9 +18,6 @@ namespace keiro::vlmap {
 
 namespace {
 
-// Up to this many paths kTree also runs the per-path repair (about 1 s).
-constexpr int64_t kSmallPaths = 300000;
-
 constexpr int64_t kMaxWeight = int64_t{1} << 16;
 
 // The paths, their hops and the placement state of one realization.
@@ -322,7 +319,7 @@ bool realize(const Fabric &f, const minimal::DestTrees &t, const VlDemand &deman
     // tighter budgets, so both run and the result with fewer VLs, then fewer
     // SLs wins (the tree's on a tie).
     const int64_t paths = static_cast<int64_t>(t.num_dests()) * std::max(0, f.num_switches() - 1);
-    if (paths > kSmallPaths) return realize_tree(f, t, demand, opt, out, st, err);
+    if (paths > opt.small_paths) return realize_tree(f, t, demand, opt, out, st, err);
     Routing probe = out;
     const bool tree_ok = realize_tree(f, t, demand, opt, out, st, err);
     VlMapOptions po = opt;

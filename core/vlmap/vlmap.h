@@ -101,6 +101,8 @@ struct VlMapOptions {
   // identical for every thread count.
   int rounds = 0;
   int threads = 1;
+  // kTree also runs the per-path repair up to this many paths (0: never).
+  int64_t small_paths = 300000;
 };
 
 struct VlMapStats {
