@@ -287,6 +287,8 @@ bool realize_tree(const Fabric &f, const minimal::DestTrees &t, const VlDemand &
         best_unplaced = std::min(best_unplaced, unplaced);
       }
       rz.promote(failed);
+      // Reruns only help when few paths are left over.
+      if (unplaced > st.paths / 50) break;
     }
   }
   st.needed_sls = best_at_max <= kVirtualSls ? best_at_max : 0;

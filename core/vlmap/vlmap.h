@@ -26,22 +26,26 @@
 //     lowest acceptable VLs (paths no vector within max_vls accepts make the
 //     realization fail at once, saying how many VLs they would need) and
 //     the destinations' difficulty (highest VL needed, then VL sum);
-//  2. destinations hardest first; for each, SLs 0, 1, ... in turn: the DP
+//  2. sources hardest first: passes by the first-hop VL of their lowest
+//     vector, highest first; in a pass destinations hardest first, and for
+//     each, SLs 0, 1, ... in turn: the DP
 //     gives the SL to as many of its still pending sources as the entries
 //     already set allow (agreeing with them, setting the fewest new ones,
 //     lowest VLs), until every source has one (first fit: low SLs fill
 //     first, so few SLs are used);
 //  3. destinations that need an SL beyond max_sls are moved to the front and
-//     the run repeats (a few rounds; "squeaky wheel"); the fewest VLs the
-//     survey allows are tried first, then one more, ... up to max_vls;
+//     the run repeats (a few rounds, "squeaky wheel", while at most 2% of
+//     the paths are left over); the fewest VLs the survey allows are tried
+//     first, then one more, ... up to max_vls;
 //  4. if no run fits, one error line says how many SLs the best run needs
 //     with max_vls VLs (runs at max_vls may use up to 64 virtual SLs to
 //     count this).
 //  Up to 300,000 paths (where it costs about a second) the per-path repair
 //  below runs as well and its result wins if it needs fewer VLs, then fewer
 //  SLs, so small fabrics never get worse than with the per-path search.
-// Time: O(K * S * V) for the survey, O(K * S * V * r) per run (r: SLs a
-// destination tries, usually 1-3), a few runs per VL count; threads split
+// Time: O(K * S * V) for the survey, O(K * S * V * r * m) per run (r: SLs a
+// destination tries, usually 1-3; m: passes, at most V), a few runs per VL
+// count; threads split
 // the survey and the table writing over destinations (results identical for
 // every thread count). Memory: K * S bytes of path SLs, 64 * T bytes of
 // entries (T = sum over switches of (in channels + 1) * out channels) and
