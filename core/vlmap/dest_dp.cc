@@ -90,7 +90,7 @@ void DestDp::bottom_up(const int8_t *entries, std::span<const int8_t> sl) {
         if (es >= 0) {
           if (a <= es && es <= hi) s += kServed;
         } else if (a <= hi) {
-          s += kServed - kNew - a;
+          s += kServed - kNew - cost(tsrc_[x], pick(tsrc_[x], a, hi));
         }
       }
       return s;
@@ -110,7 +110,7 @@ void DestDp::bottom_up(const int8_t *entries, std::span<const int8_t> sl) {
     int64_t m = 0;
     for (int v = hi_[p]; v >= 0; --v) {
       if (e < 0)
-        m = std::max(m, h[v] - kNew - v);
+        m = std::max(m, h[v] - kNew - cost(tin_[x], v));
       else if (v == e)
         m = std::max(m, h[v]);
       pacc[v] += m;
@@ -148,10 +148,12 @@ int32_t DestDp::serve(std::span<int8_t> entries, std::span<int8_t> sl, int q, in
         if (ap <= e && e <= hp && h[e] > 0) v = e;
       } else {
         for (int w = ap; w <= hp; ++w)
-          if (h[w] - kNew - w > best) best = h[w] - kNew - w, v = w;
+          if (h[w] - kNew - cost(tin_[x], w) > best) best = h[w] - kNew - cost(tin_[x], w), v = w;
       }
       if (v < 0) continue;
       if (e < 0 && table) entries[tin_[x]] = static_cast<int8_t>(v);
+      if (!record_.empty())
+        record_[tin_[x]] = std::max<int8_t>(record_[tin_[x]], static_cast<int8_t>(v));
       max_vl = std::max(max_vl, v);
       a = first(x, v);
     }
@@ -163,9 +165,12 @@ int32_t DestDp::serve(std::span<int8_t> entries, std::span<int8_t> sl, int q, in
       max_vl = std::max(max_vl, es);
       if (!top.empty()) top[x] = static_cast<uint8_t>(es);
     } else {
-      if (table) entries[tsrc_[x]] = static_cast<int8_t>(a);
-      max_vl = std::max(max_vl, a);
-      if (!top.empty()) top[x] = static_cast<uint8_t>(a);
+      const int v = pick(tsrc_[x], a, hi_[x]);
+      if (table) entries[tsrc_[x]] = static_cast<int8_t>(v);
+      if (!record_.empty())
+        record_[tsrc_[x]] = std::max<int8_t>(record_[tsrc_[x]], static_cast<int8_t>(v));
+      max_vl = std::max(max_vl, v);
+      if (!top.empty()) top[x] = static_cast<uint8_t>(v);
     }
     sl[x] = static_cast<int8_t>(q);
     ++served;

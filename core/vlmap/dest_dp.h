@@ -21,8 +21,11 @@
 //
 // serve(): bottom-up (deepest switch first) H(x, t) = the best score of x's
 // subtree when the turn at p entered from x holds t; score = pending sources
-// given this SL * 2^40 - new entries * 2^8 - sum of new VLs (fewest new
-// entries, then lowest VLs). A child's share for a range [a, hi] is the
+// given this SL * 2^40 - new entries * 2^8 - how far each new entry's VL is
+// from its turn's target (set_targets(); the survey gives every turn the
+// highest VL any destination's lowest vector puts there, so that entries
+// set early suit the destinations that come later; without targets: the
+// lowest VLs). A child's share for a range [a, hi] is the
 // suffix maximum of its H (only its set value when its entry is set), so
 // each switch costs O(V). Then top-down the choices are replayed and the new
 // entries written. Subtrees without pending sources are skipped.
@@ -48,6 +51,10 @@ class DestDp {
   // Prepares destination k with VLs 0..V-1 (V <= kMaxDataVls).
   void load(int32_t k, int V);
   int32_t dest() const { return k_; }
+  // Preferred VL per turn for new entries (-1: lowest); empty: lowest.
+  void set_targets(std::span<const int8_t> t) { target_ = t; }
+  // Survey mode: raise want[turn] to the VL every used turn gets.
+  void set_record(std::span<int8_t> want) { record_ = want; }
 
   // One SL. entries: that SL's VL per turn (-1: unset), or empty for an empty
   // table (nothing is written then). sl: per switch the destination's path
@@ -87,6 +94,18 @@ class DestDp {
   std::vector<uint8_t> lo_, hi_, top_;
   std::vector<uint16_t> ok_;  // bit t: v = t allowed at x when the turn at next(x) holds t
   std::vector<int64_t> h_, acc_;
+  std::span<const int8_t> target_;
+  std::span<int8_t> record_;
+  // Penalty of a new entry at turn with VL v, and the best v in [a, hi].
+  int64_t cost(int32_t turn, int v) const {
+    if (target_.empty() || target_[turn] < 0) return v;
+    const int d = v - target_[turn];
+    return d < 0 ? -d : d;
+  }
+  int pick(int32_t turn, int a, int hi) const {
+    if (target_.empty() || target_[turn] < 0) return a;
+    return target_[turn] < a ? a : (target_[turn] > hi ? hi : target_[turn]);
+  }
 };
 
 }  // namespace keiro::vlmap

@@ -93,8 +93,9 @@ class TreeRealizer {
   std::vector<int8_t> entries_;  // [q * T + turn]
   std::vector<int8_t> sl_;       // [k * S + s]
   std::vector<int32_t> order_;
-  std::vector<int32_t> diff_;  // per destination: highest VL of its lowest vectors
-  std::vector<uint8_t> top_;   // [k * S + s]: first-hop VL of the lowest vector (survey)
+  std::vector<int32_t> diff_;   // per destination: highest VL of its lowest vectors
+  std::vector<uint8_t> top_;    // [k * S + s]: first-hop VL of the lowest vector (survey)
+  std::vector<int8_t> target_;  // per turn: highest VL any lowest vector gives it
   std::unique_ptr<DestDp> dp_;
 };
 
@@ -102,7 +103,11 @@ void TreeRealizer::survey(int V, int64_t &unplaceable, int &lowest) {
   const int W = workers(K_);
   std::vector<std::unique_ptr<DestDp>> dps;
   std::vector<std::vector<int8_t>> scratch(W, std::vector<int8_t>(S_));
-  for (int w = 0; w < W; ++w) dps.push_back(std::make_unique<DestDp>(f_, t_, d_, tt_));
+  std::vector<std::vector<int8_t>> want(W, std::vector<int8_t>(T_, -1));
+  for (int w = 0; w < W; ++w) {
+    dps.push_back(std::make_unique<DestDp>(f_, t_, d_, tt_));
+    dps.back()->set_record(want[w]);
+  }
   std::vector<int32_t> unserved(K_, 0), top(K_, 0);
   diff_.assign(K_, 0);
   top_.assign(static_cast<size_t>(K_) * S_, 0);
@@ -118,6 +123,9 @@ void TreeRealizer::survey(int V, int64_t &unplaceable, int &lowest) {
     top[k] = max_vl;
     diff_[k] = max_vl;
   });
+  target_.assign(T_, -1);
+  for (int w = 0; w < W; ++w)
+    for (int32_t i = 0; i < T_; ++i) target_[i] = std::max(target_[i], want[w][i]);
   unplaceable = 0;
   lowest = 1;
   for (int32_t k = 0; k < K_; ++k) {
@@ -141,6 +149,7 @@ void TreeRealizer::promote(const std::vector<int32_t> &failed) {
 
 int TreeRealizer::run(int V, int cap, int nsl, std::vector<int32_t> &failed, int64_t &unplaced) {
   if (!dp_) dp_ = std::make_unique<DestDp>(f_, t_, d_, tt_);
+  dp_->set_targets(target_);
   entries_.assign(static_cast<size_t>(cap) * T_, -1);
   sl_.assign(static_cast<size_t>(K_) * S_, -1);
   failed.clear();

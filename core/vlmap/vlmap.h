@@ -31,8 +31,9 @@
 //     each, SLs 0, 1, ... in turn: the DP
 //     gives the SL to as many of its still pending sources as the entries
 //     already set allow (agreeing with them, setting the fewest new ones,
-//     lowest VLs), until every source has one (first fit: low SLs fill
-//     first, so few SLs are used);
+//     new ones as close as possible to the highest VL the survey saw any
+//     destination's lowest vector put on that turn), until every source has one (first fit: low SLs
+//     fill first, so few SLs are used);
 //  3. destinations that need an SL beyond max_sls are moved to the front and
 //     the run repeats (a few rounds, "squeaky wheel", while at most 2% of
 //     the paths are left over); the fewest VLs the survey allows are tried
