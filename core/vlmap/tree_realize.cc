@@ -8,6 +8,7 @@
 #include <chrono>
 #include <memory>
 #include <numeric>
+#include <system_error>
 #include <thread>
 
 #include "core/log.h"
