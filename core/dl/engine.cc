@@ -111,6 +111,7 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
     vo.max_vls = opt.dl.layers;
     vo.max_sls = split ? opt.max_sls - 1 : opt.max_sls;
     vo.seed = opt.dl.seed + 1;
+    vo.threads = static_cast<int>(in.options.get_int("threads"));
     if (!vlmap::realize(f, todo.trees, demand, vo, split ? shifted : out, vs, err)) {
       in.log.logf(LogLevel::kError,
                   "%s: %d sub-networks %s: the SL budget cannot realize the layer changes: %s "
