@@ -24,7 +24,9 @@
 // sl2vl (core/io/dumps.h, LFT dumps and ibroute output), lmc (lmc_from_lfts),
 // path_sl (core/io/path_sl_file.h), saquery, smpquery_sl2vl, oper_vls
 // (core/io/diag_output.h), layout (core/loren/layout.h), options and
-// config (core/options.h: event_plugin_options strings and config files).
+// config (core/options.h: event_plugin_options strings and config files),
+// and dump_dir (core/io/dump_dir.h: a whole dump directory, one file
+// mutated, then check::verify on what loaded, as `keiro check DIR` does).
 //
 // Every input is a function of (--seed, target, iteration) only, so a
 // failure reported as "target T iteration I" is replayed with
@@ -486,6 +488,38 @@ std::vector<Target> make_targets(const std::string &src, Contexts &cx) {
                      keiro::loren::parse_layout(in, "fuzz.layout", cx.fabrics[c], l, v.err);
                  return v;
                }});
+  // A whole dump directory as keiro check reads it (io::load_dump_dir:
+  // the readers above plus LMC detection, the SL source and their
+  // agreement), then check::verify on whatever loaded. One of the four files
+  // is mutated (the seed's context names it); the others are OpenSM's dumps
+  // of ring5 and a destination path-SL file.
+  const std::string ring_files[4] = {lst_ring, lfts[0].text, sl2vl[0].text,
+                                     "keiro-path-sl 1\nengine keiro-nue\nmax_lid 17\n"
+                                     "scope destination\ndest 01230123012301230\n"};
+  std::vector<Seed> dir_seeds;
+  for (int k = 0; k < 4; ++k) dir_seeds.push_back({ring_files[k], k});
+  std::vector<std::string> dir_tokens = lft_tokens;
+  dir_tokens.insert(dir_tokens.end(), {"{ SW", "{ CA", "LID:", "PN:", "base LID", "max_lid",
+                                       "scope", "dest", "PathRecord dump:"});
+  t.push_back({"dump_dir", dir_seeds, dir_tokens, [&, ring_files](const std::string &in, int k) {
+                 static const char *const names[4] = {"opensm-subnet.lst", "opensm-lfts.dump",
+                                                      "opensm-sl2vl.dump", "keiro-path-sl.dump"};
+                 for (int j = 0; j < 4; ++j) {
+                   std::ofstream f(cx.tmpdir + "/" + names[j], std::ios::binary | std::ios::trunc);
+                   f << (j == k ? in : ring_files[j]);
+                 }
+                 keiro::io::LoadedRouting lr;
+                 Verdict v;
+                 v.accepted = keiro::io::load_dump_dir(cx.tmpdir, {}, lr, v.err);
+                 if (v.accepted) {
+                   keiro::check::Options o;
+                   o.threads = 1;
+                   o.assume_sl = 0;
+                   if (lr.use_source_sls) o.source_sls = &lr.source_sls;
+                   (void)keiro::check::verify(lr.fabric, lr.routing, o);
+                 }
+                 return v;
+               }});
   std::vector<std::string> opt_tokens = with({"=", "config=", "true", "false", "yes", "no"});
   for (const keiro::OptionSpec &s : keiro::option_specs())
     if (std::string(s.key) != "config") opt_tokens.push_back(std::string(s.key) + "=");
@@ -660,10 +694,13 @@ class Mutator {
 };
 
 // The input of (seed, target, iteration): a seed with 1..8 mutations, or
-// (rarely) the empty input or the seed itself.
-std::string make_input(uint64_t seed, size_t target, int64_t iteration, const Target &t,
-                       int &context) {
-  Mutator m(seed * 0x9E3779B97F4A7C15ull ^ (target + 1) * 0xBF58476D1CE4E5B9ull ^
+// (rarely) the empty input or the seed itself. The target enters by its name,
+// so adding a target changes no other target's inputs.
+std::string make_input(uint64_t seed, int64_t iteration, const Target &t, int &context) {
+  uint64_t name = 0xcbf29ce484222325ull;  // FNV-1a
+  for (const char *c = t.name; *c; ++c)
+    name = (name ^ static_cast<unsigned char>(*c)) * 0x100000001b3ull;
+  Mutator m(seed * 0x9E3779B97F4A7C15ull ^ name * 0xBF58476D1CE4E5B9ull ^
             static_cast<uint64_t>(iteration) * 0x94D049BB133111EBull);
   const Seed &s = t.seeds[m.below(t.seeds.size())];
   context = s.context;
@@ -767,7 +804,7 @@ int main(int argc, char **argv) {
         break;
       }
       int context = 0;
-      const std::string in = make_input(seed, k, it, t, context);
+      const std::string in = make_input(seed, it, t, context);
       const std::string path = save_dir + "/fuzz-" + t.name + "-" + std::to_string(it) + ".txt";
       std::snprintf(g_save_path, sizeof g_save_path, "%s", path.c_str());
       g_input = in.data();
@@ -819,7 +856,9 @@ int main(int argc, char **argv) {
               " inputs over %zu readers in %.1f s, %d failure(s)\n",
               seed, total, chosen.size(),
               std::chrono::duration<double>(clock::now() - t_all).count(), failures);
-  std::remove((cx.tmpdir + "/fuzz.conf").c_str());
+  for (const char *f : {"fuzz.conf", "opensm-subnet.lst", "opensm-lfts.dump", "opensm-sl2vl.dump",
+                        "keiro-path-sl.dump"})
+    std::remove((cx.tmpdir + "/" + f).c_str());
   rmdir(cx.tmpdir.c_str());
   return failures ? 1 : 0;
 }
