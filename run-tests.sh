@@ -62,7 +62,7 @@ if [ $check_ok = yes ]; then
   asan=${KEIRO_ASAN_DIR:-$src/build-asan}
   echo "== unit tests with AddressSanitizer + UndefinedBehaviorSanitizer ($asan)"
   KEIRO_ASAN_DIR=$asan KEIRO_JOBS=$jobs scripts/build-asan.sh \
-    tests/unit_tests tests/fuzz_readers libkeiro.la keiro
+    tests/unit_tests tests/fuzz_readers libkeiro.la
   ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   srcdir="$src" "$asan/tests/unit_tests" --gtest_brief=1 2>&1 | tee "$asan/unit_tests.out" || asan_ok=no
@@ -86,7 +86,7 @@ if [ $check_ok = yes ]; then
   if ! (. tests/harness/lib.sh && kh_prereq) 2>/dev/null && [ "${KEIRO_ALLOW_SKIP:-0}" = 1 ]; then
     echo "SKIPPED: asan-plugin (no simulator stack, KEIRO_ALLOW_SKIP=1)"
     skipped=$((skipped + 1))
-  elif KEIRO_ASAN_DIR=$asan tests/soak/asan-plugin.sh -o "$asan/asan-plugin" -n 2; then
+  elif KEIRO_ASAN_DIR=$asan KEIRO_TOOL=$build/keiro tests/soak/asan-plugin.sh -o "$asan/asan-plugin" -n 2; then
     passed=$((passed + 1))
   else
     failed=$((failed + 1)) asan_ok=no

@@ -19,7 +19,8 @@
 #   -e ENGINES  space-separated (default: keiro-nue keiro-acro keiro-dl keiro-loren)
 # Environment: KEIRO_ASAN_DIR: the sanitized build tree (default build-asan
 # beside the sources; scripts/build-asan.sh libkeiro.la keiro builds it),
-# KEIRO_SRCDIR.
+# KEIRO_TOOL: the keiro program for `keiro topo` and `keiro check` (default:
+# the sanitized build's, else build/keiro), KEIRO_SRCDIR.
 # Exit: 0 clean, 1 a report or a failed soak, 2 usage.
 # END
 set -u
@@ -40,8 +41,10 @@ done
 asan=$(cd "${KEIRO_ASAN_DIR:-$KEIRO_SRCDIR/build-asan}" 2>/dev/null && pwd) ||
   { echo "asan-plugin: no sanitized build tree (scripts/build-asan.sh libkeiro.la keiro)" >&2; exit 1; }
 lib="$asan/.libs/libkeiro.so"
-[ -e "$lib" ] && [ -x "$asan/keiro" ] ||
-  { echo "asan-plugin: $asan lacks .libs/libkeiro.so or keiro (scripts/build-asan.sh libkeiro.la keiro)" >&2; exit 1; }
+tool=${KEIRO_TOOL:-$asan/keiro}
+[ -x "$tool" ] || tool=$KEIRO_SRCDIR/build/keiro
+[ -e "$lib" ] && [ -x "$tool" ] ||
+  { echo "asan-plugin: no $lib or keiro program (scripts/build-asan.sh libkeiro.la keiro)" >&2; exit 1; }
 # The sanitizer runtimes, ASan's first (it must come first in the process).
 # libtool links the shared plugin without -fsanitize=address, so its __asan_*
 # symbols are left for the preloaded runtime: take the compiler's libasan.so
@@ -74,7 +77,7 @@ for engine in $engines; do
   mkdir -p "$dir"
   t0=$SECONDS
   # The leak check runs while OpenSM exits: give it time before KILL.
-  KEIRO_BUILDDIR="$asan" KEIRO_STOP_WAIT=60 \
+  KEIRO_BUILDDIR="$asan" KEIRO_TOOL="$tool" KEIRO_STOP_WAIT=60 \
   KEIRO_PRELOAD="$rt_asan $rt_ubsan" \
   ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:suppressions=$out/asan.supp:log_path=$dir/asan" \
   UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$dir/ubsan" \

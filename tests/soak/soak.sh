@@ -29,11 +29,12 @@
 #   -t NETFILE   fabric (default: the generated LRT of 64 switches)
 #   -L LAYOUT    layout file for keiro-loren (default: NETFILE's .layout)
 #   -p OPTIONS   more event_plugin_options (default max_vls=4)
-#   -r MB        RSS bound: last <= after warm-up + MB (default 8; 0: none)
+#   -r MB        RSS bound: last <= after warm-up + MB (default 2; 0: none)
 #   -W SWEEPS    warm-up sweeps before the RSS reference (default 4)
 #   -k N         keep the dumps of every Nth sweep (default 0: failures only)
 # Environment: KEIRO_BUILDDIR (build tree with .libs/libkeiro.so and keiro;
-# default .), KEIRO_SRCDIR, KEIRO_PRELOAD (libraries put before umad2sim in
+# default .), KEIRO_TOOL (the keiro program; default KEIRO_BUILDDIR/keiro),
+# KEIRO_SRCDIR, KEIRO_PRELOAD (libraries put before umad2sim in
 # OpenSM's LD_PRELOAD, e.g. the sanitizer runtime: tests/soak/asan-plugin.sh),
 # KEIRO_VERBOSE=1.
 # Output in OUTDIR: soak.tsv (sweep, flap, link, seconds, VmRSS kB, check),
@@ -49,7 +50,7 @@ export KEIRO_BUILDDIR
 
 usage() { kh_usage "$0" END; }
 
-out= engine=keiro-nue sweeps=200 seed=1 net= layout= popts="max_vls=4" rss_mb=8 warm=4 keep=0
+out= engine=keiro-nue sweeps=200 seed=1 net= layout= popts="max_vls=4" rss_mb=2 warm=4 keep=0
 while getopts "o:e:n:S:t:L:p:r:W:k:h" opt; do
   case $opt in
     o) out=$OPTARG ;;
@@ -67,7 +68,7 @@ while getopts "o:e:n:S:t:L:p:r:W:k:h" opt; do
 done
 [ -n "$out" ] || usage
 case $sweeps$seed$rss_mb$warm$keep in *[!0-9]*) usage ;; esac
-keiro="$KEIRO_BUILDDIR/keiro"
+keiro=${KEIRO_TOOL:-$KEIRO_BUILDDIR/keiro}
 [ -x "$keiro" ] || { echo "soak: no $keiro: build first" >&2; exit 1; }
 kh_prereq || exit 1
 kh_init "$out" || exit 1
