@@ -130,11 +130,12 @@ fail() { echo "soak: FAIL: $*"; fails=$((fails + 1)); }
 rss_kb() { sed -nE 's/^VmRSS:[[:space:]]+([0-9]+) kB/\1/p' "/proc/$KH_OSM_PID/status" 2>/dev/null; }
 configured() { kh_count "$engine tables configured on all switches"; }
 
-# wait_sweep UPS CONFIGURED: until both counts exceed the given ones and the
-# log has been quiet for a second (a second trap can start another sweep).
+# wait_sweep UPS CONFIGURED: until SUBNET UP counted up and the log has been
+# quiet for a second (a second trap can start another sweep); then the
+# engine must have configured the switches once more (no fallback).
 wait_sweep() {
   local ups=$1 cfg=$2 t0=$SECONDS size last quiet=0
-  while [ "$(kh_count 'SUBNET UP')" -le "$ups" ] || [ "$(configured)" -le "$cfg" ]; do
+  while [ "$(kh_count 'SUBNET UP')" -le "$ups" ]; do
     kh_pid_alive "$KH_OSM_PID" || { fail "OpenSM exited"; kh_log_tail 20; return 1; }
     [ $((SECONDS - t0)) -ge 180 ] && { fail "no rerouted SUBNET UP within 180 s"; kh_log_tail 20; return 1; }
     sleep 0.2
@@ -146,6 +147,8 @@ wait_sweep() {
     if [ "$size" = "$last" ]; then quiet=$((quiet + 1)); else quiet=0 last=$size; fi
   done
   kh_pid_alive "$KH_OSM_PID" || { fail "OpenSM exited"; kh_log_tail 20; return 1; }
+  [ "$(configured)" -gt "$cfg" ] ||
+    { fail "the sweep after SUBNET UP $((ups + 1)) did not install $engine's tables"; kh_log_tail 8; return 1; }
 }
 
 # check_sweep N: the sweep's tables (a copy of the dumps) pass keiro check.
