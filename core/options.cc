@@ -25,8 +25,8 @@ const OptionSpec kGeneralOptions[] = {
                "SL N gets VLs of its own and path_sl never answers it (docs/fixed-sl.md); "
                "unset: only the SA's SLs are safe"),
     int_option("threads", 0, 256, "0",
-               "worker threads for the self-check (0 = the machine's cores, at most 8); the "
-               "result is the same for every value"),
+               "worker threads for the self-check and the VL realization (0 = the machine's "
+               "cores, at most 8); the result is the same for every value"),
 };
 
 const OptionSpec *find_spec(const std::string &key) {
