@@ -292,6 +292,23 @@ def runs_ok(r):
     return r.get('installed', '-') == r['engine'].split('@')[0]
 
 
+def fallback_reason(rundir, r):
+    """Why OpenSM did not install the engine asked for: the engine's first
+    error line in its log (ERR code, 'disabling', 'cannot')."""
+    import re
+    log = os.path.join(rundir, r['fabric'], r['engine'], 'opensm.log')
+    try:
+        with open(log, errors='replace') as f:
+            for line in f:
+                if re.search(r'ERR [0-9A-F]{4}|disabling|cannot build', line):
+                    msg = line.split('-> ', 1)[-1].strip()
+                    msg = re.sub(r'^[a-z_]+: ', '', msg)
+                    return msg[:110]
+    except OSError:
+        pass
+    return ''
+
+
 def report_ran(r):
     return not r.get('note', '-').startswith('n/a')
 
@@ -329,7 +346,7 @@ def report_picks(rows, fabs):
     return '\n'.join(out) + '\n'
 
 
-def report_markdown(rows, fabrics, imgs, elapsed, quick):
+def report_markdown(rows, fabrics, imgs, elapsed, quick, rundir='.'):
     fabs = fabrics_in_order(rows)
     out = ['Produced by `scripts/bench-report.sh`%s in one run of %s s (OpenSM 3.3.23 + ibsim, '
            'every engine installed by OpenSM; keiro engines through the plugin).' % (
@@ -363,6 +380,9 @@ def report_markdown(rows, fabrics, imgs, elapsed, quick):
                 out.append('| %s | %s |' % (r['engine'], r['note']) + ' |' * (len(REPORT_COLS) + 3))
                 continue
             inst = '=' if runs_ok(r) else r['installed']
+            if not runs_ok(r) and r['installed'] != '-':
+                why = fallback_reason(rundir, r)
+                inst = '%s (fallback%s)' % (inst, ': ' + why.replace('|', '/') if why else '')
             out.append('| %s | %s | %s | %s | %s | %s |' % (
                 r['engine'], inst, ' | '.join(report_fig(r[c], f) for c, _, f in REPORT_COLS),
                 short_verdict(r['verdict']), short_verdict(r['verdict_sl0']), report_sim(r)))
@@ -421,7 +441,8 @@ def report_main(a):
             report_chart(rows, col, title, yl, path)
             rel = os.path.relpath(path, os.path.dirname(os.path.abspath(a.doc))) if a.doc else path
             imgs.append((rel, title))
-    text = report_markdown(rows, fabrics, imgs, a.elapsed, a.quick)
+    text = report_markdown(rows, fabrics, imgs, a.elapsed, a.quick,
+                           os.path.dirname(os.path.abspath(a.tsv)))
     if a.md:
         with open(a.md, 'w') as f:
             f.write(text)
