@@ -16,6 +16,8 @@
 #                    keiro-loren minhop updn ftree dfsssp lash nue torus-2QoS)
 #   BENCH_VLS        VL cap: keiro max_vls and OpenSM's nue_max_num_vls (8)
 #   BENCH_SIM=0      no `keiro simulate` runs
+#   BENCH_TABLES_ONLY=1  no runs: write the page and the SVGs again from
+#                    OUTDIR's results.tsv (after a change of the renderer)
 #   BENCH_DOC        write the page there (e.g. docs/benchmarks.md) and its
 #                    SVGs into DIR(BENCH_DOC)/img; the text between the
 #                    page's bench-report:begin/end markers is replaced, the
@@ -121,12 +123,16 @@ EOF
 }
 
 tsv=$out/results.tsv
-printf '#fabric\tengine\tinstalled\troute_s\tvls\tsls\tefi_max\tefi_avg\tgamma_uniform\tshift\tavg_hops\tverdict\tverdict_sl0\tsim_tput\tsim_deadlock\tnote\n' >"$tsv"
 fabtsv=$out/fabrics.tsv
-printf '#fabric\tdescription\tswitches\thcas\tlinks\n' >"$fabtsv"
+if [ "${BENCH_TABLES_ONLY:-0}" = 1 ]; then
+  [ -s "$tsv" ] && [ -s "$fabtsv" ] || { echo "bench-report: no $tsv to render" >&2; exit 2; }
+  set_=()
+fi
+[ ${#set_[@]} -gt 0 ] && printf '#fabric\tengine\tinstalled\troute_s\tvls\tsls\tefi_max\tefi_avg\tgamma_uniform\tshift\tavg_hops\tverdict\tverdict_sl0\tsim_tput\tsim_deadlock\tnote\n' >"$tsv"
+[ ${#set_[@]} -gt 0 ] && printf '#fabric\tdescription\tswitches\thcas\tlinks\n' >"$fabtsv"
 failed=0
 na() { printf '%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\tn/a (%s)\n' "$1" "$2" "$3" >>"$tsv"; }
-for entry in "${set_[@]}"; do
+for entry in ${set_[@]+"${set_[@]}"}; do
   IFS='|' read -r fab topo kind desc <<<"$entry"
   if [ -n "${BENCH_FABRICS:-}" ] && ! [[ " $BENCH_FABRICS " == *" $fab "* ]]; then continue; fi
   net=$out/$fab.net
@@ -206,6 +212,11 @@ for entry in "${set_[@]}"; do
   done
 done
 elapsed=$(($(date +%s) - start))
+if [ "${BENCH_TABLES_ONLY:-0}" = 1 ]; then
+  elapsed=$(cat "$out/elapsed" 2>/dev/null || echo '?')
+else
+  echo "$elapsed" >"$out/elapsed"
+fi
 
 page=${BENCH_DOC:-$out/benchmarks.md}
 imgdir=$(dirname "$page")/img

@@ -401,10 +401,10 @@ def report_chart(rows, col, title, ylabel, path):
         if report_ran(r) and r['engine'] not in engines:
             engines.append(r['engine'])
     vals = [num(r.get(col)) for r in rows if num(r.get(col)) is not None]
-    top = max(vals + [1.0])
+    top = min(1.0, max(vals + [0.1]) * 1.1)
     w = max(720, 14 * len(fabs) * max(1, len(engines)) + 260)
     svg = kb.Svg(w=w, h=420, title=title, legend_w=160)
-    svg.axes(0, len(fabs), 0, top * 1.05, 'fabric', ylabel, xticks=[])
+    svg.axes(0, len(fabs), 0, top, 'fabric', ylabel, xticks=[])
     gw = (svg.r - svg.l) / max(1, len(fabs))
     bw = gw * 0.85 / max(1, len(engines))
     for i, fab in enumerate(fabs):
