@@ -6,6 +6,8 @@ engines on the same fabric, and a grouped SVG bar chart.
 usage: bench_table.py balance RESULTS.tsv [--md FILE] [--svg FILE] [--doc FILE]
        bench_table.py scale OFFLINE.tsv [--opensm OPENSM.tsv] [--md FILE]
                       [--svg FILE] [--doc FILE]
+       bench_table.py report RESULTS.tsv --fabrics FABRICS.tsv [--md FILE]
+                      [--svg PREFIX] [--doc FILE] [--elapsed S] [--quick]
 
 RESULTS.tsv: tab-separated, '#' header naming the columns fabric, engine,
 installed, route_s, vls, efi_max, efi_avg, gamma_uniform, avg_hops, verdict
@@ -256,15 +258,215 @@ def scale_chart(rows, path):
     svg.save(path)
 
 
+# report (scripts/bench-report.sh): RESULTS.tsv has the columns fabric, engine,
+# installed, route_s, vls, sls, efi_max, efi_avg, gamma_uniform, shift,
+# avg_hops, verdict (keiro check with the SA's SLs), verdict_sl0 (keiro check
+# --fixed-sl 0), sim_tput, sim_deadlock (keiro simulate, shift all-to-all),
+# note; FABRICS.tsv fabric, description, switches, hcas, links. The page gets
+# the fabrics, one table per fabric, the measured picks per fabric (best
+# deadlock-free engine by each measure) and two charts, PREFIX-gamma.svg and
+# PREFIX-alltoall.svg.
+REPORT_COLS = [
+    ('route_s', 'route s', '{:.2f}'),
+    ('vls', 'VLs', '{:.0f}'),
+    ('sls', 'SLs', '{:.0f}'),
+    ('avg_hops', 'avg hops', '{:.3f}'),
+    ('efi_max', 'max EFI', '{:,.0f}'),
+    ('gamma_uniform', 'Γ', '{:.3f}'),
+    ('shift', 'shift a2a (est.)', '{:.3f}'),
+]
+
+
+def short_verdict(v):
+    if not v or v == '-':
+        return '-'
+    if v.startswith('FAILS'):
+        rest = v[len('FAILS'):].lstrip(': ')
+        if 'credit loop' in rest:
+            return '**credit loop**'
+        return '**fails**: ' + rest[:60] if rest else '**fails**'
+    return v
+
+
+def runs_ok(r):
+    return r.get('installed', '-') == r['engine'].split('@')[0]
+
+
+def fallback_reason(rundir, r):
+    """Why OpenSM did not install the engine asked for: the engine's first
+    error line in its log (ERR code, 'disabling', 'cannot')."""
+    import re
+    log = os.path.join(rundir, r['fabric'], r['engine'], 'opensm.log')
+    try:
+        with open(log, errors='replace') as f:
+            for line in f:
+                if re.search(r'ERR [0-9A-F]{4}|disabling|cannot build', line):
+                    msg = line.split('-> ', 1)[-1].strip()
+                    msg = re.sub(r'^[a-z_]+: ', '', msg)
+                    return msg[:110]
+    except OSError:
+        pass
+    return ''
+
+
+def report_ran(r):
+    return not r.get('note', '-').startswith('n/a')
+
+
+def report_fig(v, fmt):
+    x = num(v)
+    return '-' if x is None else fmt.format(x)
+
+
+def report_sim(r):
+    t = report_fig(r.get('sim_tput'), '{:.3f}')
+    d = r.get('sim_deadlock', '-')
+    if d == 'true':
+        return '**deadlock** (%s)' % t
+    return t
+
+
+def report_picks(rows, fabs):
+    out = ['| fabric | best Γ (deadlock free, SA SLs) | best simulated all-to-all '
+           '(deadlock free) | deadlock free with a fixed SL 0 |', '|---|---|---|---|']
+    for fab in fabs:
+        fr = [r for r in rows if r['fabric'] == fab and report_ran(r) and runs_ok(r)]
+        free = [r for r in fr if r['verdict'] == 'deadlock free']
+
+        def best(col):
+            c = [r for r in free if num(r.get(col)) is not None and r.get('sim_deadlock') != 'true']
+            if not c:
+                return '-'
+            top = max(num(r[col]) for r in c)
+            names = [r['engine'] for r in c if num(r[col]) >= top * 0.995]
+            return '%s (%.3f)' % (', '.join(names), top)
+        sl0 = [r['engine'] for r in fr if r.get('verdict_sl0') == 'deadlock free']
+        out.append('| %s | %s | %s | %s |' % (fab, best('gamma_uniform'), best('sim_tput'),
+                                              ', '.join(sl0) or 'none'))
+    return '\n'.join(out) + '\n'
+
+
+def report_markdown(rows, fabrics, imgs, elapsed, quick, rundir='.'):
+    fabs = fabrics_in_order(rows)
+    out = ['Produced by `scripts/bench-report.sh`%s in one run of %s s (OpenSM 3.3.23 + ibsim, '
+           'every engine installed by OpenSM; keiro engines through the plugin).' % (
+               ' (BENCH_QUICK=1)' if quick else '', elapsed if elapsed is not None else '?'), '',
+           '| fabric | description | switches | HCAs | switch links |', '|---|---|---|---|---|']
+    for f in fabrics:
+        if f['fabric'] in fabs:
+            out.append('| %s | %s | %s | %s | %s |' % (f['fabric'], f['description'], f['switches'],
+                                                       f['hcas'], f['links']))
+    out.append('')
+    out.append('Columns: routing time from OpenSM\'s log; VLs and SLs the installed tables use; '
+               'average hops, max edge forwarding index (EFI) and Γ (effective bandwidth under '
+               'uniform traffic, 1 = full) over all HCA pairs, and the shift all-to-all estimate, '
+               'from `keiro analyze --pairs ca`; `keiro check` on the installed tables with the '
+               'SLs the SA hands out (keiro engines: the plugin\'s path_sl; dfsssp, lash, nue, '
+               'torus-2QoS: asked from the SA for every pair; minhop, updn, ftree: SL 0) and with '
+               'a fixed SL 0 (`--fixed-sl 0`: MPI that never asks the SA); `keiro simulate '
+               '--traffic alltoall --size 2048` with the SA\'s SLs: accepted throughput '
+               '(fraction of injection bandwidth), **deadlock** when the simulation saw one.\n')
+    if imgs:
+        for path, alt in imgs:
+            out.append('![%s](%s)\n' % (alt, path))
+    for fab in fabs:
+        fr = [r for r in rows if r['fabric'] == fab]
+        out.append('### %s\n' % fab)
+        out.append('| engine | installed | ' + ' | '.join(h for _, h, _ in REPORT_COLS) +
+                   ' | check, SA SLs | check, SL 0 | sim all-to-all |')
+        out.append('|' + '---|' * (len(REPORT_COLS) + 5))
+        for r in fr:
+            if not report_ran(r):
+                out.append('| %s | %s |' % (r['engine'], r['note']) + ' |' * (len(REPORT_COLS) + 3))
+                continue
+            inst = '=' if runs_ok(r) else r['installed']
+            if not runs_ok(r) and r['installed'] != '-':
+                why = fallback_reason(rundir, r)
+                inst = '%s (fallback%s)' % (inst, ': ' + why.replace('|', '/') if why else '')
+            out.append('| %s | %s | %s | %s | %s | %s |' % (
+                r['engine'], inst, ' | '.join(report_fig(r[c], f) for c, _, f in REPORT_COLS),
+                short_verdict(r['verdict']), short_verdict(r['verdict_sl0']), report_sim(r)))
+        out.append('')
+    out.append('### Measured picks\n')
+    out.append('Per fabric, among the engines OpenSM installed as asked whose tables pass '
+               '`keiro check` with the SA\'s SLs (within 0.5% of the best):\n')
+    out.append(report_picks(rows, fabs))
+    return '\n'.join(out) + '\n'
+
+
+def report_chart(rows, col, title, ylabel, path):
+    fabs = fabrics_in_order(rows)
+    engines = []
+    for r in rows:
+        if report_ran(r) and r['engine'] not in engines:
+            engines.append(r['engine'])
+    vals = [num(r.get(col)) for r in rows if num(r.get(col)) is not None]
+    top = min(1.0, max(vals + [0.1]) * 1.1)
+    w = max(720, 14 * len(fabs) * max(1, len(engines)) + 260)
+    svg = kb.Svg(w=w, h=420, title=title, legend_w=160)
+    svg.axes(0, len(fabs), 0, top, 'fabric', ylabel, xticks=[])
+    gw = (svg.r - svg.l) / max(1, len(fabs))
+    bw = gw * 0.85 / max(1, len(engines))
+    for i, fab in enumerate(fabs):
+        x0 = svg.l + i * gw + gw * 0.075
+        svg.text(x0 + gw * 0.42, svg.b + 17, fab, anchor='middle', size=10)
+        for j, e in enumerate(engines):
+            r = next((r for r in rows if r['fabric'] == fab and r['engine'] == e), None)
+            v = num(r.get(col)) if r else None
+            if v is None:
+                continue
+            y = svg.Y(v)
+            svg.rect(x0 + j * bw, y, bw * 0.9, svg.b - y, COLORS[j % len(COLORS)])
+            if col == 'sim_tput' and r.get('sim_deadlock') == 'true':
+                svg.text(x0 + j * bw + bw / 2, y - 3, 'D', anchor='middle', size=9)
+            elif r.get('verdict', '').startswith('FAILS'):
+                svg.text(x0 + j * bw + bw / 2, y - 3, 'x', anchor='middle', size=9)
+    svg.legend([(e, COLORS[j % len(COLORS)], None) for j, e in enumerate(engines)])
+    svg.save(path)
+
+
+def report_main(a):
+    rows = read_rows(a.tsv)
+    if not rows:
+        sys.exit('bench_table: no rows in %s' % a.tsv)
+    fabrics = read_rows(a.fabrics) if a.fabrics else []
+    imgs = []
+    if a.svg:
+        for col, title, yl, tag in (
+                ('gamma_uniform', 'Γ, uniform traffic (keiro analyze; x: check fails with the SA\'s SLs)',
+                 'Γ', 'gamma'),
+                ('sim_tput', 'simulated shift all-to-all, 2 KiB (keiro simulate; D: deadlock)',
+                 'accepted throughput', 'alltoall')):
+            path = '%s-%s.svg' % (a.svg, tag)
+            report_chart(rows, col, title, yl, path)
+            rel = os.path.relpath(path, os.path.dirname(os.path.abspath(a.doc))) if a.doc else path
+            imgs.append((rel, title))
+    text = report_markdown(rows, fabrics, imgs, a.elapsed, a.quick,
+                           os.path.dirname(os.path.abspath(a.tsv)))
+    if a.md:
+        with open(a.md, 'w') as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    if a.doc:
+        replace_block(a.doc, text, 'bench-report')
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('kind', choices=['balance', 'scale'])
+    ap.add_argument('kind', choices=['balance', 'scale', 'report'])
     ap.add_argument('tsv')
     ap.add_argument('--opensm')
     ap.add_argument('--md')
     ap.add_argument('--svg')
     ap.add_argument('--doc')
+    ap.add_argument('--fabrics')
+    ap.add_argument('--elapsed')
+    ap.add_argument('--quick', action='store_true')
     a = ap.parse_args()
+    if a.kind == 'report':
+        report_main(a)
+        return
     if a.kind == 'scale':
         rows = read_rows(a.tsv)
         osm = read_rows(a.opensm) if a.opensm else []
