@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "core/previous_sls.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "core/check/verify.h"
+
+namespace keiro {
+
+namespace {
+
+// Per LID of f: whether it survives (same owner GUID as before, with an SL).
+std::vector<char> surviving_lids(const Fabric &f, const PreviousSls &prev) {
+  std::vector<char> s(f.max_lid() + 1u, 0);
+  for (uint16_t lid : f.lids())
+    s[lid] = lid < prev.lid_owner.size() && prev.lid_owner[lid] != 0 &&
+             prev.lid_owner[lid] == lid_owner_guid(f, lid);
+  return s;
+}
+
+// The previous SL row (by LID) of new switch s, or null.
+const std::vector<uint8_t> *previous_row(const Fabric &f, const PreviousSls &prev, int32_t s) {
+  if (prev.scope == Routing::SlScope::kPerDestination) return &prev.dest_sl;
+  const auto it = prev.switch_sl.find(f.sw(s).guid);
+  return it == prev.switch_sl.end() ? nullptr : &it->second;
+}
+
+uint8_t at(const std::vector<uint8_t> &row, uint16_t lid) {
+  return lid < row.size() ? row[lid] : check::kNoPathSl;
+}
+
+}  // namespace
+
+int PreviousSls::sl(uint64_t src_switch_guid, uint16_t dlid) const {
+  const std::vector<uint8_t> *row = &dest_sl;
+  if (scope == Routing::SlScope::kPerSourceSwitch) {
+    const auto it = switch_sl.find(src_switch_guid);
+    if (it == switch_sl.end()) return -1;
+    row = &it->second;
+  }
+  const uint8_t v = at(*row, dlid);
+  return v == check::kNoPathSl ? -1 : v;
+}
+
+uint64_t lid_owner_guid(const Fabric &f, uint16_t lid) {
+  const LidOwner o = f.lid_owner(lid);
+  if (o.kind == LidOwner::kSwitch) return f.sw(o.id).guid;
+  if (o.kind == LidOwner::kTerminal) return f.terminal(o.id).port_guid;
+  return 0;
+}
+
+PreviousSls capture_previous_sls(const Fabric &f, const Routing &r) {
+  PreviousSls p;
+  p.scope = r.sl_scope();
+  p.engine = r.engine;
+  const uint16_t top = std::min<uint16_t>(f.max_lid(), r.max_lid());
+  p.lid_owner.assign(top + 1u, 0);
+  for (uint16_t lid : f.lids())
+    if (lid <= top) p.lid_owner[lid] = lid_owner_guid(f, lid);
+  if (p.scope == Routing::SlScope::kPerDestination) {
+    p.dest_sl.assign(top + 1u, check::kNoPathSl);
+    for (uint16_t lid : f.lids())
+      if (lid <= top) p.dest_sl[lid] = r.path_sl(0, lid);
+    return p;
+  }
+  for (int32_t s = 0; s < f.num_switches(); ++s) {
+    std::vector<uint8_t> &row = p.switch_sl[f.sw(s).guid];
+    row.assign(top + 1u, check::kNoPathSl);
+    for (uint16_t lid : f.lids())
+      if (lid <= top) row[lid] = r.path_sl(s, lid);
+  }
+  return p;
+}
+
+SlComparison compare_sls(const Fabric &f, const Routing &r, const PreviousSls &prev) {
+  SlComparison c;
+  if (prev.empty()) return c;
+  const std::vector<char> alive = surviving_lids(f, prev);
+  // Surviving source LIDs per switch, and per LID those of its own port
+  // (pairs from a port to itself are not paths).
+  std::vector<int64_t> sources(f.num_switches(), 0);
+  std::vector<int64_t> own(f.max_lid() + 1u, 0);
+  for (int32_t s = 0; s < f.num_switches(); ++s) {
+    const SwitchInfo &si = f.sw(s);
+    int64_t n = 0;
+    for (uint32_t j = 0; si.lid && j < (1u << si.lmc); ++j) n += alive[si.lid + j];
+    for (uint32_t j = 0; si.lid && j < (1u << si.lmc); ++j) own[si.lid + j] = n;
+    sources[s] += n;
+    for (int32_t t : f.terminals_of(s)) {
+      const TerminalInfo &ti = f.terminal(t);
+      int64_t m = 0;
+      for (uint32_t j = 0; ti.lid && j < (1u << ti.lmc); ++j) m += alive[ti.lid + j];
+      for (uint32_t j = 0; ti.lid && j < (1u << ti.lmc); ++j) own[ti.lid + j] = m;
+      sources[s] += m;
+    }
+  }
+  for (int32_t s = 0; s < f.num_switches(); ++s) {
+    const std::vector<uint8_t> *row = previous_row(f, prev, s);
+    if (!row || sources[s] == 0) continue;
+    for (uint16_t dlid : f.lids()) {
+      const uint8_t old = at(*row, dlid);
+      if (!alive[dlid] || old == check::kNoPathSl) continue;
+      const int64_t pairs = sources[s] - (f.lid_switch(dlid) == s ? own[dlid] : 0);
+      c.surviving += pairs;
+      if (r.path_sl(s, dlid) != old) c.changed += pairs;
+    }
+  }
+  return c;
+}
+
+bool apply_previous_sls(const Fabric &f, const PreviousSls &prev, Routing &r) {
+  if (prev.empty()) return true;
+  const std::vector<char> alive = surviving_lids(f, prev);
+  if (r.sl_scope() == Routing::SlScope::kPerSourceSwitch) {
+    for (int32_t s = 0; s < f.num_switches(); ++s) {
+      const std::vector<uint8_t> *row = previous_row(f, prev, s);
+      if (!row) continue;
+      for (uint16_t dlid : f.lids())
+        if (alive[dlid] && at(*row, dlid) != check::kNoPathSl)
+          r.set_path_sl(s, dlid, at(*row, dlid));
+    }
+    return true;
+  }
+  const std::vector<uint8_t> sls = previous_dest_sls(f, prev);
+  if (prev.scope == Routing::SlScope::kPerSourceSwitch) {
+    // Per-destination tables can hold the old SLs only where every old
+    // source switch agreed.
+    for (uint16_t dlid : f.lids()) {
+      int common = -1;
+      for (int32_t s = 0; s < f.num_switches(); ++s) {
+        const std::vector<uint8_t> *row = previous_row(f, prev, s);
+        if (!row || !alive[dlid] || at(*row, dlid) == check::kNoPathSl) continue;
+        if (common >= 0 && common != at(*row, dlid)) return false;
+        common = at(*row, dlid);
+      }
+      if (common >= 0) r.set_dest_sl(dlid, static_cast<uint8_t>(common));
+    }
+    return true;
+  }
+  for (uint16_t dlid : f.lids())
+    if (sls[dlid] != check::kNoPathSl) r.set_dest_sl(dlid, sls[dlid]);
+  return true;
+}
+
+std::vector<uint8_t> previous_dest_sls(const Fabric &f, const PreviousSls &prev) {
+  if (prev.scope != Routing::SlScope::kPerDestination || prev.empty()) return {};
+  const std::vector<char> alive = surviving_lids(f, prev);
+  std::vector<uint8_t> out(f.max_lid() + 1u, check::kNoPathSl);
+  for (uint16_t lid : f.lids())
+    if (alive[lid]) out[lid] = at(prev.dest_sl, lid);
+  return out;
+}
+
+void keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
+                       EngineReport &rep) {
+  const PreviousSls &prev = *in.previous;
+  const SlComparison c = compare_sls(in.fabric, out, prev);
+  rep.add("previous_pairs", static_cast<long>(c.surviving));
+  if (c.changed == 0) {
+    rep.add("sls_changed", 0L);
+    rep.add("sls_kept", "yes");
+    in.log.logf(LogLevel::kInfo,
+                "%s: re-route: every one of the %lld (source, destination) pairs routed before "
+                "keeps its SL",
+                e.osm_name, static_cast<long long>(c.surviving));
+    return;
+  }
+  Routing kept = out;
+  const bool keep = in.options.get_int("keep_sls") != 0;
+  std::string why = keep ? "the previous SLs do not fit the new tables' SL scope"
+                         : "option keep_sls=0: routed afresh";
+  if (keep && apply_previous_sls(in.fabric, prev, kept)) {
+    check::Options co;
+    co.threads = static_cast<int>(in.options.get_int("threads"));
+    co.max_problems = 1;
+    co.name_cycle_paths = false;
+    const check::Result r = check::verify(in.fabric, kept, co);
+    if (r.ok) {
+      out = std::move(kept);
+      rep.add("sls_changed", 0L);
+      rep.add("sls_kept", "yes");
+      in.log.logf(LogLevel::kInfo,
+                  "%s: re-route: the new tables are deadlock free with the previous SLs, which "
+                  "the SA keeps answering for all %lld (source, destination) pairs routed before "
+                  "(the fresh routing would have changed %lld)",
+                  e.osm_name, static_cast<long long>(c.surviving),
+                  static_cast<long long>(c.changed));
+      return;
+    }
+    why = "the new tables with the previous SLs: " + r.first_problem;
+  }
+  rep.add("sls_changed", static_cast<long>(c.changed));
+  rep.add("sls_kept", keep ? "no" : "off");
+  in.log.logf(LogLevel::kWarn,
+              "%s: re-route changed the SL of %lld of %lld (source, destination) pairs routed "
+              "before; jobs that asked the SA for PathRecords before must query them again (%s)",
+              e.osm_name, static_cast<long long>(c.changed), static_cast<long long>(c.surviving),
+              why.c_str());
+}
+
+}  // namespace keiro
