@@ -95,6 +95,7 @@ SlComparison compare_sls(const Fabric &f, const Routing &r, const PreviousSls &p
       sources[s] += m;
     }
   }
+  std::vector<char> changed(f.max_lid() + 1u, 0);
   for (int32_t s = 0; s < f.num_switches(); ++s) {
     const std::vector<uint8_t> *row = previous_row(f, prev, s);
     if (!row || sources[s] == 0) continue;
@@ -103,15 +104,24 @@ SlComparison compare_sls(const Fabric &f, const Routing &r, const PreviousSls &p
       if (!alive[dlid] || old == check::kNoPathSl) continue;
       const int64_t pairs = sources[s] - (f.lid_switch(dlid) == s ? own[dlid] : 0);
       c.surviving += pairs;
-      if (r.path_sl(s, dlid) != old) c.changed += pairs;
+      if (r.path_sl(s, dlid) != old) {
+        c.changed += pairs;
+        changed[dlid] = 1;
+      }
     }
   }
+  for (uint16_t dlid : f.lids())
+    if (changed[dlid]) c.changed_dests.push_back(dlid);
   return c;
 }
 
-bool apply_previous_sls(const Fabric &f, const PreviousSls &prev, Routing &r) {
+bool apply_previous_sls(const Fabric &f, const PreviousSls &prev, Routing &r,
+                        const std::vector<char> *only_dest) {
   if (prev.empty()) return true;
-  const std::vector<char> alive = surviving_lids(f, prev);
+  std::vector<char> alive = surviving_lids(f, prev);
+  if (only_dest)
+    for (size_t lid = 0; lid < alive.size(); ++lid)
+      alive[lid] = alive[lid] && lid < only_dest->size() && (*only_dest)[lid];
   if (r.sl_scope() == Routing::SlScope::kPerSourceSwitch) {
     for (int32_t s = 0; s < f.num_switches(); ++s) {
       const std::vector<uint8_t> *row = previous_row(f, prev, s);
@@ -139,7 +149,7 @@ bool apply_previous_sls(const Fabric &f, const PreviousSls &prev, Routing &r) {
     return true;
   }
   for (uint16_t dlid : f.lids())
-    if (sls[dlid] != check::kNoPathSl) r.set_dest_sl(dlid, sls[dlid]);
+    if (alive[dlid] && sls[dlid] != check::kNoPathSl) r.set_dest_sl(dlid, sls[dlid]);
   return true;
 }
 
@@ -166,32 +176,78 @@ void keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
                 e.osm_name, static_cast<long long>(c.surviving));
     return;
   }
-  Routing kept = out;
   const bool keep = in.options.get_int("keep_sls") != 0;
   std::string why = keep ? "the previous SLs do not fit the new tables' SL scope"
                          : "option keep_sls=0: routed afresh";
-  if (keep && apply_previous_sls(in.fabric, prev, kept)) {
-    check::Options co;
-    co.threads = static_cast<int>(in.options.get_int("threads"));
-    co.max_problems = 1;
-    co.name_cycle_paths = false;
-    const check::Result r = check::verify(in.fabric, kept, co);
-    if (r.ok) {
-      out = std::move(kept);
-      rep.add("sls_changed", 0L);
-      rep.add("sls_kept", "yes");
-      in.log.logf(LogLevel::kInfo,
-                  "%s: re-route: the new tables are deadlock free with the previous SLs, which "
-                  "the SA keeps answering for all %lld (source, destination) pairs routed before "
-                  "(the fresh routing would have changed %lld)",
-                  e.osm_name, static_cast<long long>(c.surviving),
-                  static_cast<long long>(c.changed));
-      return;
+  check::Options co;
+  co.threads = static_cast<int>(in.options.get_int("threads"));
+  co.max_problems = 1;
+  co.name_cycle_paths = false;
+  int checks = 0;
+  if (keep) {
+    Routing kept = out;
+    if (apply_previous_sls(in.fabric, prev, kept)) {
+      ++checks;
+      const check::Result r = check::verify(in.fabric, kept, co);
+      if (r.ok) {
+        out = std::move(kept);
+        rep.add("sls_changed", 0L);
+        rep.add("sls_kept", "yes");
+        rep.add("keep_checks", static_cast<long>(checks));
+        in.log.logf(LogLevel::kInfo,
+                    "%s: re-route: the new tables are deadlock free with the previous SLs, which "
+                    "the SA keeps answering for all %lld (source, destination) pairs routed "
+                    "before (the fresh routing would have changed %lld)",
+                    e.osm_name, static_cast<long long>(c.surviving),
+                    static_cast<long long>(c.changed));
+        return;
+      }
+      why = "the new tables with all previous SLs: " + r.first_problem;
+      // Step 2b: bisect the destinations whose SLs changed.
+      std::vector<char> only(in.fabric.max_lid() + 1u, 0);
+      const std::vector<uint16_t> &d = c.changed_dests;
+      bool any = false;
+      auto bisect = [&](auto &&self, size_t lo, size_t hi) -> void {
+        if (lo >= hi || checks >= kMaxKeepChecks) return;
+        Routing t = out;
+        std::fill(only.begin(), only.end(), 0);
+        for (size_t i = lo; i < hi; ++i) only[d[i]] = 1;
+        apply_previous_sls(in.fabric, prev, t, &only);
+        ++checks;
+        if (check::verify(in.fabric, t, co).ok) {
+          out = std::move(t);
+          any = true;
+          return;
+        }
+        if (hi - lo == 1) return;
+        const size_t mid = lo + (hi - lo) / 2;
+        self(self, lo, mid);
+        self(self, mid, hi);
+      };
+      // The whole list failed above: start with its halves.
+      if (d.size() > 1) {
+        bisect(bisect, 0, d.size() / 2);
+        bisect(bisect, d.size() / 2, d.size());
+      }
+      if (any) {
+        const SlComparison left = compare_sls(in.fabric, out, prev);
+        rep.add("sls_changed", static_cast<long>(left.changed));
+        rep.add("sls_kept", left.changed == 0 ? "yes" : "partly");
+        rep.add("keep_checks", static_cast<long>(checks));
+        if (left.changed == 0) return;
+        in.log.logf(LogLevel::kWarn,
+                    "%s: re-route changed the SL of %lld of %lld (source, destination) pairs "
+                    "routed before (%lld with a fresh routing; the others keep theirs); jobs "
+                    "that asked the SA for PathRecords before must query them again",
+                    e.osm_name, static_cast<long long>(left.changed),
+                    static_cast<long long>(c.surviving), static_cast<long long>(c.changed));
+        return;
+      }
     }
-    why = "the new tables with the previous SLs: " + r.first_problem;
   }
   rep.add("sls_changed", static_cast<long>(c.changed));
   rep.add("sls_kept", keep ? "no" : "off");
+  if (keep) rep.add("keep_checks", static_cast<long>(checks));
   in.log.logf(LogLevel::kWarn,
               "%s: re-route changed the SL of %lld of %lld (source, destination) pairs routed "
               "before; jobs that asked the SA for PathRecords before must query them again (%s)",

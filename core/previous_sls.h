@@ -21,10 +21,15 @@
 //  2. if surviving pairs still have other SLs, the new tables with the old
 //     SLs on surviving pairs (new SLs on new pairs) are checked; if that
 //     passes they are what is handed out (every SL kept);
-//  3. otherwise the fresh routing stays and exactly one WARN line says how
-//     many surviving (source LID, destination LID) pairs changed SL.
+//  2b. otherwise, destination by destination: the destinations whose SLs
+//     changed are bisected (try a range with its old SLs on top of those
+//     accepted so far; check; accept it whole or split it), so that the
+//     destinations whose old SLs fit the new tables keep them; at most
+//     kMaxKeepChecks checks (each one self-check);
+//  3. the pairs left with a new SL are counted in exactly one WARN line.
 // Option keep_sls=0 skips steps 1 and 2 (the WARN line still counts).
-// Facts: previous_pairs, sls_changed, sls_kept (yes|no|off).
+// Facts: previous_pairs, sls_changed, sls_kept (yes|partly|no|off),
+// keep_checks.
 //
 // Time: capture O(S * L); compare/apply O(S * L) (per-source-switch) or
 // O(L * S) counting; step 2 one more self-check. Memory: S * L bytes per
@@ -65,19 +70,24 @@ PreviousSls capture_previous_sls(const Fabric &f, const Routing &r);
 // How the path SLs of r compare with prev, in (source LID, destination LID)
 // pairs, LMC offsets expanded, the same port as source and destination left out.
 struct SlComparison {
-  int64_t surviving = 0;  // pairs whose both ends existed before with an SL
-  int64_t changed = 0;    // ... whose SL in r differs from before
+  int64_t surviving = 0;                // pairs whose both ends existed before with an SL
+  int64_t changed = 0;                  // ... whose SL in r differs from before
+  std::vector<uint16_t> changed_dests;  // destination LIDs of those pairs, ascending
 };
 SlComparison compare_sls(const Fabric &f, const Routing &r, const PreviousSls &prev);
 
 // Sets the path SL of every surviving pair of r to its previous SL. False
 // (r unchanged) when r's SLs are per destination but prev's per source
 // switch and the source switches of a destination disagree.
-bool apply_previous_sls(const Fabric &f, const PreviousSls &prev, Routing &r);
+// only_dest (by LID, optional): restricts it to those destinations.
+bool apply_previous_sls(const Fabric &f, const PreviousSls &prev, Routing &r,
+                        const std::vector<char> *only_dest = nullptr);
 
 // For per-destination SLs: the previous SL by LID of f for the LIDs that
 // survive (check::kNoPathSl elsewhere); empty when prev is per source switch.
 std::vector<uint8_t> previous_dest_sls(const Fabric &f, const PreviousSls &prev);
+
+inline constexpr int kMaxKeepChecks = 256;
 
 // Steps 2 and 3 above, called by run_engine() on the engine's checked-to-be
 // tables; out may get the previous SLs. Logs one INFO line (kept) or one WARN
