@@ -209,6 +209,7 @@ void keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
       bool any = false;
       auto bisect = [&](auto &&self, size_t lo, size_t hi) -> void {
         if (lo >= hi || checks >= kMaxKeepChecks) return;
+        if (!any && checks >= kGiveUpChecks) return;  // the old SLs do not fit at all
         Routing t = out;
         std::fill(only.begin(), only.end(), 0);
         for (size_t i = lo; i < hi; ++i) only[d[i]] = 1;

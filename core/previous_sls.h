@@ -25,7 +25,8 @@
 //     changed are bisected (try a range with its old SLs on top of those
 //     accepted so far; check; accept it whole or split it), so that the
 //     destinations whose old SLs fit the new tables keep them; at most
-//     kMaxKeepChecks checks (each one self-check);
+//     kMaxKeepChecks checks (each one self-check), and none beyond
+//     kGiveUpChecks while no range was accepted;
 //  3. the pairs left with a new SL are counted in exactly one WARN line.
 // Option keep_sls=0 skips steps 1 and 2 (the WARN line still counts).
 // Facts: previous_pairs, sls_changed, sls_kept (yes|partly|no|off),
@@ -88,6 +89,7 @@ bool apply_previous_sls(const Fabric &f, const PreviousSls &prev, Routing &r,
 std::vector<uint8_t> previous_dest_sls(const Fabric &f, const PreviousSls &prev);
 
 inline constexpr int kMaxKeepChecks = 256;
+inline constexpr int kGiveUpChecks = 16;
 
 // Steps 2 and 3 above, called by run_engine() on the engine's checked-to-be
 // tables; out may get the previous SLs. Logs one INFO line (kept) or one WARN
