@@ -7,5 +7,5 @@ demo: all
 .PHONY: demo
 dist_noinst_SCRIPTS += scripts/demo.sh scripts/build.sh scripts/install-deps.sh scripts/check-format.sh \
 	scripts/bench-nue.sh scripts/acro-compare.py scripts/acro-opensm.sh \
-	scripts/loren-repro.py scripts/loren-ibsim.sh scripts/sim-papers.sh run-demo.sh run-tests.sh .ci/run
+	scripts/loren-repro.py scripts/loren-ibsim.sh scripts/sim-papers.sh scripts/fail-in-place.sh run-demo.sh run-tests.sh .ci/run
 EXTRA_DIST += scripts/keiro_bench.py
