@@ -104,7 +104,9 @@ SlComparison compare_sls(const Fabric &f, const Routing &r, const PreviousSls &p
       if (!alive[dlid] || old == check::kNoPathSl) continue;
       const int64_t pairs = sources[s] - (f.lid_switch(dlid) == s ? own[dlid] : 0);
       c.surviving += pairs;
-      if (r.path_sl(s, dlid) != old) {
+      const uint8_t now = r.path_sl(s, dlid);
+      if (now < kNumSls && old < kNumSls) c.moved[now][old] += pairs;
+      if (now != old) {
         c.changed += pairs;
         changed[dlid] = 1;
       }
@@ -113,6 +115,43 @@ SlComparison compare_sls(const Fabric &f, const Routing &r, const PreviousSls &p
   for (uint16_t dlid : f.lids())
     if (changed[dlid]) c.changed_dests.push_back(dlid);
   return c;
+}
+
+std::array<uint8_t, kNumSls> best_sl_renaming(const SlComparison &c, int max_sls) {
+  const int n = std::clamp(max_sls, 1, kNumSls);
+  std::array<int, kNumSls> to;
+  to.fill(-1);
+  std::array<bool, kNumSls> taken{};
+  for (;;) {  // greedy: the largest count whose SLs are both still free
+    int64_t best = 0;
+    int bi = -1, bj = -1;
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        if (to[i] < 0 && !taken[j] && c.moved[i][j] > best) {
+          best = c.moved[i][j];
+          bi = i;
+          bj = j;
+        }
+    if (bi < 0) break;
+    to[bi] = bj;
+    taken[bj] = true;
+  }
+  // The rest keep their name when it is free, else take the first free one.
+  for (int i = 0; i < kNumSls; ++i)
+    if (to[i] < 0 && !taken[i]) {
+      to[i] = i;
+      taken[i] = true;
+    }
+  std::array<uint8_t, kNumSls> out{};
+  for (int i = 0, free = 0; i < kNumSls; ++i) {
+    if (to[i] < 0) {
+      while (taken[free]) ++free;
+      to[i] = free;
+      taken[free] = true;
+    }
+    out[i] = static_cast<uint8_t>(to[i]);
+  }
+  return out;
 }
 
 bool apply_previous_sls(const Fabric &f, const PreviousSls &prev, Routing &r,
@@ -165,7 +204,23 @@ std::vector<uint8_t> previous_dest_sls(const Fabric &f, const PreviousSls &prev)
 void keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
                        EngineReport &rep) {
   const PreviousSls &prev = *in.previous;
-  const SlComparison c = compare_sls(in.fabric, out, prev);
+  SlComparison c = compare_sls(in.fabric, out, prev);
+  if (c.changed > 0 && in.options.get_int("keep_sls") != 0) {
+    // Step 1b: rename the SLs towards the old names.
+    const std::array<uint8_t, kNumSls> to = best_sl_renaming(c, in.max_sls);
+    int64_t kept_after = 0, kept_before = 0;
+    for (int i = 0; i < kNumSls; ++i) {
+      kept_before += c.moved[i][i];
+      kept_after += c.moved[i][to[i]];
+    }
+    if (kept_after > kept_before) {
+      out.permute_sls(to);
+      const int64_t fresh = c.changed;
+      c = compare_sls(in.fabric, out, prev);
+      rep.add("renamed_sls_changed", static_cast<long>(c.changed));
+      rep.add("fresh_sls_changed", static_cast<long>(fresh));
+    }
+  }
   rep.add("previous_pairs", static_cast<long>(c.surviving));
   if (c.changed == 0) {
     rep.add("sls_changed", 0L);

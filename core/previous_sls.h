@@ -18,6 +18,10 @@
 // run_engine() (core/engine.h) uses EngineInput::previous after routing:
 //  1. the engine may use it itself (keiro-nue pins surviving destinations to
 //     their previous layer = SL, core/nue/nue.h NueOptions::previous_layer);
+//  1b. the SLs are renamed (best_sl_renaming) so that as many surviving
+//     pairs as possible get their old SL back: no check needed, SLs are
+//     only labels of the engine's VL patterns (ACRO/DL/LOREN's realization
+//     and Nue's layer order number them arbitrarily);
 //  2. if surviving pairs still have other SLs, the new tables with the old
 //     SLs on surviving pairs (new SLs on new pairs) are checked; if that
 //     passes they are what is handed out (every SL kept);
@@ -38,6 +42,7 @@
 // while step 2 runs.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -74,7 +79,15 @@ struct SlComparison {
   int64_t surviving = 0;                // pairs whose both ends existed before with an SL
   int64_t changed = 0;                  // ... whose SL in r differs from before
   std::vector<uint16_t> changed_dests;  // destination LIDs of those pairs, ascending
+  // moved[new SL][old SL]: surviving pairs by their new and old SL.
+  std::array<std::array<int64_t, kNumSls>, kNumSls> moved{};
 };
+
+// The SL renaming (a permutation of 0..15, to[new] = name) that keeps the
+// most surviving pairs on their old SL, renaming only among SLs below
+// max_sls (greedy on c.moved, largest count first). Renaming SLs of a
+// routing (Routing::permute_sls) keeps it deadlock free: SLs are labels.
+std::array<uint8_t, kNumSls> best_sl_renaming(const SlComparison &c, int max_sls);
 SlComparison compare_sls(const Fabric &f, const Routing &r, const PreviousSls &prev);
 
 // Sets the path SL of every surviving pair of r to its previous SL. False

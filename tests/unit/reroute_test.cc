@@ -199,3 +199,31 @@ TEST(Reroute, PinPreviousLayers) {
 
 }  // namespace
 }  // namespace keiro
+
+namespace keiro {
+namespace {
+
+// SLs are renamed towards their old names: largest counts first, within the
+// SL budget, always a permutation.
+TEST(Reroute, BestSlRenaming) {
+  SlComparison c;
+  c.moved[0][2] = 100;  // new SL 0 was SL 2 for 100 pairs
+  c.moved[0][0] = 10;
+  c.moved[1][0] = 50;
+  c.moved[2][1] = 5;
+  c.moved[3][5] = 70;  // SL 5 is beyond max_sls 4: not used
+  const std::array<uint8_t, kNumSls> to = best_sl_renaming(c, 4);
+  EXPECT_EQ(to[0], 2);
+  EXPECT_EQ(to[1], 0);
+  EXPECT_EQ(to[2], 1);
+  EXPECT_EQ(to[3], 3);
+  std::array<bool, kNumSls> seen{};
+  for (uint8_t v : to) {
+    ASSERT_LT(v, kNumSls);
+    EXPECT_FALSE(seen[v]);
+    seen[v] = true;
+  }
+}
+
+}  // namespace
+}  // namespace keiro
