@@ -2,46 +2,12 @@
 #include "core/loren/loren.h"
 
 #include <algorithm>
-#include <span>
-#include <utility>
 #include <vector>
 
 #include "core/loren/forward.h"
 #include "core/minimal/balanced.h"
 
 namespace keiro::loren {
-
-namespace {
-
-// balanced_routing() orders its trees by first LID (merge_identical), which
-// is switch order only when LIDs follow switch ids (ibsim net files, not
-// OpenSM's discovery order); LOREN's tables index them by switch: tree k
-// rooted at switch k. Reorders them so when there is one tree per switch
-// (anything else is left for build_tables to reject). O(S^2).
-void order_by_root(minimal::DestTrees &t) {
-  const int32_t S = t.num_switches, K = t.num_dests();
-  if (K != S) return;
-  std::vector<int32_t> at(S, -1);
-  for (int32_t k = 0; k < K; ++k) {
-    if (t.root[k] < 0 || t.root[k] >= S || at[t.root[k]] >= 0) return;
-    at[t.root[k]] = k;
-  }
-  minimal::DestTrees n;
-  n.reset(S, K);
-  n.lids.clear();
-  for (int32_t k = 0; k < K; ++k) {
-    const int32_t from = at[k];
-    n.root[k] = k;
-    std::copy_n(t.next.begin() + static_cast<size_t>(from) * S, S,
-                n.next.begin() + static_cast<size_t>(k) * S);
-    const std::span<const uint16_t> l = t.dest_lids(from);
-    n.lids.insert(n.lids.end(), l.begin(), l.end());
-    n.lid_start[k + 1] = static_cast<int32_t>(n.lids.size());
-  }
-  t = std::move(n);
-}
-
-}  // namespace
 
 bool route(const Fabric &f, const Layout &layout, const LorenOptions &opt, LorenRouting &out,
            std::string &err) {
@@ -51,7 +17,6 @@ bool route(const Fabric &f, const Layout &layout, const LorenOptions &opt, Loren
   bo.per_lid = false;  // LOREN's tables are per destination switch
   bo.refine = 2;
   if (!minimal::balanced_routing(f, bo, out.shortest, err)) return false;
-  order_by_root(out.shortest);
   LorenTableOptions to;
   to.tmax = opt.tmax;
   if (!build_tables(f, layout, out.shortest, to, out.tables, err)) return false;
