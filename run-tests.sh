@@ -3,8 +3,10 @@
 # One command on a fresh Debian 12 machine, as root: installs the
 # dependencies, builds keiro (in ./build), runs `make check` (unit tests and
 # the integration tests through ibsim + the real OpenSM), then builds the unit
-# tests with AddressSanitizer + UndefinedBehaviorSanitizer (in ./build-asan)
-# and runs them.
+# tests, the readers' fuzz test and the plugin with AddressSanitizer +
+# UndefinedBehaviorSanitizer (in ./build-asan, scripts/build-asan.sh) and runs
+# them: the unit tests, the fuzz test, and the sanitized plugin in the stock
+# OpenSM (tests/soak/asan-plugin.sh).
 #
 # The run ends with one line "N passed, N failed, N skipped" over every
 # GoogleTest case (plain and sanitized) and every integration test. A skipped
@@ -59,20 +61,39 @@ asan_ok=yes
 if [ $check_ok = yes ]; then
   asan=${KEIRO_ASAN_DIR:-$src/build-asan}
   echo "== unit tests with AddressSanitizer + UndefinedBehaviorSanitizer ($asan)"
-  mkdir -p "$asan"
-  if [ ! -f "$asan/Makefile" ]; then
-    (cd "$asan" && "$src/configure" --enable-debug \
-       CXXFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
-       LDFLAGS="-fsanitize=address,undefined")
-  fi
-  make -C "$asan" -j"$jobs" tests/unit_tests
+  KEIRO_ASAN_DIR=$asan KEIRO_JOBS=$jobs scripts/build-asan.sh \
+    tests/unit_tests tests/fuzz_readers libkeiro.la
   ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   srcdir="$src" "$asan/tests/unit_tests" --gtest_brief=1 2>&1 | tee "$asan/unit_tests.out" || asan_ok=no
   gtest_count "$asan/unit_tests.out"
+
+  # The readers' fuzz test, sanitized: the bounded run of make check
+  # (400 inputs per reader, seed 1) with another seed.
+  echo "== fuzz test of the readers, sanitized"
+  mkdir -p "$asan/fuzz"
+  if ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 \
+     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+     srcdir="$src" "$asan/tests/fuzz_readers" --seed 2 --save "$asan/fuzz" 2>&1 |
+       tee "$asan/fuzz/fuzz.out" && grep -q ' 0 failure(s)$' "$asan/fuzz/fuzz.out"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1)) asan_ok=no
+  fi
+
+  # The sanitized plugin in the stock OpenSM: a short soak per engine.
+  echo "== sanitized libkeiro.so in OpenSM (tests/soak/asan-plugin.sh)"
+  if ! (. tests/harness/lib.sh && kh_prereq) 2>/dev/null && [ "${KEIRO_ALLOW_SKIP:-0}" = 1 ]; then
+    echo "SKIPPED: asan-plugin (no simulator stack, KEIRO_ALLOW_SKIP=1)"
+    skipped=$((skipped + 1))
+  elif KEIRO_ASAN_DIR=$asan KEIRO_TOOL=$build/keiro tests/soak/asan-plugin.sh -o "$asan/asan-plugin" -n 2; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1)) asan_ok=no
+  fi
 fi
 
-echo "== summary: make check $check_ok, sanitized unit tests $asan_ok"
+echo "== summary: make check $check_ok, sanitized tests $asan_ok"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ $check_ok = yes ] && [ $asan_ok = yes ] && [ $failed -eq 0 ] || exit 1
 if [ $skipped -gt 0 ] && [ "${KEIRO_ALLOW_SKIP:-0}" != 1 ]; then

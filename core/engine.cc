@@ -120,6 +120,8 @@ bool run_engine(const EngineDesc &e, const EngineInput &in, Routing &out, Engine
     const auto t1 = std::chrono::steady_clock::now();
     check::Options co;
     co.threads = static_cast<int>(in.options.get_int("threads"));
+    if (in.progress)
+      co.progress = [&in](int64_t done, int64_t total) { in.progress("check", done, total); };
     // With fixed_sl: the SA's SLs and SL fixed_sl in one graph, which
     // proves both alone as well (core/fixed_sl.h).
     co.fixed_sl = fixed_sl;

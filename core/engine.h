@@ -28,13 +28,20 @@ struct Result;  // core/check/verify.h
 }  // namespace check
 struct PreviousSls;  // core/previous_sls.h
 
+// Progress of a long step: phase ("route", "check", ...), units done, total.
+// Called on the routing thread (or, for "check", one call at a time from the
+// check's workers); must be cheap. Engines call it from their main
+// per-destination loops; run_engine forwards the self-check's progress.
+using ProgressFn = std::function<void(const char *phase, int64_t done, int64_t total)>;
+
 struct EngineInput {
   const Fabric &fabric;
   const Options &options;
   Logger &log;
-  int max_vls = 1;   // VL budget (see vl_budget()); the engine must not use more
-  int max_sls = 16;  // SL budget
-  bool qos = true;   // false: OpenSM will not program SL2VL, so only VL 0 exists
+  int max_vls = 1;           // VL budget (see vl_budget()); the engine must not use more
+  int max_sls = 16;          // SL budget
+  bool qos = true;           // false: OpenSM will not program SL2VL, so only VL 0 exists
+  ProgressFn progress = {};  // optional (keiro route shows it on a terminal)
   // The previous routing's path SLs (re-routing after a fabric change,
   // docs/rerouting.md), or null: run_engine() then keeps the SLs of the
   // pairs still connected where the new tables allow (core/previous_sls.h);

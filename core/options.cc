@@ -29,8 +29,8 @@ const OptionSpec kGeneralOptions[] = {
                "every pair still connected where the new tables allow (docs/rerouting.md); 0 "
                "routes afresh (one WARN line counts the SLs that changed)"),
     int_option("threads", 0, 256, "0",
-               "worker threads for the self-check (0 = the machine's cores, at most 8); the "
-               "result is the same for every value"),
+               "worker threads for the self-check and the VL realization (0 = the machine's "
+               "cores, at most 8); the result is the same for every value"),
 };
 
 const OptionSpec *find_spec(const std::string &key) {

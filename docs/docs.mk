@@ -2,14 +2,15 @@
 # The documentation (shipped in the source tarball).
 EXTRA_DIST += docs/acro-evaluation.md docs/acro-layers.svg docs/acro-opensm.md docs/acro.md \
 	docs/analyze-compare-example.svg docs/architecture.md docs/check.md \
-	docs/deployment.md docs/dl.md docs/fixed-sl.md docs/rerouting.md docs/loren-data/engine-256.tsv \
+	docs/deployment.md docs/dl.md docs/fixed-sl.md docs/performance.md docs/rerouting.md docs/testing.md \
+	docs/loren-data/engine-256.tsv \
 	docs/loren-data/engine-64.tsv docs/loren-data/fig11-256.tsv \
 	docs/loren-data/fig11-64.tsv docs/loren-data/fig5-256.tsv \
 	docs/loren-data/fig5-64.tsv docs/loren-data/fig6-256.tsv \
 	docs/loren-data/fig6-64.tsv docs/loren-evaluation.md docs/loren-fig11-256.svg \
 	docs/loren-fig11-64.svg docs/loren-fig12-256.svg docs/loren-fig12-64.svg \
 	docs/loren-fig5-256.svg docs/loren-fig5-64.svg docs/loren-fig6.svg docs/loren.md \
-	docs/nue.md docs/simulation.md docs/topologies.md \
+	docs/nue.md docs/simulation.md docs/topologies.md docs/balance.md \
 	docs/sim-papers.md docs/img/sim-dl-irr1-latency.svg docs/img/sim-dl-irr1-throughput.svg \
 	docs/img/sim-dl-table6.svg docs/img/sim-loren-ib-reverse-latency.svg \
 	docs/img/sim-loren-ib-reverse-throughput.svg docs/img/sim-loren-ib-shuffle-latency.svg \

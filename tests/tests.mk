@@ -5,3 +5,4 @@ include tests/unit/unit.mk
 include tests/bench/bench.mk
 include tests/harness/harness.mk
 include tests/integration/integration.mk
+include tests/fuzz/fuzz.mk

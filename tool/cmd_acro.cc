@@ -41,7 +41,7 @@ const char *kUsage =
     "  --max-vls N         VLs the realization may use (default: what the ports\n"
     "                      support, --vls)\n"
     "  --max-sls N         SLs it may use (default 16)\n"
-    "  --method M          firstfit | bestfit | repair (default repair)\n"
+    "  --method M          tree | firstfit | bestfit | repair (default tree)\n"
     "  --seed N            tie-breaking seed (default 0: deterministic)\n"
     "  --vls N             data VLs of every port when the file does not say (default 8)\n"
     "  --lash              also count the layers of a LASH-style assignment (each path\n"
@@ -54,13 +54,13 @@ const char *kUsage =
     "failed, 2 unusable input\n";
 
 int run_acro(const std::vector<std::string> &args) {
-  std::string dumps, topology, out_dir, method = "repair";
+  std::string dumps, topology, out_dir, method = "tree";
   long max_vls = 0, max_sls = kNumSls, seed = 0, vls = 8;
   bool lash = false, tables = false;
   for (ArgWalker w("acro", args); w.next();) {
     if (w.help()) return print_usage(kUsage);
     if (w.take("--dumps", dumps) || w.take("--topology", topology) || w.take("--out", out_dir) ||
-        w.take_choice("--method", {"firstfit", "bestfit", "repair"}, method) ||
+        w.take_choice("--method", {"tree", "firstfit", "bestfit", "repair"}, method) ||
         w.take("--max-vls", 1, kMaxDataVls, max_vls) || w.take("--max-sls", 1, kNumSls, max_sls) ||
         w.take("--seed", 0, 2147483647, seed) || w.take("--vls", 1, kMaxDataVls, vls) ||
         w.flag("--lash", lash) || w.flag("--tables", tables)) {
@@ -119,7 +119,8 @@ int run_acro(const std::vector<std::string> &args) {
   lo.seed = static_cast<uint64_t>(seed);
   lo.method = method == "firstfit"  ? vlmap::VlMapOptions::kFirstFit
               : method == "bestfit" ? vlmap::VlMapOptions::kBestFit
-                                    : vlmap::VlMapOptions::kRepair;
+              : method == "repair"  ? vlmap::VlMapOptions::kRepair
+                                    : vlmap::VlMapOptions::kTree;
   const Options no_options;
   NullLogger quiet;  // the failures are printed below, in this command's words
   const EngineInput in{f, no_options, quiet, budget, static_cast<int>(max_sls)};

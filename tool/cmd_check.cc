@@ -21,6 +21,7 @@
 #include "tool/args.h"
 #include "tool/command.h"
 #include "tool/live_fabric.h"
+#include "tool/progress.h"
 #include "tool/tool_io.h"
 
 namespace keiro::tool {
@@ -222,22 +223,17 @@ int run_check(const std::vector<std::string> &args) {
   if (!lr.port_vls.empty()) copt.port_vls = &lr.port_vls;
   // On a terminal, runs longer than a second show "destinations done /
   // total" on one line, overwritten in place and cleared at the end.
-  const bool tty = isatty(fileno(stderr));
-  bool shown = false;
-  const auto t_check = Clock::now();
-  double last_shown = 0;
-  if (tty)
-    copt.progress = [&](int64_t done, int64_t total) {
-      const double s = seconds_since(t_check);
-      if (s < 1 || (s - last_shown < 0.2 && done < total)) return;
-      last_shown = s;
-      shown = true;
-      std::fprintf(stderr, "\rkeiro check: %lld/%lld destinations", static_cast<long long>(done),
-                   static_cast<long long>(total));
-      std::fflush(stderr);
-    };
-  const check::Result c = check::verify(lr.fabric, lr.routing, copt);
-  if (shown) std::fputs("\r\033[K", stderr);
+  check::Result c;
+  {
+    ProgressLine progress("check");
+    if (progress.enabled())
+      copt.progress = [&](int64_t done, int64_t total) {
+        progress.show(strprintf("%lld/%lld destinations", static_cast<long long>(done),
+                                static_cast<long long>(total)),
+                      done == total);
+      };
+    c = check::verify(lr.fabric, lr.routing, copt);
+  }
   if (c.pairs_without_sl)
     return input_error(
         "check", strprintf("%lld (source, destination) pairs need a path SL and have none: %s; "

@@ -17,6 +17,7 @@
 #include "core/previous_sls.h"
 #include "tool/args.h"
 #include "tool/command.h"
+#include "tool/progress.h"
 #include "tool/tool_io.h"
 
 namespace keiro::tool {
@@ -96,11 +97,20 @@ int run_route(const std::vector<std::string> &args) {
     previous = capture_previous_sls(lr.fabric, lr.routing);
     in.previous = &previous;
   }
+  ProgressLine progress("route");
+  if (progress.enabled())
+    in.progress = [&](const char *phase, int64_t done, int64_t total) {
+      progress.show(strprintf("%s: %s %lld/%lld", e->osm_name, phase, static_cast<long long>(done),
+                              static_cast<long long>(total)),
+                    done == total);
+    };
   Routing r;
   EngineReport rep;
   metrics::RoutingFigures fig;
   // The engine or the check logged the ERROR line; fig.check is the self-check's result.
-  if (!run_engine(*e, in, r, rep, &fig.check)) return 1;
+  const bool routed = run_engine(*e, in, r, rep, &fig.check);
+  progress.clear();
+  if (!routed) return 1;
   fig.check.seconds = rep.check_seconds;
 
   fig.label = topology;

@@ -27,6 +27,7 @@
 #include "core/timing.h"
 #include "tool/args.h"
 #include "tool/command.h"
+#include "tool/progress.h"
 #include "tool/tool_io.h"
 
 namespace keiro::tool {
@@ -61,6 +62,11 @@ const char *kUsage =
     "                      accepted throughput is below 95%% of offered); a\n"
     "                      deadlock ends a routing's sweep. Not for alltoall\n"
     "  --size BYTES        message size (default 2048), cut into MTU packets\n"
+    "  --alltoall-sync M   pairwise (default): a terminal starts shift k once it\n"
+    "                      has sent and received the messages of shifts up to\n"
+    "                      k - W (MPI pairwise exchange); free: the next shift as\n"
+    "                      soon as the last one left the source (Nue paper's simulator)\n"
+    "  --alltoall-window W shifts in flight per terminal, pairwise (default 1)\n"
     "  --hotspot T         hotspot terminal index (default 0)\n"
     "  --hotspot-fraction F  share of packets sent to it (default 0.2)\n"
     "  --seed S            random seed (default 1); same seed, same result\n"
@@ -73,6 +79,8 @@ const char *kUsage =
     "  --switch-latency NS switch latency in ns (default 100)\n"
     "  --buffer BYTES      input buffer per (port, VL) (default 4096)\n"
     "  --mtu BYTES         packet size (default 2048)\n"
+    "  --source-queue Q    vl (default): a terminal sends the first packet of a VL\n"
+    "                      with room; fifo: only the head of one queue\n"
     "  --deadlock-time US  waiting this long (no progress) is a deadlock\n"
     "                      (default 5000 cycles = 25.6 us)\n"
     "output:\n"
@@ -95,7 +103,11 @@ std::string result_text(const std::string &what, const std::string &engine, cons
                           f.num_terminals(), f.num_channels() / 2));
   if (!engine.empty()) row("engine", engine);
   if (c.traffic == sim::Traffic::kAlltoall)
-    row("traffic", strprintf("alltoall (shift), %d-byte messages", c.size));
+    row("traffic",
+        c.alltoall_sync == sim::AlltoallSync::kFree
+            ? strprintf("alltoall (shift, free-running), %d-byte messages", c.size)
+            : strprintf("alltoall (shift, pairwise exchange, window %d), %d-byte messages",
+                        c.alltoall_window, c.size));
   else
     row("traffic", strprintf("%s, offered load %.2f, %d-byte messages, seed %llu",
                              sim::traffic_name(c.traffic), c.load, c.size,
@@ -404,6 +416,7 @@ int run_simulate(const std::vector<std::string> &args) {
   const std::string usage = strprintf(kUsage, engines.c_str());
   std::vector<std::string> inputs;
   std::string engine, opt_text, traffic = "uniform", pairs = "all", plot_dir;
+  std::string a2a_sync = "pairwise", source_queue = "vl";
   io::LoadOptions lopt;
   int vls = 8;
   bool json = false, sweep = false;
@@ -442,7 +455,10 @@ int run_simulate(const std::vector<std::string> &args) {
                w.take_num("--switch-latency", 0, 1e7, latency_ns) ||
                w.take("--buffer", 64, 1L << 24, buffer) || w.take("--mtu", 64, 1 << 16, c.mtu) ||
                w.take_num("--deadlock-time", 1e-3, 1e9, deadlock_us) || w.flag("--json", json) ||
-               w.take("--plot", plot_dir)) {
+               w.take("--plot", plot_dir) ||
+               w.take_choice("--alltoall-sync", {"pairwise", "free"}, a2a_sync) ||
+               w.take("--alltoall-window", 1, 1 << 20, c.alltoall_window) ||
+               w.take_choice("--source-queue", {"vl", "fifo"}, source_queue)) {
       if (w.failed()) return 2;
     } else if (w.is_option()) {
       return w.unknown(usage);
@@ -471,6 +487,8 @@ int run_simulate(const std::vector<std::string> &args) {
   if (!plot_dir.empty() && !sweep)
     return usage_error("simulate", "--plot needs --sweep (curves against the offered load)");
   c.seed = static_cast<uint64_t>(seed);
+  c.alltoall_sync = a2a_sync == "free" ? sim::AlltoallSync::kFree : sim::AlltoallSync::kPairwise;
+  c.vl_source_queues = source_queue == "vl";
   const double ns = c.cycle_ns();
   c.switch_latency = static_cast<int32_t>(std::ceil(latency_ns / ns - 1e-9));
   c.buffer_credits = static_cast<int32_t>(buffer / 64);
@@ -553,21 +571,14 @@ int run_simulate(const std::vector<std::string> &args) {
 
   // On a terminal, runs longer than a second show where they are on one
   // line, overwritten in place and cleared at the end (as keiro check does).
-  const bool tty = isatty(fileno(stderr));
-  bool shown = false;
-  const auto t0 = Clock::now();
-  double last_shown = 0;
+  ProgressLine progress("simulate");
   std::string where;
-  if (tty)
+  if (progress.enabled())
     c.progress = [&](int64_t done, int64_t total) {
-      const double s = seconds_since(t0);
-      if (s < 1 || s - last_shown < 0.2) return;
-      last_shown = s;
-      shown = true;
-      std::fprintf(stderr, "\r\033[Kkeiro simulate: %s%lld/%lld %s", where.c_str(),
-                   static_cast<long long>(done), static_cast<long long>(total),
-                   c.traffic == sim::Traffic::kAlltoall ? "packets delivered" : "cycles");
-      std::fflush(stderr);
+      progress.show(
+          strprintf("%s%lld/%lld %s", where.c_str(), static_cast<long long>(done),
+                    static_cast<long long>(total),
+                    c.traffic == sim::Traffic::kAlltoall ? "packets delivered" : "cycles"));
     };
   std::vector<Input *> ins;
   bool bad = false;
@@ -589,7 +600,7 @@ int run_simulate(const std::vector<std::string> &args) {
       bad = bad || in.result.deadlock || in.result.packets_dropped;
     }
   }
-  if (shown) std::fputs("\r\033[K", stderr);
+  progress.clear();
 
   if (json) {
     auto one = [&](const Input &in) {

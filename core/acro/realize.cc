@@ -82,13 +82,19 @@ bool realize_layers(const EngineInput &in, const minimal::DestTrees &trees, cons
   vo.seed = lo.seed + 1;
   vo.max_moves = lo.max_moves;
   vo.method = lo.method;
+  vo.threads = static_cast<int>(in.options.get_int("threads"));
   vlmap::VlMapStats &vs = res.vlmap;
   if (!vlmap::realize(f, trees, demand, vo, out, vs, err)) {
     res.outcome = LayerRealization::kUnrealized;
     res.error = err;
-    const std::string hint = w.sl_hint && vo.max_sls < kNumSls && !vs.unplaceable
-                                 ? all_sls_hint(f, trees, demand, vo)
-                                 : std::string();
+    // The tree method already counted the SLs it would need (no second run).
+    std::string hint;
+    if (w.sl_hint && vo.max_sls < kNumSls && !vs.unplaceable) {
+      if (vs.needed_sls > 0 && vs.needed_sls <= kNumSls)
+        hint = strprintf("; with %d SLs it fits (%d SLs used)", kNumSls, vs.needed_sls);
+      else if (vo.method != vlmap::VlMapOptions::kTree)
+        hint = all_sls_hint(f, trees, demand, vo);
+    }
     in.log.logf(LogLevel::kError, "%s: %d ACRO layers%s: %s%s", w.engine, acro.num_layers,
                 w.where.c_str(), err.c_str(), hint.c_str());
     return false;

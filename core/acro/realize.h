@@ -34,7 +34,7 @@ namespace keiro::acro {
 struct LayerOptions {
   uint64_t seed = 0;      // ACRO's tie-breaking; the realization uses seed + 1
   int64_t max_moves = 0;  // VlMapOptions::max_moves (0: its default)
-  vlmap::VlMapOptions::Method method = vlmap::VlMapOptions::kRepair;
+  vlmap::VlMapOptions::Method method = vlmap::VlMapOptions::kTree;
 };
 LayerOptions read_layer_options(const Options &o);
 

@@ -10,8 +10,21 @@
 // layer (dest_search.h, Section 3.3), and a path-selection policy among the
 // equally good channels (path_select.h, Section 3.3 step 4).
 //
-// Destinations: one per switch, holding its own LIDs and those of its
-// terminals (every LMC offset), like core/minimal/balanced.h.
+// Destinations (per-LID spreading, issue 14): every switch first gets one
+// base tree for all its LIDs (its own and its terminals', every LMC
+// offset). Where base trees stay in sub-network 0 (every hop rank <= 1),
+// and such trees are the majority of the destinations, each LID of those
+// switches then gets its own tree: chosen per LID against the loads of all
+// LIDs routed so far (path_select.h), with every hop's rank at most the
+// base tree's (so it stays in sub-network 0), the LMC offsets of a port on
+// different links where there are equally good ones. The engine realizes
+// only the other trees, on SLs 1.. (engine.cc), so the realization's work
+// stays that of one tree per switch. Otherwise (most destinations need
+// higher sub-networks: random fabrics with several VLs) every switch keeps
+// its base tree, exactly as before issue 14, and so do the SLs the
+// realization needs. On a fat tree routed from a leaf (default_root) every
+// CA's tree stays in sub-network 0, so the LIDs of a leaf are spread like
+// d-mod-k spreads them, with one VL or many.
 //
 // Deadlock freedom (Theorem 1 of the paper, in the form the VL realization
 // checks): in layer v, give channel c the position
@@ -26,8 +39,10 @@
 // go to the realization (core/vlmap/) as VlDemand::rank.
 //
 // Time: O(S * (S + C)) for the default root, plus O(S * (S + C)) for the
-// trees (more only when the repair of dest_search.h reruns). Memory: the
-// S * S next-hop and rank tables plus O(S + C) scratch.
+// searches (more only when the repair of dest_search.h reruns), plus
+// O(C * H) per tree placed (base trees, spread LIDs, and again in the
+// rip-up pass). Memory: next-hop (4 bytes) and rank (2 bytes) tables of
+// LIDs * S entries, plus O(S + C) scratch.
 #pragma once
 
 #include <cstdint>
@@ -47,15 +62,19 @@ struct DlOptions {
   Restriction restriction = Restriction::kUD;
   Policy policy = Policy::kLoad;
   int layers = 2;     // sub-networks = VLs the routes may use, 1..15
-  int32_t root = -1;  // -1: central_root()
+  int32_t root = -1;  // -1: default_root()
   uint64_t seed = 1;  // for Policy::kRandom
   // Next-hop choices: true = every equally short channel that keeps all
   // paths legal (dest_search.h "Slack"); false = only those that keep the
   // lowest sub-network (the paper's step 3).
   bool slack = true;
-  // Policy::kLoad: times every destination's tree is taken off the loads and
-  // placed again once all trees exist (each pass O(S * C * H)).
+  // Policy::kLoad: times every tree (base or spread LID) is taken off the
+  // loads and placed again once all trees exist (each pass O(K * C * H)).
   int reroute_passes = 1;
+  // Spread the LIDs of switches whose trees stay in sub-network 0 (above).
+  // The engine turns it off when it cannot give them an SL of their own
+  // (one SL with several sub-networks).
+  bool spread_lids = true;
 };
 
 struct DlResult {
@@ -66,11 +85,32 @@ struct DlResult {
   // rank[k * S + s]: lowest legal rank of the hop out of s towards
   // destination k (-1 at its root); its layer is rank / 2.
   std::vector<int16_t> rank;
-  std::vector<int64_t> load;   // routes per channel (edge forwarding index)
+  std::vector<int64_t> load;   // routes per channel, base LIDs (edge forwarding index)
   int layers_needed = 0;       // 1 + highest layer any hop needs
   int64_t repaired_dests = 0;  // destinations whose search needed the repair
   int64_t reruns = 0;          // reruns of those searches in total
+  int64_t spread_trees = 0;    // destinations that are single spread LIDs
 };
+
+// The default root of the up/down directions (paper Section 2; "Root
+// rule" in docs/dl.md). Candidates: c1, the most central switch
+// (central_root(), updown.h), and c2, the most central switch among those
+// with the most terminals. When they differ, each is scored by the trees of
+// sub-network 0 (plain up*/down*, what DL has with one VL) towards up to 64
+// destination switches with terminals, spread over the switch ids: first
+// the terminal-weighted hops (fewer is better), then the terminal-weighted
+// number of equally good next hops (more is better: room for the path
+// selection to spread). Ties keep c1. On a fabric whose switches all have
+// the same number of terminals c1 = c2, the most central switch. On a fat
+// tree c2 is a leaf: from a leaf, every shortest path between leaves is
+// up*/down* (the top level is reached at depth n-1 and acts as the root of
+// every other subtree), so every equal-cost next hop stays legal; from a
+// top switch, the other top switches' links lead down, so paths between
+// subtrees must climb through the root's own group, which carries them
+// all. No fat-tree detection: the score decides.
+// Time O(S * (S + C)) for central_root (twice when the switches' terminal
+// counts differ), plus O(64 * (S + C)) per candidate.
+int32_t default_root(const Fabric &f);
 
 // Fails (one line in err) when the fabric is not connected or has no switch.
 bool route(const Fabric &f, const DlOptions &opt, DlResult &out, std::string &err);
@@ -83,6 +123,13 @@ bool route(const Fabric &f, const DlOptions &opt, DlResult &out, std::string &er
 //    then give a path any layer sequence that obeys the DL rules (its
 //    labels strictly descend), which leaves it more freedom to share SLs.
 void vl_demand(const Fabric &f, const DlResult &r, bool exact, vlmap::VlDemand &out);
+
+// The destinations of r whose tree has a hop above sub-network 0 (a rank
+// >= 2), with their ranks, in out (the other fields as in r). The others
+// are plain up*/down* trees: every path of theirs may stay on VL 0, so the
+// engine gives them an SL of their own (SL 0, VL 0 on every hop) and hands
+// only these to the realization. O(K * S).
+void upper_part(const DlResult &r, DlResult &out);
 
 // Average switch-to-switch hops over ordered pairs of distinct terminals
 // (terminal base LIDs; switches when the fabric has no terminals), the

@@ -19,6 +19,29 @@ const char *budget_hint(const EngineInput &in) {
                 : "QoS is off: turn on 'qos TRUE' so that SL2VL tables are programmed";
 }
 
+// Copies the SL2VL rows and path SLs the realization wrote into from (SLs
+// 0..14, for the destinations of t) into to as SLs 1..15; SL 0 of to keeps
+// VL 0 everywhere. O(S * P^2 * SLs + K * S).
+void shift_sls(const Fabric &f, const minimal::DestTrees &t, const Routing &from, Routing &to) {
+  std::vector<uint8_t> ins;
+  for (int32_t s = 0; s < f.num_switches(); ++s) {
+    ins.assign(1, 0);
+    for (int32_t term : f.terminals_of(s)) ins.push_back(f.terminal(term).sw_port);
+    for (int32_t c : f.in_channels(s)) ins.push_back(f.channel(c).dst_port);
+    for (int32_t c = f.out_begin(s); c < f.out_end(s); ++c) {
+      const uint8_t op = f.channel(c).src_port;
+      for (uint8_t ip : ins)
+        for (int q = 0; q + 1 < kNumSls; ++q)
+          to.set_vl(s, ip, op, static_cast<uint8_t>(q + 1),
+                    from.vl(s, ip, op, static_cast<uint8_t>(q)));
+    }
+  }
+  for (int32_t k = 0; k < t.num_dests(); ++k)
+    for (uint16_t lid : t.dest_lids(k))
+      for (int32_t s = 0; s < f.num_switches(); ++s)
+        if (s != t.root[k]) to.set_path_sl(s, lid, static_cast<uint8_t>(from.path_sl(s, lid) + 1));
+}
+
 }  // namespace
 
 bool read_options(const EngineInput &in, EngineOptions &out) {
@@ -48,6 +71,8 @@ bool read_options(const EngineInput &in, EngineOptions &out) {
   out.exact = in.options.get("dl_vl_choice") == "exact";
   opt.slack = in.options.get("dl_choices") == "slack";
   out.max_sls = in.max_sls;
+  // Spread LIDs ride on SL 0 apart from the realization (run()).
+  opt.spread_lids = opt.layers == 1 || out.max_sls >= 2;
   return true;
 }
 
@@ -56,28 +81,47 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   out.reset(f, Routing::SlScope::kPerSourceSwitch);
   std::string err;
 
-  // 1. Routes: one legal in-tree per destination switch.
+  // 1. Routes: one legal in-tree per destination (a switch, or one LID of a
+  // switch whose LIDs are spread; dl.h).
   DlResult r;
   if (!route(f, opt.dl, r, err)) return engine_error(in.log, kName, err);
   minimal::write_lfts(f, r.trees, out);
 
   // 2. Realization of the layers as SLs + SL2VL. With every hop in layer 0
-  // the reset tables (SL 0, VL 0 everywhere) are already right.
+  // the reset tables (SL 0, VL 0 everywhere) are already right. When most
+  // destinations (LIDs) stay in layer 0 -- a fat tree routed from a leaf --
+  // they keep SL 0 with VL 0 on every hop, and only the others go to the
+  // realization, on SLs 1.. (their SL2VL rows shifted up by one): the
+  // realization's cost grows with the paths it places.
   vlmap::VlMapStats vs;
   vs.vls_used = vs.sls_used = 1;
   if (r.layers_needed > 1) {
+    DlResult upper;
+    upper_part(r, upper);
+    // Only when LIDs were spread: otherwise the realization sees what it
+    // always saw (one tree per switch) and the SLs stay as they were.
+    const bool split = r.spread_trees > 0 && opt.max_sls >= 2 &&
+                       2 * upper.trees.num_dests() <= r.trees.num_dests();
+    const DlResult &todo = split ? upper : r;
+    Routing shifted;
+    if (split) shifted.reset(f, Routing::SlScope::kPerSourceSwitch);
     vlmap::VlDemand demand;
-    vl_demand(f, r, opt.exact, demand);
+    vl_demand(f, todo, opt.exact, demand);
     vlmap::VlMapOptions vo;
     vo.max_vls = opt.dl.layers;
-    vo.max_sls = opt.max_sls;
+    vo.max_sls = split ? opt.max_sls - 1 : opt.max_sls;
     vo.seed = opt.dl.seed + 1;
-    if (!vlmap::realize(f, r.trees, demand, vo, out, vs, err)) {
+    vo.threads = static_cast<int>(in.options.get_int("threads"));
+    if (!vlmap::realize(f, todo.trees, demand, vo, split ? shifted : out, vs, err)) {
       in.log.logf(LogLevel::kError,
                   "%s: %d sub-networks %s: the SL budget cannot realize the layer changes: %s "
                   "(fewer dl_subnets need fewer SLs; dl_vl_choice=free gives more freedom)",
                   kName, opt.dl.layers, restriction_name(opt.dl.restriction), err.c_str());
       return false;
+    }
+    if (split) {
+      shift_sls(f, upper.trees, shifted, out);
+      ++vs.sls_used;
     }
   }
   out.vls_used = vs.vls_used;

@@ -21,18 +21,23 @@ const char *policy_name(Policy p) {
 }
 
 PathSelector::PathSelector(const Fabric &f, Policy policy, uint64_t seed,
-                           std::span<const int64_t> weight, bool slack)
+                           std::span<const int64_t> weight, bool slack, int tables)
     : f_(f),
       policy_(policy),
       slack_(slack),
+      C_(f.num_channels()),
       rng_(seed),
       weight_(weight.begin(), weight.end()),
-      load_(f.num_channels(), 0),
+      load_(static_cast<size_t>(std::max(1, tables)) * f.num_channels(), 0),
+      sub_(f.num_switches(), 0),
       rank_(f.num_switches(), -1) {}
 
 void PathSelector::select(const DestSearch &search, int32_t d, int64_t dest_weight,
-                          std::span<int32_t> next) {
+                          std::span<int32_t> next, int table,
+                          std::span<const int32_t *const> siblings, const int32_t *base_next,
+                          const int16_t *base_rank) {
   const std::span<const int32_t> order = search.order();
+  int64_t *load = load_.data() + static_cast<size_t>(table) * C_;
   next[d] = -1;
   rank_[d] = -1;
   // Nearest first (order[0] is d): the path behind every candidate is fixed.
@@ -40,9 +45,15 @@ void PathSelector::select(const DestSearch &search, int32_t d, int64_t dest_weig
     const int32_t s = order[i];
     int32_t pick = -1;
     uint64_t seen = 0;
+    int best_sib = 0;
     int64_t best_max = 0, best_sum = 0;
-    for (int32_t c = f_.out_begin(s); c < f_.out_end(s); ++c) {
-      if (slack_ ? !search.allows(c, rank_[f_.channel(c).dst]) : !search.eligible(c)) continue;
+    // Above sub-network 0 in the base tree: its choice (see the header).
+    const bool frozen = base_next && Ranks::layer_of(base_rank[s]) > 0;
+    if (frozen) pick = base_next[s];
+    for (int32_t c = frozen ? f_.out_end(s) : f_.out_begin(s); c < f_.out_end(s); ++c) {
+      const int32_t t = f_.channel(c).dst;
+      if (slack_ ? !search.allows(c, rank_[t]) : !search.eligible(c)) continue;
+      if (base_rank && search.hop_rank(c, rank_[t]) > base_rank[s]) continue;
       if (policy_ == Policy::kLowPort) {
         pick = c;
         break;
@@ -51,26 +62,37 @@ void PathSelector::select(const DestSearch &search, int32_t d, int64_t dest_weig
         if (rng_() % ++seen == 0) pick = c;
         continue;
       }
-      int64_t mx = load_[c], sum = load_[c];
-      for (int32_t t = f_.channel(c).dst; t != d; t = f_.channel(next[t]).dst) {
-        mx = std::max(mx, load_[next[t]]);
-        sum += load_[next[t]];
+      int sib = 0;
+      for (const int32_t *row : siblings) sib += row[s] == c;
+      int64_t mx = load[c], sum = load[c];
+      for (int32_t u = t; u != d; u = f_.channel(next[u]).dst) {
+        mx = std::max(mx, load[next[u]]);
+        sum += load[next[u]];
       }
-      if (pick < 0 || mx < best_max || (mx == best_max && sum < best_sum))
-        pick = c, best_max = mx, best_sum = sum;
+      if (pick < 0 || sib < best_sib ||
+          (sib == best_sib && (mx < best_max || (mx == best_max && sum < best_sum))))
+        pick = c, best_sib = sib, best_max = mx, best_sum = sum;
     }
-    next[s] = pick;  // the search labelled s through at least one eligible channel
+    // The search labelled s through at least one eligible channel.
+    next[s] = pick;
     rank_[s] = static_cast<int16_t>(search.hop_rank(pick, rank_[f_.channel(pick).dst]));
     const int64_t add = weight_[s] * dest_weight;
-    for (int32_t t = s; t != d; t = f_.channel(next[t]).dst) load_[next[t]] += add;
+    if (add)
+      for (int32_t u = s; u != d; u = f_.channel(next[u]).dst) load[next[u]] += add;
   }
 }
 
-void PathSelector::remove(const DestSearch &search, int32_t d, int64_t dest_weight,
-                          std::span<const int32_t> next) {
-  for (int32_t s : search.order()) {
-    const int64_t sub = weight_[s] * dest_weight;
-    for (int32_t t = s; t != d; t = f_.channel(next[t]).dst) load_[next[t]] -= sub;
+void PathSelector::remove(const DestSearch &search, int64_t dest_weight,
+                          std::span<const int32_t> next, int table) {
+  if (!dest_weight) return;
+  const std::span<const int32_t> order = search.order();
+  int64_t *load = load_.data() + static_cast<size_t>(table) * C_;
+  for (int32_t s : order) sub_[s] = weight_[s];
+  // Farthest first: a switch's subtree is complete when it passes it on.
+  for (size_t i = order.size(); i-- > 1;) {
+    const int32_t s = order[i], c = next[s];
+    load[c] -= sub_[s] * dest_weight;
+    sub_[f_.channel(c).dst] += sub_[s];
   }
 }
 

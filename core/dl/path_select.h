@@ -15,16 +15,25 @@
 //             of Sancho's and Koibuchi's methods: the candidate whose whole
 //             path to d has the smallest maximum channel load, then the
 //             smallest sum of loads, then the lowest port.
-// Loads count routes, (source terminal, destination terminal) pairs, as the
-// edge forwarding index does (core/minimal/forwarding_index.h). Switches
-// pick nearest first, so the path behind each candidate is already fixed;
-// each pick puts the switch's own routes (its terminals times the
-// destination's) on every channel of its path. With kLoad the caller may
-// take a destination's routes off again (remove()) and pick anew with
+// Loads count routes, (source terminal, destination LID) pairs, as the edge
+// forwarding index does (core/minimal/forwarding_index.h). Switches pick
+// nearest first, so the path behind each candidate is already fixed; each
+// pick puts the switch's own routes (its terminals times the destination's
+// LIDs) on every channel of its path at once, so the switches behind it, and
+// every later tree, see them (as DFSSSP and Nue update their weights per
+// destination). With one tree per LID (dl.h) the next LID of the same switch
+// thus takes other links where they are as short -- the spreading d-mod-k
+// gives a fat tree. Each LMC offset has its own load table (offset j of
+// every port is balanced among the offsets j, so the base LIDs -- the
+// routes the edge forwarding index counts -- are as even as without LMC),
+// and a candidate is first judged by how many of the port's lower offsets
+// already leave s through it (siblings): the offsets of one port take
+// different links wherever there are equally good ones. With kLoad the
+// caller may take a tree's routes off again (remove()) and pick anew with
 // everything else in place (rip-up and reroute, dl.h).
 //
-// Time O(C * H) per destination (H = longest path), memory O(S + C), no
-// allocation per destination.
+// Time O(C * H) per tree (H = longest path; plus O(C * siblings) with LMC),
+// memory O(S + C * tables), no allocation per tree.
 #pragma once
 
 #include <cstdint>
@@ -49,31 +58,46 @@ class PathSelector {
   // weight: per switch, its sources (terminals, or 1 per switch without terminals).
   // slack: pick among all channels that keep the depth and stay within the
   // search's limit() (else only among those that keep the search's rank).
+  // tables: load tables (LMC offsets), >= 1.
   PathSelector(const Fabric &f, Policy policy, uint64_t seed, std::span<const int64_t> weight,
-               bool slack);
+               bool slack, int tables = 1);
 
   // Writes next[s] for every switch (-1 at d) from the labels of search,
-  // and adds the routes to the channel loads. Only next[] entries of
-  // switches nearer to d than s are read when s picks. dest_weight: destinations
-  // (terminal base LIDs) the tree serves.
-  void select(const DestSearch &search, int32_t d, int64_t dest_weight, std::span<int32_t> next);
+  // and adds the routes to the loads of table as each switch picks (its
+  // sources times dest_weight destinations on every channel of its path),
+  // so the switches behind it see them. Only next[] entries of switches
+  // nearer to d than s are read when s picks. table: the load table of this
+  // destination (its LMC offset); siblings: next-hop rows of destinations
+  // whose links a pick should avoid first (the lower LMC offsets of the
+  // same port), each S entries. O(C * H).
+  // base_next, base_rank (S entries each, or null): the switch's base tree
+  // (dl.h); a switch whose hop there is above sub-network 0 takes the same
+  // channel, every other one a channel that keeps its rank at most the base
+  // rank (so the whole tree's ranks stay at most the base's: by induction
+  // from d, the base choice always qualifies).
+  void select(const DestSearch &search, int32_t d, int64_t dest_weight, std::span<int32_t> next,
+              int table = 0, std::span<const int32_t *const> siblings = {},
+              const int32_t *base_next = nullptr, const int16_t *base_rank = nullptr);
 
-  // Takes the routes of a destination's tree off the channel loads.
-  void remove(const DestSearch &search, int32_t d, int64_t dest_weight,
-              std::span<const int32_t> next);
+  // Takes the routes of a destination's tree off the loads of table. O(S).
+  void remove(const DestSearch &search, int64_t dest_weight, std::span<const int32_t> next,
+              int table = 0);
 
   // Rank of every switch's hop in the last tree selected (-1 at its root).
   std::span<const int16_t> ranks() const { return rank_; }
 
-  // Routes per channel so far.
-  std::span<const int64_t> load() const { return load_; }
+  // Routes per channel so far in one table.
+  std::span<const int64_t> load(int table = 0) const {
+    return {load_.data() + static_cast<size_t>(table) * C_, static_cast<size_t>(C_)};
+  }
 
  private:
   const Fabric &f_;
   Policy policy_;
   bool slack_;
+  int32_t C_;
   std::mt19937_64 rng_;
-  std::vector<int64_t> weight_, load_;
+  std::vector<int64_t> weight_, load_, sub_;
   std::vector<int16_t> rank_;
 };
 

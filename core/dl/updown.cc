@@ -10,12 +10,13 @@
 
 namespace keiro::dl {
 
-int32_t central_root(const Fabric &f) {
+int32_t central_root(const Fabric &f, std::span<const uint8_t> allowed) {
   const int32_t S = f.num_switches();
   std::vector<int32_t> dist(S), queue(S);
   int32_t best = -1;
   int64_t best_sum = 0;
   for (int32_t s = 0; s < S; ++s) {
+    if (!allowed.empty() && !allowed[s]) continue;
     graph::switch_bfs(f, s, dist, queue);
     int64_t sum = 0;
     for (int32_t d : dist) sum += d < 0 ? S : d;

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -35,8 +36,10 @@ struct UpDown {
 };
 
 // Smallest total hop distance to all switches, ties lowest GUID then id;
-// -1 for an empty fabric. Unreachable switches count as S hops.
-int32_t central_root(const Fabric &f);
+// -1 for an empty fabric. Unreachable switches count as S hops. With
+// allowed (one flag per switch) only the switches flagged are candidates
+// (and only they cost a BFS).
+int32_t central_root(const Fabric &f, std::span<const uint8_t> allowed = {});
 
 // Fails (one line in err) when the switches are not all connected.
 bool build_updown(const Fabric &f, int32_t root, UpDown &out, std::string &err);

@@ -158,6 +158,8 @@ bool read_path_sl_file(std::istream &in, const std::string &name, const Fabric &
     if (key == "engine") {
       ls >> out.engine;
     } else if (key == "max_lid") {
+      // Once, before the scope: the SL rows are sized by it.
+      if (have_max) return fail("max_lid given twice");
       long v = -1;
       if (!(ls >> v) || v < 0 || v > 0xBFFF) return fail("bad max_lid");
       out.max_lid = static_cast<uint16_t>(v);
@@ -166,6 +168,7 @@ bool read_path_sl_file(std::istream &in, const std::string &name, const Fabric &
       std::string s;
       ls >> s;
       if (!have_max) return fail("scope before max_lid");
+      if (have_scope) return fail("scope given twice");
       if (s == "destination") {
         out.scope = PathSlFile::Scope::kDestination;
         out.sl.assign(out.max_lid + 1u, 0xFF);

@@ -218,8 +218,9 @@ bool balanced_routing(const Fabric &f, const BalancedOptions &opt, DestTrees &ou
     if (!changed) break;
   }
 
-  // One destination per live stored tree, its units' LIDs; then ordered by
-  // first LID (merge_identical() only sorts here: the trees are distinct).
+  // One destination per live stored tree, its units' LIDs (in unit order:
+  // per switch, destination k is switch k); per LID then ordered by first
+  // LID (merge_identical() only sorts here: the trees are distinct).
   const int32_t T = b.stored();
   std::vector<int32_t> dest_of(T, -1);
   int32_t K = 0;
@@ -242,7 +243,9 @@ bool balanced_routing(const Fabric &f, const BalancedOptions &opt, DestTrees &ou
     out.root[dest_of[t]] = b.root(t);
     std::copy_n(b.tree(t), S, out.next.begin() + static_cast<size_t>(dest_of[t]) * S);
   }
-  merge_identical(out);
+  // Per switch, destination k stays switch k (LOREN's tables and the
+  // per-switch callers index trees by switch); per LID, by first LID.
+  if (opt.per_lid) merge_identical(out);
   return true;
 }
 

@@ -28,6 +28,10 @@ CdgDijkstra::CdgDijkstra(const Fabric &f, CompleteCdg &cdg) : cdg_(cdg), ch_(cdg
   escape_next_.assign(s, -1);
   path_.reserve(s);
   order_.resize(s);
+  sources_.resize(s);
+  for (int32_t v = 0; v < s; ++v) sources_[v] = 1 + static_cast<int64_t>(f.terminals_of(v).size());
+  in_run_.assign(ch_.dst.size(), 0);
+  touched_.reserve(ch_.dst.size());
 }
 
 CdgDijkstra::Outcome CdgDijkstra::route(int32_t d, std::span<const int64_t> weight,
@@ -38,6 +42,8 @@ CdgDijkstra::Outcome CdgDijkstra::route(int32_t d, std::span<const int64_t> weig
     base_ = 2;
   }
   escape_for_ = -1;
+  for (int32_t c : touched_) in_run_[c] = 0;
+  touched_.clear();
   Outcome out;
   // Algorithm 1, lines 1-9: only d is known; its fake source channel is the
   // ejection into d's own ports, so next[d] = -1.
@@ -58,8 +64,10 @@ CdgDijkstra::Outcome CdgDijkstra::route(int32_t d, std::span<const int64_t> weig
     // Lines 10-23.
     while (!heap_.empty()) {
       const int32_t v = heap_.pop();
+      if (w0_ > 0 && !after_impasse && v != d) rebind(v, weight);
       mark_[v] = base_ + 1;  // settled
       if (!after_impasse) order_[order_len_++] = v;
+      if (w0_ > 0 && !after_impasse) add_in_run(v);
       relax_into(v, weight, after_impasse, out);
     }
     if (num_reached_ == num_switches_) break;
@@ -124,6 +132,55 @@ void CdgDijkstra::relax_into(int32_t v, std::span<const int64_t> weight, bool af
     next_[u] = q;
     dist_[u] = nd;
     heap_.push_or_decrease(u, nd);
+  }
+}
+
+void CdgDijkstra::rebind(int32_t u, std::span<const int64_t> weight) {
+  const int32_t q0 = next_[u];
+  const int64_t limit = dist_[u] + w0_ / 2;  // same number of hops as the best route
+  size_t n = 0;
+  for (int32_t q = ch_.out_begin[u]; q < ch_.out_begin[u + 1]; ++q) {
+    if (q == q0) continue;
+    const int32_t v = ch_.dst[q];
+    if (!settled(v)) continue;
+    const int64_t nd = dist_[v] + weight[q];
+    if (nd >= limit) continue;
+    if (n == cand_.size()) cand_.resize(2 * n + 1);
+    cand_[n++] = Candidate{nd, q, 0};
+  }
+  if (n == 0) return;  // no alternative: no path walks
+  const int64_t best = dist_[u] + in_run_[q0] + path_in_run(ch_.dst[q0]);
+  size_t m = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const int32_t q = cand_[i].q;
+    const int64_t cost = cand_[i].cost + in_run_[q] + path_in_run(ch_.dst[q]);
+    if (cost < best) cand_[m++] = Candidate{cost, q, 0};
+  }
+  n = m;
+  if (n == 0) return;
+  std::sort(cand_.begin(), cand_.begin() + static_cast<std::ptrdiff_t>(n),
+            [](const Candidate &x, const Candidate &y) {
+              return x.cost != y.cost ? x.cost < y.cost : x.q < y.q;
+            });
+  for (size_t i = 0; i < n; ++i) {
+    const int32_t q = cand_[i].q, v = ch_.dst[q], cv = next_[v];
+    if (cv >= 0) {
+      const int32_t e = cdg_.edge(q, cv);
+      if (e < 0 || !cdg_.try_use(q, cv, e)) continue;
+    }
+    const int32_t old = dependency_of(u);  // nobody depends on u yet
+    if (old >= 0) cdg_.release(old);
+    next_[u] = q;
+    dist_[u] = dist_[v] + weight[q];
+    return;
+  }
+}
+
+void CdgDijkstra::add_in_run(int32_t u) {
+  const int64_t load = sources_[u];
+  for (int32_t c = next_[u]; c >= 0; c = next_[ch_.dst[c]]) {
+    if (in_run_[c] == 0) touched_.push_back(c);
+    in_run_[c] += load;
   }
 }
 

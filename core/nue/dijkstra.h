@@ -36,12 +36,25 @@
 // any unreached switch, the run fails and the caller moves the whole
 // destination onto the escape paths (keeping the routing destination-based).
 //
+// Balance at settle time (keiro's addition to Section 4.4). The channel
+// weights only change after a whole destination, so all switches of one run
+// see the same stale weights and pile onto the same cheapest channels near d
+// (on a fat tree: one down-link of d for the whole fabric). Instead, a switch
+// u that leaves the heap (before any switch depends on it) picks again among
+// its channels q towards settled switches v with as many hops as its best
+// route: the cheapest by dist[v] + weight[q] plus the in-run load, i.e. the
+// sources (switch + end ports) of the switches settled earlier in this run
+// whose routes cross q or v's path; the dependency (q, next[v]) must pass
+// try_use. Then u's own sources are added along its path. Costs O(Δ * depth)
+// per switch (depth = hops of the routing tree) on top of the relaxation.
+//
 // All dependencies of the tree are tentative in the CDG while the run is in
 // progress; commit() keeps exactly those of the final tree, abandon() drops
 // them all. A forwarding loop would be a cycle of used dependencies, so the
 // acyclic CDG also guarantees loop-free trees.
 //
-// Memory O(S + C + Δ^2); route() allocates nothing.
+// Memory O(S + C + Δ^2); route() allocates nothing. Time per run O((C + S log S)
+// + S * Δ * depth) plus the cycle searches.
 #pragma once
 
 #include <cassert>
@@ -74,6 +87,10 @@ class CdgDijkstra {
   // escape (may be null) provides the escape paths for the repair step.
   Outcome route(int32_t d, std::span<const int64_t> weight, EscapePaths *escape);
 
+  // Switches routes choose at settle time (balance); w0 is the weight of an
+  // unloaded channel (ChannelLoad::initial_weight), 0 turns it off.
+  void set_balance(int64_t w0) { w0_ = w0; }
+
   // Per switch: channel towards the last destination, -1 at the destination
   // (and at unreached switches after a failed run).
   std::span<const int32_t> next() const { return next_; }
@@ -98,6 +115,16 @@ class CdgDijkstra {
   bool attempt_island(int32_t z, int32_t q, int32_t a, std::span<const int64_t> weight);
   bool escape_repair(int32_t d, std::span<const int64_t> weight, EscapePaths &escape);
   bool attempt_shortcut(int32_t u, int32_t q, int64_t nd);
+  // Balance at settle time: u picks, among its channels towards settled
+  // switches of the same hop class, the one whose path carries the least
+  // weight plus in-run load, then adds its sources along its path.
+  void rebind(int32_t u, std::span<const int64_t> weight);
+  void add_in_run(int32_t u);
+  int64_t path_in_run(int32_t v) const {
+    int64_t sum = 0;
+    for (int32_t c = next_[v]; c >= 0; c = next_[ch_.dst[c]]) sum += in_run_[c];
+    return sum;
+  }
   // The dependency that u's route uses at its next hop, or -1. u and its
   // next hop must have been reached in this run (next_ of other switches is
   // stale).
@@ -142,6 +169,10 @@ class CdgDijkstra {
   };
   std::vector<Candidate> cand_;
   std::vector<int32_t> keep_, escape_next_, path_, order_;
+  int64_t w0_ = 0;                // balance at settle time when > 0
+  std::vector<int64_t> sources_;  // per switch: 1 + attached end ports
+  std::vector<int64_t> in_run_;   // per channel: sources of this run routed over it
+  std::vector<int32_t> touched_;  // channels with in_run_ != 0
   int32_t order_len_ = 0;
   bool order_valid_ = false;
   int32_t escape_for_ = -1;  // destination whose escape paths are in escape_next_

@@ -66,7 +66,10 @@ bool read_engine_options(const EngineInput &in, NueOptions &opt) {
 bool run(const EngineInput &in, const NueOptions &opt, Routing &out, NueResult &r) {
   out.reset(in.fabric, Routing::SlScope::kPerDestination);
   std::string err;
-  if (!route(in.fabric, opt, r, err)) return engine_error(in.log, kName, err);
+  NueOptions o = opt;
+  if (in.progress)
+    o.progress = [&in](int64_t done, int64_t total) { in.progress("route", done, total); };
+  if (!route(in.fabric, o, r, err)) return engine_error(in.log, kName, err);
   write_tables(in.fabric, r, out);
   return true;
 }

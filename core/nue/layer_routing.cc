@@ -55,22 +55,39 @@ void LayerRouter::route_lid(const DestinationPort &p, int offset, uint8_t *col,
 LayerOutcome LayerRouter::route(std::span<const DestinationPort> ports,
                                 std::span<const int32_t> order, std::span<const int32_t> column_of,
                                 std::span<int64_t> weight, std::span<uint8_t> columns,
-                                int64_t abort_above) {
+                                int64_t abort_above, int64_t w0) {
   LayerOutcome out;
   begin(weight, out);
   const size_t num_sw = static_cast<size_t>(f_.num_switches());
+  bool scored = false;
+  const auto score = [&] {
+    scored = true;
+    out.score = out.max_weight;
+    int64_t top = 0, sum = 0;
+    for (int64_t w : weight) {
+      top = std::max(top, w - w0);
+      sum += w - w0;
+    }
+    out.imbalance = sum > 0 ? static_cast<double>(top) * static_cast<double>(weight.size()) /
+                                  static_cast<double>(sum)
+                            : 0.0;
+  };
+  int64_t done = 0;
   for (int32_t pi : order) {
     const DestinationPort &p = ports[pi];
+    if (progress_) progress_(done++);
+    if (!scored && p.is_switch) score();
     for (int i = 0; i < p.num_lids; ++i) {
       route_lid(p, i, columns.data() + static_cast<size_t>(column_of[pi] + i) * num_sw, weight,
                 out);
-      if (out.max_weight > abort_above) {
+      if (!scored && out.max_weight > abort_above) {
         out.aborted = true;
         end(out);
         return out;
       }
     }
   }
+  if (!scored) score();
   end(out);
   return out;
 }

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -38,8 +39,14 @@ struct LayerOutcome {
   int64_t repairs = 0;                  // islands reached over their escape path
   int64_t shortcuts = 0;
   int64_t escape_dependencies = 0;
-  int64_t max_weight = 0;  // largest channel weight afterwards (balance score)
-  bool aborted = false;    // stopped early: max_weight exceeded abort_above
+  int64_t max_weight = 0;  // largest channel weight afterwards
+  // route() only: the balance score, taken after the CA/router-port LIDs
+  // (switch LIDs come last in every order and carry management traffic
+  // only): the largest channel weight then, and the largest channel load
+  // (weight above W0) over the mean channel load.
+  int64_t score = 0;
+  double imbalance = 0;
+  bool aborted = false;  // stopped early: the score exceeded abort_above
   CompleteCdg::Stats cdg;
 };
 
@@ -55,11 +62,12 @@ class LayerRouter {
   // Routes the LIDs of ports[order[i]] in that order. column_of[order[i]] is
   // the first column of the port's LIDs (one column per LID, num_switches
   // bytes each) in columns. weight is updated. Gives up (aborted) as soon as
-  // a channel weight exceeds abort_above: the attempt cannot win any more.
+  // a channel weight exceeds abort_above before the first switch LID: the
+  // attempt cannot win any more. w0: the weight of an unloaded channel.
   // Same as begin(), route_lid() for every LID, end().
   LayerOutcome route(std::span<const DestinationPort> ports, std::span<const int32_t> order,
                      std::span<const int32_t> column_of, std::span<int64_t> weight,
-                     std::span<uint8_t> columns, int64_t abort_above);
+                     std::span<uint8_t> columns, int64_t abort_above, int64_t w0);
 
   // The same one LID at a time, so that several layers (each with its own
   // router and CDG) can take turns. begin(): lines 6-7 (a new complete CDG
@@ -70,6 +78,12 @@ class LayerRouter {
   void route_lid(const DestinationPort &p, int offset, uint8_t *col, std::span<int64_t> weight,
                  LayerOutcome &out);
   void end(LayerOutcome &out) const { out.cdg = cdg_.stats(); }
+  // w0: weight of an unloaded channel; > 0 balances each LID's routes as
+  // they are built (CdgDijkstra::set_balance).
+  void set_balance(int64_t w0) { dijkstra_.set_balance(w0); }
+  // Called after every routed destination port of route(): ports done so far
+  // in this call (the caller knows the total). Optional; for progress lines.
+  void set_progress(std::function<void(int64_t)> fn) { progress_ = std::move(fn); }
 
  private:
   const Fabric &f_;
@@ -79,6 +93,7 @@ class LayerRouter {
   ChannelLoad load_;
   int32_t root_ = -1;
   std::vector<int32_t> parent_, dest_count_;
+  std::function<void(int64_t)> progress_;
 };
 
 }  // namespace keiro::nue

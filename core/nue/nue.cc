@@ -24,10 +24,12 @@
 // random order (NueOptions::seed), always with the switches' own LIDs last
 // (management traffic, lowest priority). With a single layer, where all
 // dependencies share one CDG and the order matters most, a layer whose most
-// loaded channel carries more than kRetryImbalance times the mean load is
-// routed once more in another order and the better attempt (smaller largest
-// channel weight) is kept; the second attempt stops as soon as it cannot win
-// any more (route_single_layer).
+// loaded channel carries more than kRetryImbalance times the mean load (once
+// the CA/router LIDs are routed) is routed again, first in the same order
+// without the in-run balance of CdgDijkstra, then in another order, and the
+// best attempt (smallest largest channel weight after the CA/router LIDs)
+// is kept; a later attempt stops as soon as it cannot win any more
+// (route_single_layer).
 //
 // Layers take turns. Algorithm 2 routes layer after layer; with METIS layers
 // (compact regions) that means region after region, and the greedy weight
@@ -72,7 +74,7 @@ namespace keiro::nue {
 
 namespace {
 
-constexpr int kOrderAttempts = 2;
+constexpr int kOrderAttempts = 3;
 // A single layer is routed again in another order when its first attempt
 // leaves the most loaded channel with more than this many times the mean
 // channel load.
@@ -88,18 +90,6 @@ void attempt_order(std::span<const DestinationPort> ports, std::span<const int32
                                            [&](int32_t p) { return !ports[p].is_switch; });
   std::shuffle(order.begin(), split, rng);
   std::shuffle(split, order.end(), rng);
-}
-
-// Largest channel load over the mean channel load (loads = weights above w0).
-double imbalance(std::span<const int64_t> weight, int64_t w0) {
-  int64_t top = 0, sum = 0;
-  for (int64_t w : weight) {
-    top = std::max(top, w - w0);
-    sum += w - w0;
-  }
-  return sum > 0 ? static_cast<double>(top) * static_cast<double>(weight.size()) /
-                       static_cast<double>(sum)
-                 : 0.0;
 }
 
 // One run of Algorithm 2 on one fabric: the steps below in the order run()
@@ -216,6 +206,7 @@ class Router {
       graph::min_depth_spanning_tree(g_, info.root, tree_cost, parent);
       routers_.push_back(std::make_unique<LayerRouter>(f_));
       routers_.back()->set_layer(info.root, parent, dest_count);
+      routers_.back()->set_balance(w0_);
     }
     outcome_.resize(std::max(layers_, 1));
   }
@@ -235,23 +226,34 @@ class Router {
     // fallbacks, the earlier one on ties). An attempt that exceeds the best
     // largest weight is aborted: it cannot win.
     for (int attempt = 0; attempt < kOrderAttempts; ++attempt) {
-      attempt_order(ports_, grouped, attempt, static_cast<uint64_t>(opt_.seed) * 64, order);
+      // Attempt 0 balances inside each LID's run (CdgDijkstra::set_balance);
+      // attempt 1 routes the same order without it: where the balanced
+      // choices fill the CDG with dependencies that block later destinations
+      // (fat trees with failed links on one VL), the plain greedy may do
+      // better. Attempt 2 tries another order, also plain.
+      attempt_order(ports_, grouped, attempt == 0 ? 0 : attempt - 1,
+                    static_cast<uint64_t>(opt_.seed) * 64, order);
+      routers_[0]->set_balance(attempt == 0 ? w0_ : 0);
+      if (opt_.progress) {
+        const int64_t total = static_cast<int64_t>(order.size());
+        routers_[0]->set_progress([this, total](int64_t done) { opt_.progress(done, total); });
+      }
       attempt_weight = weight_;
       const int64_t abort_above =
-          best_attempt >= 0 ? outcome_[0].max_weight : std::numeric_limits<int64_t>::max();
+          best_attempt >= 0 ? outcome_[0].score : std::numeric_limits<int64_t>::max();
       LayerOutcome o =
-          routers_[0]->route(ports_, order, column_of_, attempt_weight, columns, abort_above);
+          routers_[0]->route(ports_, order, column_of_, attempt_weight, columns, abort_above, w0_);
       count_work(o);
       if (o.aborted) continue;
       if (best_attempt >= 0 &&
-          (o.max_weight > outcome_[0].max_weight ||
-           (o.max_weight == outcome_[0].max_weight && o.fallbacks >= outcome_[0].fallbacks)))
+          (o.score > outcome_[0].score ||
+           (o.score == outcome_[0].score && o.fallbacks >= outcome_[0].fallbacks)))
         continue;
       outcome_[0] = std::move(o);
       best_attempt = attempt;
       best_weight.swap(attempt_weight);
       best_columns.swap(columns);
-      if (imbalance(best_weight, w0_) <= kRetryImbalance) break;
+      if (outcome_[0].imbalance <= kRetryImbalance) break;
     }
     columns.swap(best_columns);
   }
@@ -272,6 +274,7 @@ class Router {
       for (int32_t pi : layer_order[layer]) cas[layer] += ports_[pi].is_switch ? 0 : 1;
       routers_[layer]->begin(weight_, outcome_[layer]);
     }
+    int64_t routed = 0;
     // Two rounds: the CA/router ports of all layers, then the switch LIDs
     // (each layer's order lists its CA/router ports first).
     for (int round = 0; round < 2; ++round) {
@@ -299,6 +302,7 @@ class Router {
         if (pick < 0) break;
         const int32_t pi = layer_order[pick][next[pick]++];
         const DestinationPort &p = ports_[pi];
+        if (opt_.progress) opt_.progress(routed++, static_cast<int64_t>(ports_.size()));
         for (int i = 0; i < p.num_lids; ++i)
           routers_[pick]->route_lid(
               p, i, out_.out_port.data() + static_cast<size_t>(column_of_[pi] + i) * num_sw_,

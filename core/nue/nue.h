@@ -30,6 +30,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,9 @@ struct NueOptions {
   // LID (0xFF: none); such destinations keep it instead of the partition's
   // (pin_previous_layers in layers.h). Empty: partition only.
   std::vector<uint8_t> previous_layer;
+  // Optional: (destination ports routed, ports to route) as routing goes on,
+  // for a progress line; with one layer every order attempt counts anew.
+  std::function<void(int64_t, int64_t)> progress = {};
 };
 
 struct NueLayer {

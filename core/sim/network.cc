@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <queue>
+#include <tuple>
 #include <utility>
 
 #include "core/enum_names.h"
@@ -33,7 +34,9 @@ struct Packet {
   int16_t len = 1;           // credits
   uint8_t sl = 0, out_vl = 0;
   uint8_t hops = 0;
+  uint8_t flags = 0;  // kLastOfMessage, kAlltoall
 };
+constexpr uint8_t kLastOfMessage = 1, kAlltoall = 2;
 
 struct Buffer {
   int32_t head = kNone, tail = kNone;
@@ -89,7 +92,25 @@ class Sim {
   void push(int32_t b, int32_t id);
   int32_t pop(int32_t b);
   // lid_offset: which of the destination's 2^LMC LIDs (taken modulo).
-  bool enqueue_message(int32_t src, int32_t dst, int32_t bytes, int64_t now, uint32_t lid_offset);
+  bool enqueue_message(int32_t src, int32_t dst, int32_t bytes, int64_t now, uint32_t lid_offset,
+                       uint8_t flags = 0);
+  // All-to-all with AlltoallSync::kPairwise: phase k of terminal t is
+  // complete when its message to t + k and the message from t - k have
+  // arrived (bits t * a2a_words_ + k / 64 of a2a_sent_ / a2a_recv_).
+  bool pairwise_ = false;
+  int32_t a2a_words_ = 0, a2a_window_ = 1;
+  std::vector<uint64_t> a2a_sent_, a2a_recv_;
+  std::vector<int32_t> a2a_low_;  // per terminal: lowest phase not complete
+  // (tail arrival cycle, source, destination) of last packets, processed at
+  // that cycle: a message counts as arrived when its tail has.
+  std::priority_queue<std::tuple<int64_t, int32_t, int32_t>,
+                      std::vector<std::tuple<int64_t, int32_t, int32_t>>, std::greater<>>
+      a2a_pending_;
+  void a2a_complete(int64_t now);
+  bool a2a_bit(const std::vector<uint64_t> &v, int32_t t, int32_t k) const {
+    return (v[static_cast<size_t>(t) * a2a_words_ + (k >> 6)] >> (k & 63)) & 1;
+  }
+  int64_t sq_cap_ = 64;  // packets a source queue holds
   void generate(int64_t now);
   void inject(int64_t now);
   void arbitrate(int64_t now);
@@ -172,6 +193,7 @@ class Sim {
   int pkts_per_msg_ = 1;
   int64_t size_credits_ = 0;  // credits of one c_.size message
   int64_t delivered_all_ = 0, progress_total_ = 0;
+  int64_t last_done_ = 0;  // latest tail arrival so far
 };
 
 int Sim::count_vls() const {
@@ -295,7 +317,11 @@ void Sim::setup() {
     max_msg_pkts = std::max(max_msg_pkts, n);
     min_len = std::min(min_len, std::max(1, ((m.bytes - (n - 1) * mtu) + 63) / 64));
   }
-  const int64_t queue = std::max<int64_t>(c_.source_queue, max_msg_pkts);
+  int64_t queue = std::max<int64_t>(c_.source_queue, max_msg_pkts);
+  if (c_.traffic == Traffic::kAlltoall && c_.alltoall_sync == AlltoallSync::kPairwise)
+    queue = std::max<int64_t>(
+        queue, static_cast<int64_t>(std::max(1, c_.alltoall_window)) * pkts_per_msg_);
+  sq_cap_ = queue;
   const int64_t pool = T_ * (queue + max_msg_pkts) +
                        static_cast<int64_t>(buf_.size()) * c_.buffer_credits / min_len +
                        static_cast<int64_t>(msgs_.size()) * max_msg_pkts + 16;
@@ -305,6 +331,14 @@ void Sim::setup() {
     free_list_ = static_cast<int32_t>(i);
   }
   if (c_.traffic == Traffic::kAlltoall) a2a_left_ = static_cast<int64_t>(T_) * (T_ - 1);
+  pairwise_ = c_.traffic == Traffic::kAlltoall && c_.alltoall_sync == AlltoallSync::kPairwise;
+  if (pairwise_) {
+    a2a_window_ = std::max(1, c_.alltoall_window);
+    a2a_words_ = (T_ + 63) / 64;
+    a2a_sent_.assign(static_cast<size_t>(T_) * a2a_words_, 0);
+    a2a_recv_.assign(static_cast<size_t>(T_) * a2a_words_, 0);
+    a2a_low_.assign(T_, 1);
+  }
   // Wheel: every event but a far deadlock / message time is at most a switch
   // latency plus a packet ahead.
   int64_t w = 64;
@@ -393,11 +427,11 @@ int32_t Sim::pop(int32_t b) {
   return id;
 }
 
-bool Sim::enqueue_message(int32_t src, int32_t dst, int32_t bytes, int64_t now,
-                          uint32_t lid_offset) {
+bool Sim::enqueue_message(int32_t src, int32_t dst, int32_t bytes, int64_t now, uint32_t lid_offset,
+                          uint8_t flags) {
   const int32_t mtu = std::max(64, c_.mtu);
   const int n = (bytes + mtu - 1) / mtu;
-  const int64_t cap = std::max<int64_t>(c_.source_queue, n);
+  const int64_t cap = std::max<int64_t>(sq_cap_, n);
   if (sq_count_[src] + n > cap) return false;
   const TerminalInfo &d = f_.terminal(dst);
   const uint16_t dlid =
@@ -417,6 +451,7 @@ bool Sim::enqueue_message(int32_t src, int32_t dst, int32_t bytes, int64_t now,
     p.sl = sl;
     p.dlid = dlid;
     p.next = kNone;
+    p.flags = static_cast<uint8_t>(flags | (i == n - 1 ? kLastOfMessage : 0));
     if (sq_tail_[src] == kNone)
       sq_head_[src] = id;
     else
@@ -435,6 +470,21 @@ void Sim::generate(int64_t now) {
     const Message &m = msgs_[next_msg_++];
     if (!enqueue_message(m.src, m.dst, m.bytes, now, static_cast<uint32_t>(m.src)))
       ++res_.packets_refused;
+  }
+  if (pairwise_) {
+    // Terminals with a phase completed (all of them at cycle 0): move the
+    // lowest incomplete phase on, start the phases the window allows.
+    for (const int32_t t : refill_) {
+      int32_t &low = a2a_low_[t];
+      while (low < T_ && a2a_bit(a2a_sent_, t, low) && a2a_bit(a2a_recv_, t, low)) ++low;
+      while (a2a_shift_[t] < T_ && a2a_shift_[t] < int64_t{low} + a2a_window_) {
+        enqueue_message(t, (t + a2a_shift_[t]) % T_, c_.size, now, static_cast<uint32_t>(t),
+                        kAlltoall);
+        if (++a2a_shift_[t] == T_) ++a2a_done_;
+      }
+    }
+    refill_.clear();
+    return;
   }
   if (c_.traffic == Traffic::kAlltoall) {
     // Terminals whose queue emptied last cycle (all of them at cycle 0).
@@ -481,32 +531,59 @@ void Sim::generate(int64_t now) {
 
 void Sim::inject(int64_t now) {
   for (const int32_t t : dirty_term_) {
-    const int32_t id = sq_head_[t];
-    if (id == kNone || inj_busy_[t] > now) continue;
-    Packet &p = pk_[id];
-    const uint8_t vl = r_.terminal_vl(t, p.sl < kNumSls ? p.sl : 0);
+    const int32_t head = sq_head_[t];
+    if (head == kNone || inj_busy_[t] > now) continue;
     const TerminalInfo &ti = f_.terminal(t);
-    if (vl >= V_) {  // cannot be sent: drop at the source
+    if (r_.terminal_vl(t, pk_[head].sl < kNumSls ? pk_[head].sl : 0) >= V_) {
+      // cannot be sent: drop at the source
+      Packet &p = pk_[head];
       sq_head_[t] = p.next;
       if (sq_head_[t] == kNone) sq_tail_[t] = kNone;
       --sq_count_[t];
       --outstanding_;
       ++res_.packets_dropped;
       if (res_.first_drop.empty())
-        res_.first_drop =
-            strprintf("%s maps SL %u to VL %u on its own port", ti.name.c_str(), p.sl, vl);
+        res_.first_drop = strprintf("%s maps SL %u to VL %u on its own port", ti.name.c_str(), p.sl,
+                                    r_.terminal_vl(t, p.sl < kNumSls ? p.sl : 0));
+      if (pairwise_ && (p.flags & kLastOfMessage) && (p.flags & kAlltoall))
+        a2a_pending_.emplace(now, p.src, p.dst);
       p.next = free_list_;
-      free_list_ = id;
+      free_list_ = head;
       wake_term(t, now + 1);
-      if (sq_count_[t] == 0 && c_.traffic == Traffic::kAlltoall) refill_next_.push_back(t);
+      if (sq_count_[t] == 0 && c_.traffic == Traffic::kAlltoall && !pairwise_)
+        refill_next_.push_back(t);
       continue;
     }
+    // The packet to send: the head, or with per-VL source queues the first
+    // packet of the first VL (in queue order) whose buffer has room.
+    int32_t id = head, prev = kNone;
+    uint32_t tried = 0;
+    for (;;) {
+      const Packet &q = pk_[id];
+      const uint8_t vl = r_.terminal_vl(t, q.sl < kNumSls ? q.sl : 0);
+      if (vl < V_ && !(tried & (1u << vl))) {
+        if (buf_[(C_ + t) * V_ + vl].free >= q.len) break;
+        tried |= 1u << vl;
+      }
+      if (!c_.vl_source_queues || q.next == kNone || tried == (V_ >= 32 ? ~0u : (1u << V_) - 1)) {
+        id = kNone;
+        break;
+      }
+      prev = id;
+      id = q.next;
+    }
+    if (id == kNone) continue;  // woken when credits come back
+    Packet &p = pk_[id];
+    const uint8_t vl = r_.terminal_vl(t, p.sl < kNumSls ? p.sl : 0);
     const int32_t b = (C_ + t) * V_ + vl;
-    if (buf_[b].free < p.len) continue;  // woken when credits come back
-    sq_head_[t] = p.next;
-    if (sq_head_[t] == kNone) sq_tail_[t] = kNone;
+    if (prev == kNone)
+      sq_head_[t] = p.next;
+    else
+      pk_[prev].next = p.next;
+    if (sq_tail_[t] == id) sq_tail_[t] = prev;
     --sq_count_[t];
-    if (sq_count_[t] == 0 && c_.traffic == Traffic::kAlltoall) refill_next_.push_back(t);
+    if (sq_count_[t] == 0 && c_.traffic == Traffic::kAlltoall && !pairwise_)
+      refill_next_.push_back(t);
     buf_[b].free -= p.len;
     inj_busy_[t] = now + p.len;
     wake_term(t, now + p.len);
@@ -524,6 +601,9 @@ void Sim::deliver(int32_t id, int64_t done) {
   Packet &p = pk_[id];
   --outstanding_;
   ++delivered_all_;
+  last_done_ = std::max(last_done_, done);
+  if (pairwise_ && (p.flags & (kLastOfMessage | kAlltoall)) == (kLastOfMessage | kAlltoall))
+    a2a_pending_.emplace(done, p.src, p.dst);
   if (done >= win_begin_ && (finite_ || done < win_end_)) {
     ++res_.packets_delivered;
     delivered_credits_ += p.len;
@@ -563,6 +643,8 @@ void Sim::arbitrate(int64_t now) {
             --in_network_;
             --outstanding_;
             ++res_.packets_dropped;
+            if (pairwise_ && (pk_[id].flags & kLastOfMessage) && (pk_[id].flags & kAlltoall))
+              a2a_pending_.emplace(now, pk_[id].src, pk_[id].dst);
             pk_[id].next = free_list_;
             free_list_ = id;
             last_move_ = now;
@@ -719,6 +801,20 @@ void Sim::handle(int32_t ev) {
     wake_term(ev - 2 * ni_, now_);
 }
 
+// Messages whose tail arrived by now: phase (dst - src) mod T is sent for
+// src and received for dst; both may move their window on.
+void Sim::a2a_complete(int64_t now) {
+  while (!a2a_pending_.empty() && std::get<0>(a2a_pending_.top()) <= now) {
+    const int32_t src = std::get<1>(a2a_pending_.top()), dst = std::get<2>(a2a_pending_.top());
+    a2a_pending_.pop();
+    const int32_t k = (dst - src + T_) % T_;
+    a2a_sent_[static_cast<size_t>(src) * a2a_words_ + (k >> 6)] |= uint64_t{1} << (k & 63);
+    a2a_recv_[static_cast<size_t>(dst) * a2a_words_ + (k >> 6)] |= uint64_t{1} << (k & 63);
+    refill_.push_back(src);
+    refill_.push_back(dst);
+  }
+}
+
 int64_t Sim::next_event_after(int64_t now) const {
   int64_t next = INT64_MAX;
   for (int64_t t = now + 1; t <= now + wmask_; ++t)
@@ -750,6 +846,7 @@ Result Sim::run() {
     std::vector<int32_t> &bucket = wheel_[now & wmask_];
     for (size_t k = 0; k < bucket.size(); ++k) handle(bucket[k]);
     bucket.clear();
+    if (pairwise_) a2a_complete(now);
     generate(now);
     inject(now);
     dirty_term_.clear();
@@ -768,8 +865,9 @@ Result Sim::run() {
     }
     if (finite_ && outstanding_ == 0 && next_msg_ == msgs_.size() &&
         (c_.traffic != Traffic::kAlltoall || a2a_done_ == T_)) {
+      // The run ends when the last tail has arrived.
       res_.completed = true;
-      ++now;
+      now = std::max(now + 1, last_done_);
       break;
     }
     // The next cycle in which something can happen.
@@ -779,6 +877,8 @@ Result Sim::run() {
     }
     int64_t next = next_event_after(now);
     if (next_msg_ < msgs_.size()) next = std::min(next, std::max(now + 1, msgs_[next_msg_].time));
+    if (!a2a_pending_.empty())
+      next = std::min(next, std::max(now + 1, std::get<0>(a2a_pending_.top())));
     if (in_network_ > 0) {
       next = std::min(next, std::max(now + 1, last_move_ + c_.deadlock_cycles));
       next = std::min(next, (now / c_.deadlock_cycles + 1) * c_.deadlock_cycles);

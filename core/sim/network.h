@@ -26,9 +26,19 @@
 //    VL) slots starting after the last one served, the first buffer whose head
 //    packet is routable, wants this port and fits downstream. An input port
 //    sends one packet at a time.
-//  - Terminals keep an unbounded-looking but capped FIFO source queue
-//    (Config::source_queue packets; arrivals beyond it are counted as refused),
-//    inject its head under the same credit rule, and sink at line rate.
+//  - Terminals keep a capped source queue (Config::source_queue packets;
+//    arrivals beyond it are counted as refused) and sink at line rate. With
+//    per-VL source queues (Config::vl_source_queues, the default) a terminal
+//    injects, when its link is free, the first queued packet of the first VL
+//    (in queue order) whose buffer at the switch has room for it, so a packet
+//    blocked on one VL does not hold packets on other VLs (an HCA's send
+//    queues on several SLs); packets of one VL keep their order. false: one
+//    FIFO, only its head may go.
+//  - Shift all-to-all (Traffic::kAlltoall): phase k = 1 .. T-1 of terminal t
+//    sends one message to t + k and receives one from t - k (mod T). How a
+//    terminal moves between phases: see AlltoallSync (default: pairwise
+//    exchange, one phase at a time). A message has arrived when its last
+//    packet's tail has; the run ends when the last tail has arrived.
 //  - Deadlock: the run stops when packets are in switch buffers and nothing
 //    has moved for Config::deadlock_cycles, or (looked for every
 //    deadlock_cycles) when the wait-for graph has a cycle of (channel, VL)
@@ -41,8 +51,10 @@
 // cycle; switch latency 100 ns -> 20 cycles; 4 KiB per (port, VL); MTU 2048.
 // Left out: wire propagation delay, flit-level pipelining inside a packet
 // (credits return per packet, not per flit), VL arbitration tables (high/low
-// priority weights: plain round robin), per-VL source queues (one FIFO per
-// terminal: a head blocked on one VL holds the others),
+// priority weights: plain round robin), separate queues per destination or
+// QP within a VL (messages of one VL leave in order; a message's packets are
+// not interleaved with another's of the same VL), end-to-end ACKs (a
+// message counts as sent when it has arrived), MPI software overheads,
 // link-level retries, adaptive choice among LMC paths, switch-sourced
 // (management) traffic, output queueing inside switches.
 //
@@ -63,9 +75,12 @@
 // full source queues (64 packets) plus every buffer full of the smallest
 // packets, sized once (a 10x10x10 torus with 4 CAs per switch and 8 VLs:
 // 80,000 buffers, 420,000 packets, about 22 MB in all, plus the routing's
-// own tables). Time per simulated cycle O(events): per grant O(1) events,
+// own tables). Pairwise all-to-all adds 2 bits per (terminal, phase): 4 MB
+// for 4,000 terminals, and the source queues hold window x packets per
+// message. Time per simulated cycle O(events): per grant O(1) events,
 // each woken output O(slots wanting it / 64 + those slots), a sort of the
-// woken outputs; rate traffic adds O(T) per cycle for the arrivals. Nothing
+// woken outputs; rate traffic adds O(T) per cycle for the arrivals; the
+// pairwise all-to-all O(log m) per message (m messages in flight). Nothing
 // is allocated in the loop beyond the event lists' growth.
 #pragma once
 
@@ -101,6 +116,23 @@ const char *traffic_name(Traffic t);
 // still a permutation of 0..n-1). Returns i itself when it maps to itself.
 int32_t permutation_dest(Traffic t, int32_t i, int32_t n);
 
+// How the terminals of Traffic::kAlltoall move from one shift (phase) to the
+// next. Phase k (1 <= k < T) of terminal t sends one message to t + k and
+// receives one from t - k (mod T).
+enum class AlltoallSync : uint8_t {
+  // Phase k + 1 is queued as soon as phase k's last packet has left the
+  // source queue; nothing waits for arrivals. This is how the Nue paper's
+  // simulator (Mellanox's OMNeT++ IB flit model) runs its exchange pattern:
+  // each terminal's generator walks its destination list on its own.
+  kFree,
+  // MPI pairwise exchange with a window of W = Config::alltoall_window
+  // phases: phase k is complete at t when t's message to t + k and the
+  // message from t - k have arrived (tails delivered); t starts phase k
+  // once phases 1 .. k - W are complete at t. W = 1 is MPI_Sendrecv per
+  // phase; W > 1 keeps W messages in flight as several QPs do.
+  kPairwise
+};
+
 struct Message {  // for Config::messages
   int64_t time = 0;
   int32_t src = 0, dst = 0;
@@ -119,9 +151,16 @@ struct Config {
   int32_t switch_latency = 20;             // cycles
   double link_gbytes = 12.5;               // GB/s per direction (cycle = 64 B)
   int32_t source_queue = 64;               // packets per terminal
-  int32_t hotspot = 0;                     // hotspot terminal
-  double hotspot_fraction = 0.2;           // packets sent to it under kHotspot
-  int assume_sl = 0;                       // for pairs with an unknown path SL
+  // Per-VL source queues: a terminal injects the first packet (in queue
+  // order) of the first VL whose buffer at its switch has room, so a packet
+  // blocked on one VL does not hold the others (packets of one VL keep their
+  // order). false: one FIFO, only its head may go.
+  bool vl_source_queues = true;
+  AlltoallSync alltoall_sync = AlltoallSync::kPairwise;
+  int32_t alltoall_window = 1;    // phases in flight per terminal (kPairwise)
+  int32_t hotspot = 0;            // hotspot terminal
+  double hotspot_fraction = 0.2;  // packets sent to it under kHotspot
+  int assume_sl = 0;              // for pairs with an unknown path SL
   // Destination LID of a message: with LMC > 0, one of the destination's
   // 2^LMC LIDs (random per message for rate traffic, source index modulo
   // 2^LMC for alltoall and Config::messages); false: the base LID only.

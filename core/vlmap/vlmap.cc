@@ -7,9 +7,11 @@
 #include <deque>
 #include <memory>
 #include <random>
+#include <utility>
 
 #include "core/log.h"
 #include "core/vlmap/path_dp.h"
+#include "core/vlmap/tree_realize.h"
 #include "core/vlmap/turn_table.h"
 
 namespace keiro::vlmap {
@@ -307,6 +309,36 @@ bool realize(const Fabric &f, const minimal::DestTrees &t, const VlDemand &deman
              const VlMapOptions &opt, Routing &out, VlMapStats &st, std::string &err) {
   const auto t0 = std::chrono::steady_clock::now();
   st = VlMapStats{};
+  if (out.sl_scope() != Routing::SlScope::kPerSourceSwitch ||
+      out.num_switches() != f.num_switches()) {
+    err = "VL realization needs a Routing reset with per-source-switch SLs";
+    return false;
+  }
+  if (opt.method == VlMapOptions::kTree) {
+    // Small fabrics: the per-path repair is cheap there and sometimes packs
+    // tighter budgets, so both run and the result with fewer VLs, then fewer
+    // SLs wins (the tree's on a tie).
+    const int64_t paths = static_cast<int64_t>(t.num_dests()) * std::max(0, f.num_switches() - 1);
+    if (paths > opt.small_paths) return realize_tree(f, t, demand, opt, out, st, err);
+    Routing probe = out;
+    const bool tree_ok = realize_tree(f, t, demand, opt, out, st, err);
+    VlMapOptions po = opt;
+    po.method = VlMapOptions::kRepair;
+    VlMapStats ps;
+    std::string perr;
+    const bool path_ok = realize(f, t, demand, po, probe, ps, perr);
+    const double both = st.seconds + ps.seconds;
+    if (path_ok &&
+        (!tree_ok || std::pair(ps.vls_used, ps.sls_used) < std::pair(st.vls_used, st.sls_used))) {
+      out = std::move(probe);
+      ps.runs = st.runs;
+      st = ps;
+      st.by_paths = true;
+      err.clear();
+    }
+    st.seconds = both;
+    return tree_ok || path_ok;
+  }
   const int V = std::clamp(opt.max_vls, 1, kMaxDataVls);
   const int nsl = std::clamp(opt.max_sls, 1, kNumSls);
   if (out.sl_scope() != Routing::SlScope::kPerSourceSwitch ||

@@ -18,7 +18,42 @@
 // terminals or port 0 and the CA's own SL2VL are not switch-to-switch
 // channels (never in a credit loop) and use VL 0.
 //
-// Method (kRepair, the default):
+// Method kTree (the default; core/vlmap/dest_dp.h): routing is destination
+// based, so the suffix of a path from a switch on is shared by every source
+// that reaches that switch, and so is its VL demand. The unit of placement is
+// therefore (destination, SL), not a path:
+//  1. survey: per destination, the tree DP on an empty table gives the
+//     lowest acceptable VLs (paths no vector within max_vls accepts make the
+//     realization fail at once, saying how many VLs they would need) and
+//     the destinations' difficulty (highest VL needed, then VL sum);
+//  2. sources hardest first: passes by the first-hop VL of their lowest
+//     vector, highest first; in a pass destinations hardest first, and for
+//     each, SLs 0, 1, ... in turn: the DP
+//     gives the SL to as many of its still pending sources as the entries
+//     already set allow (agreeing with them, setting the fewest new ones,
+//     new ones as close as possible to the highest VL the survey saw any
+//     destination's lowest vector put on that turn), until every source has one (first fit: low SLs
+//     fill first, so few SLs are used);
+//  3. destinations that need an SL beyond max_sls are moved to the front and
+//     the run repeats (a few rounds, "squeaky wheel", while at most 2% of
+//     the paths are left over); the fewest VLs the survey allows are tried
+//     first, then one more, ... up to max_vls;
+//  4. if no run fits, one error line says how many SLs the best run needs
+//     with max_vls VLs (runs at max_vls may use up to 64 virtual SLs to
+//     count this).
+//  Up to 300,000 paths (where it costs about a second) the per-path repair
+//  below runs as well and its result wins if it needs fewer VLs, then fewer
+//  SLs, so small fabrics never get worse than with the per-path search.
+// Time: O(K * S * V) for the survey, O(K * S * V * r * m) per run (r: SLs a
+// destination tries, usually 1-3; m: passes, at most V), a few runs per VL
+// count; threads split
+// the survey and the table writing over destinations (results identical for
+// every thread count). Memory: K * S bytes of path SLs, 64 * T bytes of
+// entries (T = sum over switches of (in channels + 1) * out channels) and
+// O(S * V) per thread; no per-path lists.
+//
+// Methods kFirstFit, kBestFit and kRepair place single paths (kept for
+// comparison; O(P * L) memory for P paths of average length L):
 //  1. paths hardest first (most distinct VLs in their lowest acceptable VL
 //     vector, then longest);
 //  2. for a path and each SL, a dynamic program over the hops finds the VL
@@ -35,17 +70,13 @@
 // Stops when every path is placed or after max_moves placements.
 // kBestFit stops at step 3 and kFirstFit takes the lowest SL without
 // eviction instead (paths that do not fit stay unplaced): the greedy
-// baselines.
-//
-// With fewest_vls (default) short runs first try the fewest VLs the lowest
-// acceptable vectors need, then one more, ..., before a full run with
-// max_vls.
-//
-// Time: O(P * L) to list the P paths (average length L), O(M * max_sls * L *
-// V) for M placements (M >= P; evictions add placements) plus O(P * L) per
-// eviction burst. Memory: O(P * L) for the hops (about 20 bytes each) and
-// 17 bytes per entry for T * max_sls entries, T = sum over switches of
-// (in channels + 1) * out channels.
+// baselines. With fewest_vls (default) short runs first try the fewest VLs
+// the lowest acceptable vectors need, then one more, ..., before a full run
+// with max_vls.
+// Time: O(P * L) to list the paths, O(M * max_sls * L * V) for M placements
+// (M >= P; evictions add placements) plus O(P * L) per eviction burst.
+// Memory: O(P * L) for the hops (about 20 bytes each) and 17 bytes per entry
+// for T * max_sls entries.
 #pragma once
 
 #include <cstdint>
@@ -59,8 +90,8 @@
 namespace keiro::vlmap {
 
 struct VlMapOptions {
-  enum Method { kFirstFit, kBestFit, kRepair };
-  Method method = kRepair;
+  enum Method { kFirstFit, kBestFit, kRepair, kTree };
+  Method method = kTree;
   int max_vls = 8;
   int max_sls = 16;
   uint64_t seed = 1;        // random order of equally hard paths and of equal repair moves
@@ -70,6 +101,13 @@ struct VlMapOptions {
   // lowest acceptable vectors need, then one more, ..., then max_vls with
   // the whole budget.
   bool fewest_vls = true;
+  // kTree: placement runs per VL count (0: 2 below max_vls, 4 at max_vls),
+  // and worker threads (0: the machine's cores, at most 8). Results are
+  // identical for every thread count.
+  int rounds = 0;
+  int threads = 1;
+  // kTree also runs the per-path repair up to this many paths (0: never).
+  int64_t small_paths = 300000;
 };
 
 struct VlMapStats {
@@ -81,6 +119,11 @@ struct VlMapStats {
   int64_t unplaceable = 0;           // paths no VL vector within max_vls accepts at all
   int sls_used = 0, vls_used = 0;
   int min_vls = 0;  // VLs the lowest acceptable vectors need (a lower bound)
+  // kTree: placement runs made, and on failure the SLs the best run at
+  // max_vls needs (0: more than 64) or, when paths are unplaceable, the VLs
+  // they need (needed_vls; 0: more than kMaxDataVls).
+  int runs = 0, needed_sls = 0, needed_vls = 0;
+  bool by_paths = false;  // kTree on a small fabric: the per-path repair's result was better
   double seconds = 0;
 };
 

@@ -5,9 +5,14 @@
 //   acro_bench layers  N D SEED...   ACRO layers vs LASH-style first fit on the
 //                                    same balanced minimal routes (paper Figs. 5, 6)
 //   acro_bench time    N D SEED...   run time of ACRO alone (paper Fig. 7)
-//   acro_bench realize N D HCAS SEED [SLS [VLS [firstfit|bestfit|repair [TABU [MOVES]]]]]
+//   acro_bench realize N D HCAS SEED [SLS [VLS [tree|firstfit|bestfit|repair [TABU [MOVES]]]]]
 //                                    the realization as SLs + SL2VL, then the
 //                                    self-check of the installed-style tables
+//   acro_bench perlid FILE SPLIT [SLS [VLS [THREADS]]]
+//                                    ACRO + the tree realization on a topology
+//                                    file; SPLIT 1 splits every destination
+//                                    into one per LID with the same tree (the
+//                                    input of per-LID routings)
 //   acro_bench smoke                 small cases of the three (make check);
 //                                    exit 1 if any fails
 // One tab-separated line per run on stdout, with a '#' header line.
@@ -23,6 +28,7 @@
 #include "core/acro/lash_layers.h"
 #include "core/check/verify.h"
 #include "core/engine.h"
+#include "core/io/topology_file.h"
 #include "core/minimal/balanced.h"
 #include "core/minimal/forwarding_index.h"
 #include "core/vlmap/vlmap.h"
@@ -103,6 +109,7 @@ int realize(int n, int d, int hcas, uint64_t seed, int sls, int vls, const char 
   o.max_vls = vls;
   o.method = !std::strcmp(method, "firstfit")  ? vlmap::VlMapOptions::kFirstFit
              : !std::strcmp(method, "bestfit") ? vlmap::VlMapOptions::kBestFit
+             : !std::strcmp(method, "tree")    ? vlmap::VlMapOptions::kTree
                                                : vlmap::VlMapOptions::kRepair;
   o.tabu_tenure = tenure;
   o.max_moves = max_moves;
@@ -135,6 +142,60 @@ int realize(int n, int d, int hcas, uint64_t seed, int sls, int vls, const char 
   return ok && check == "ok" ? 0 : 1;
 }
 
+// One destination per LID, each with its destination's tree.
+minimal::DestTrees split_per_lid(const minimal::DestTrees &t) {
+  minimal::DestTrees o;
+  const int32_t S = t.num_switches;
+  o.num_switches = S;
+  o.lid_start.push_back(0);
+  for (int32_t k = 0; k < t.num_dests(); ++k)
+    for (uint16_t lid : t.dest_lids(k)) {
+      o.root.push_back(t.root[k]);
+      o.lids.push_back(lid);
+      o.lid_start.push_back(static_cast<int32_t>(o.lids.size()));
+      o.next.insert(o.next.end(), t.next.begin() + static_cast<ptrdiff_t>(k) * S,
+                    t.next.begin() + static_cast<ptrdiff_t>(k + 1) * S);
+    }
+  return o;
+}
+
+int perlid(const char *file, bool split, int sls, int vls, int threads) {
+  Fabric f;
+  std::string err;
+  if (!io::read_topology(file, f, err)) {
+    std::fprintf(stderr, "acro_bench: %s\n", err.c_str());
+    return 2;
+  }
+  const minimal::DestTrees t0 = routes(f);
+  const minimal::DestTrees t = split ? split_per_lid(t0) : t0;
+  const std::clock_t c0 = std::clock();
+  auto w0 = std::chrono::steady_clock::now();
+  acro::AcroResult a = acro(f, t);
+  const double acro_s = since(w0), acro_cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
+  vlmap::VlDemand demand;
+  demand.rank = a.rank;
+  demand.rank_rows = a.num_layers;
+  vlmap::VlMapOptions o;
+  o.max_sls = sls;
+  o.max_vls = vls;
+  o.threads = threads;
+  Routing r;
+  r.reset(f, Routing::SlScope::kPerSourceSwitch);
+  minimal::write_lfts(f, t, r);
+  vlmap::VlMapStats st;
+  const std::clock_t c1 = std::clock();
+  w0 = std::chrono::steady_clock::now();
+  const bool ok = vlmap::realize(f, t, demand, o, r, st, err);
+  const double vl_s = since(w0), vl_cpu = double(std::clock() - c1) / CLOCKS_PER_SEC;
+  std::printf(
+      "#file\tsplit\tdests\tlayers\tpaths\truns\tsls\tvls\tacro_s\tacro_cpu\tvlmap_s\t"
+      "vlmap_cpu\tresult\n");
+  std::printf("%s\t%d\t%d\t%d\t%lld\t%d\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%s\n", file, split,
+              t.num_dests(), a.num_layers, (long long)st.paths, st.runs, st.sls_used, st.vls_used,
+              acro_s, acro_cpu, vl_s, vl_cpu, ok ? "ok" : err.c_str());
+  return ok ? 0 : 1;
+}
+
 // Seconds, not minutes: a few seeds of 16 switches through every command.
 int smoke() {
   char s1[] = "1", s2[] = "2";
@@ -156,6 +217,9 @@ int main(int argc, char **argv) {
     return layers(std::atoi(argv[2]), std::atoi(argv[3]), argc - 4, argv + 4);
   if (argc >= 5 && !std::strcmp(argv[1], "time"))
     return timing(std::atoi(argv[2]), std::atoi(argv[3]), argc - 4, argv + 4);
+  if (argc >= 4 && !std::strcmp(argv[1], "perlid"))
+    return perlid(argv[2], std::atoi(argv[3]) != 0, argc > 4 ? std::atoi(argv[4]) : 16,
+                  argc > 5 ? std::atoi(argv[5]) : 8, argc > 6 ? std::atoi(argv[6]) : 1);
   if (argc >= 6 && !std::strcmp(argv[1], "realize"))
     return realize(std::atoi(argv[2]), std::atoi(argv[3]), std::atoi(argv[4]),
                    std::strtoull(argv[5], nullptr, 10), argc > 6 ? std::atoi(argv[6]) : 16,
@@ -164,6 +228,7 @@ int main(int argc, char **argv) {
   std::fprintf(
       stderr,
       "usage: acro_bench smoke | layers N D SEED... | time N D SEED... |\n"
-      "       realize N D HCAS SEED [SLS [VLS [firstfit|bestfit|repair [TABU [MOVES]]]]]\n");
+      "       realize N D HCAS SEED [SLS [VLS [tree|firstfit|bestfit|repair [TABU [MOVES]]]]] |\n"
+      "       perlid FILE SPLIT [SLS [VLS [THREADS]]]\n");
   return 2;
 }

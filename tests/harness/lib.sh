@@ -12,6 +12,10 @@
 #   KEIRO_INSTALLED  1: load the installed libkeiro.so (ld.so.cache), not the
 #                    build tree's .libs/libkeiro.so
 #   KEIRO_VERBOSE    1: progress lines on stderr
+#   KEIRO_PRELOAD    libraries put before umad2sim in OpenSM's LD_PRELOAD
+#                    (a sanitizer runtime: tests/soak/asan-plugin.sh)
+#   KEIRO_STOP_WAIT  seconds kh_stop_pid waits after TERM (default 5; a
+#                    sanitized OpenSM checks for leaks while it exits)
 
 # kh_find_umad2sim: the path of libumad2sim.so on this machine (any
 # architecture): what the libumad2sim0 package installed, else the first one
@@ -61,12 +65,12 @@ kh_init() {
 # kh_pid_alive PID
 kh_pid_alive() { [ -n "$1" ] && kill -0 "$1" 2>/dev/null; }
 
-# kh_stop_pid PID NAME: TERM, wait up to 5 s, then KILL.
+# kh_stop_pid PID NAME: TERM, wait up to KEIRO_STOP_WAIT (5) s, then KILL.
 kh_stop_pid() {
   local pid=$1 i
   kh_pid_alive "$pid" || return 0
   kill -TERM "$pid" 2>/dev/null
-  for i in $(seq 50); do
+  for i in $(seq $((${KEIRO_STOP_WAIT:-5} * 10))); do
     kh_pid_alive "$pid" || break
     sleep 0.1
   done
@@ -178,7 +182,7 @@ kh_start_opensm() {
   (cd "$KH_DIR" && \
    OSM_CACHE_DIR="$KH_DIR/cache" OSM_TMP_DIR="$KH_DIR" \
    LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-   LD_PRELOAD="$KH_UMAD2SIM" \
+   LD_PRELOAD="${KEIRO_PRELOAD:+$KEIRO_PRELOAD }$KH_UMAD2SIM" \
    exec opensm -F "$conf" -f "$KH_DIR/opensm.log" </dev/null >opensm.out 2>&1) &
   KH_OSM_PID=$!
   echo "$KH_OSM_PID" >"$KH_DIR/opensm.pid"

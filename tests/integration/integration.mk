@@ -16,8 +16,10 @@ INTEGRATION_TESTS = tests/integration/topologies-up.sh \
 	tests/integration/dl-fabrics.sh tests/integration/live-keiro.sh \
 	tests/integration/fallback-staged.sh tests/integration/check-cli.sh \
 	tests/integration/tool-cli.sh tests/integration/simulate-cli.sh tests/integration/man-pages.sh \
-	tests/integration/sim-deadlock.sh tests/integration/fixed-sl.sh tests/integration/no-silent-skips.sh \
+	tests/integration/sim-deadlock.sh tests/integration/fixed-sl.sh tests/integration/bench-scripts.sh \
+	tests/integration/soak-short.sh tests/integration/no-silent-skips.sh \
 	tests/integration/reroute-sls.sh
 TESTS += $(INTEGRATION_TESTS)
-dist_noinst_SCRIPTS += $(INTEGRATION_TESTS) tests/integration/common.sh
+dist_noinst_SCRIPTS += $(INTEGRATION_TESTS) tests/integration/common.sh \
+	tests/soak/soak.sh tests/soak/asan-plugin.sh
 EXTRA_DIST += tests/integration/data/dl-irregular-64.net

@@ -97,7 +97,7 @@ TEST(DlEngine, EveryRestrictionAndPolicyIsDeadlockFree) {
         const fixtures::RouteCheck c = fixtures::check_routes(f, run.out);
         EXPECT_TRUE(c.ok) << c.problem;
         EXPECT_LE(c.vls, vls);
-        const int32_t root = dl::central_root(f);
+        const int32_t root = dl::default_root(f);
         EXPECT_EQ(fixtures::check_dl_rules(f, run.out, root, rs, vls), "") << rs << " " << pol;
         EXPECT_EQ(run.rep.get("policy"), pol);
         EXPECT_EQ(run.rep.get("subnets"), std::to_string(vls));
@@ -120,7 +120,7 @@ TEST(DlEngine, ExactAndFreeVlChoice) {
     route(f, i ? "dl_vl_choice=free" : "dl_vl_choice=exact", 3, run);
     ASSERT_TRUE(run.ok) << last_line(run);
     EXPECT_EQ(run.rep.get("vl_choice"), i ? "free" : "exact");
-    EXPECT_EQ(fixtures::check_dl_rules(f, run.out, dl::central_root(f), "ud", 3), "");
+    EXPECT_EQ(fixtures::check_dl_rules(f, run.out, dl::default_root(f), "ud", 3), "");
     sls[i] = std::stoi(run.rep.get("sls_used"));
   }
   std::printf("64 switches, 3 VLs: SLs exact %d, free %d\n", sls[0], sls[1]);
@@ -152,7 +152,7 @@ TEST(DlEngine, OneVlIsUpDown) {
   EXPECT_EQ(run.res.sls_used, 1);
   EXPECT_EQ(run.r.vls_used, 1);
   EXPECT_EQ(run.r.sls_used, 1);
-  const int32_t root = dl::central_root(f);
+  const int32_t root = dl::default_root(f);
   EXPECT_EQ(fixtures::check_dl_rules(f, run.r, root, "ud", 1), "");
   // The same path lengths as a plain destination-based up*/down* routing
   // from that root (the oracle, as OpenSM's updn: docs/dl.md).

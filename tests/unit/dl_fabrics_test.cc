@@ -47,7 +47,7 @@ Figures run(const Fabric &f, int vls, const std::string &restriction = "ud") {
     for (const uint16_t lid : f.lids()) sls.insert(r.path_sl(s, lid));
   fig.sls = static_cast<int>(sls.size());
 
-  const int32_t root = dl::central_root(f);
+  const int32_t root = dl::default_root(f);
   EXPECT_EQ(fixtures::check_dl_rules(f, r, root, restriction, vls), "");
   const EngineReport &rep = run.rep;
   fig.dl_hops = c.avg_hops;

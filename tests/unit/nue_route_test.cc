@@ -6,7 +6,9 @@
 // acyclic (checked independently by fixtures::check_routes).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -413,6 +415,115 @@ TEST(NueRoute, InterleavedLayersBalance) {
     EXPECT_LE(static_cast<double>(c.max_efi), b.efi_ratio * c.avg_efi) << "k=" << b.k;
     EXPECT_LT(c.avg_hops, b.hops) << "k=" << b.k;
   }
+}
+
+// A k-ary 2-tree: k top switches T0..T<k-1> (ids 0..k-1), k leaves (ids
+// k..2k-1); port p + 1 of leaf j goes to port j + 1 of top p; k CAs on ports
+// k + 1 .. 2k of every leaf. LIDs with LMC lmc.
+Fabric two_level_fat_tree(int k, uint8_t lmc) {
+  Fabric f;
+  for (int i = 0; i < 2 * k; ++i)
+    f.add_switch({0x5000 + static_cast<uint64_t>(i), (i < k ? "T" : "L") + std::to_string(i % k),
+                  static_cast<uint8_t>(2 * k)});
+  for (int j = 0; j < k; ++j)
+    for (int p = 0; p < k; ++p)
+      f.add_link(k + j, static_cast<uint8_t>(p + 1), p, static_cast<uint8_t>(j + 1));
+  for (int j = 0; j < k; ++j)
+    for (int h = 0; h < k; ++h) {
+      TerminalInfo t;
+      t.node_guid = 0x900000 + 2 * static_cast<uint64_t>(j * k + h);
+      t.port_guid = t.node_guid + 1;
+      t.name = "H" + std::to_string(j * k + h);
+      t.sw = k + j;
+      t.sw_port = static_cast<uint8_t>(k + 1 + h);
+      f.add_terminal(t);
+    }
+  assign_lids(f, lmc);
+  f.finalize();
+  return f;
+}
+
+// The switch-to-switch channels the route from CA src to LID lid crosses,
+// walked port by port in the tables (no keiro code but the Fabric's wiring).
+std::vector<int32_t> walk(const Fabric &f, const Routing &r, int32_t src, uint16_t lid) {
+  std::vector<int32_t> path;
+  int32_t s = f.terminal(src).sw;
+  for (int hop = 0; hop < 8; ++hop) {
+    const PortPeer peer = f.peer(s, r.out_port(s, lid));
+    if (peer.kind != PortPeer::kSwitch) return path;
+    path.push_back(peer.id);
+    s = f.channel(peer.id).dst;
+  }
+  ADD_FAILURE() << "no delivery within 8 hops";
+  return path;
+}
+
+TEST(NueRoute, TwoLevelFatTreeIsPerfectlyBalancedOnOneVl) {
+  // Every CA pair on different leaves crosses exactly one up-link (leaf ->
+  // top) and one down-link. By hand: a leaf's k CAs send to (k - 1) * k CAs
+  // on other leaves, k pairs per destination, all over the one up-link the
+  // leaf uses for that destination (destination-based). Spread evenly over
+  // its k up-links, each carries (k - 1) * k / k destinations * k pairs =
+  // k * (k - 1) pairs; the same count for every down-link (a leaf receives
+  // k * (k - 1) * k pairs over k down-links). Without balancing inside a
+  // destination's run, the k - 1 other leaves all take the same top, so a
+  // down-link carries a multiple of (k - 1) * k pairs per destination.
+  // keiro-nue reaches that exact balance for k = 3 and 5; for k = 4, 7, 8
+  // a few links are one destination (k pairs) off (measured: 4, 10 and 14
+  // links): the greedy order is not an exact matching.
+  struct Case {
+    int k;
+    int64_t slack;  // allowed distance from k * (k - 1)
+  };
+  for (const Case t : {Case{3, 0}, Case{5, 0}, Case{4, 4}, Case{7, 7}, Case{8, 8}}) {
+    const int k = t.k;
+    const Fabric f = two_level_fat_tree(k, 0);
+    NueRun run;
+    route(f, "", 1, run);
+    ASSERT_TRUE(run.ok) << k;
+    ASSERT_TRUE(check_routes(f, run.out).ok) << k;
+    std::vector<int64_t> load(f.num_channels(), 0);
+    for (int32_t a = 0; a < f.num_terminals(); ++a)
+      for (int32_t b = 0; b < f.num_terminals(); ++b) {
+        if (f.terminal(a).sw == f.terminal(b).sw) continue;
+        const std::vector<int32_t> path = walk(f, run.out, a, f.terminal(b).lid);
+        ASSERT_EQ(path.size(), 2u) << "k=" << k << ": not minimal";
+        for (int32_t c : path) ++load[c];
+      }
+    const int64_t expected = static_cast<int64_t>(k) * (k - 1);
+    int64_t total = 0;
+    for (int32_t c = 0; c < f.num_channels(); ++c) {
+      total += load[c];
+      EXPECT_LE(std::abs(load[c] - expected), t.slack)
+          << "k=" << k << " channel " << f.describe(f.channel(c).src) << " -> "
+          << f.describe(f.channel(c).dst) << " carries " << load[c];
+    }
+    EXPECT_EQ(total, 2 * expected * f.num_channels() / 2) << k;
+  }
+}
+
+TEST(NueRoute, LmcOffsetsTakeDifferentTopsOnATwoLevelFatTree) {
+  // k = 4 tops, LMC 2: the 4 LIDs of a CA reach it over 4 different tops
+  // from every other leaf, since each LID's routes load the down-link the
+  // previous LIDs of that CA did not use (every top is a minimal
+  // alternative for every leaf).
+  const int k = 4;
+  const Fabric f = two_level_fat_tree(k, 2);
+  NueRun run;
+  route(f, "", 1, run);
+  ASSERT_TRUE(run.ok);
+  ASSERT_TRUE(check_routes(f, run.out).ok);
+  for (int32_t b = 0; b < f.num_terminals(); ++b)
+    for (int j = 0; j < k; ++j) {
+      const int32_t leaf = k + j;
+      if (leaf == f.terminal(b).sw) continue;
+      std::vector<int> ports;
+      for (uint16_t i = 0; i < 4; ++i)
+        ports.push_back(run.out.out_port(leaf, static_cast<uint16_t>(f.terminal(b).lid + i)));
+      std::sort(ports.begin(), ports.end());
+      EXPECT_TRUE(std::adjacent_find(ports.begin(), ports.end()) == ports.end())
+          << "leaf L" << j << " to " << f.terminal(b).name << ": the LIDs share up-links";
+    }
 }
 
 }  // namespace

@@ -60,9 +60,10 @@ TEST(SimNetwork, ZeroLoadLatencyIsHopsTimesSwitchDelayPlusPacket) {
 TEST(SimNetwork, IdleCyclesBetweenMessagesChangeNothing) {
   // The loop skips cycles in which nothing is scheduled: a message a million
   // cycles after the first sees the same empty fabric, so the same
-  // zero-load latency (3 * 21 + 32 = 95). The run ends in the cycle after
-  // the last packet's ejection grant (3 * 21 = 63 cycles after its creation;
-  // the tail is counted delivered at grant + 32 then).
+  // zero-load latency (3 * 21 + 32 = 95). The run ends when the last tail
+  // has arrived, 95 cycles after the second message's creation (before
+  // the all-to-all slice it ended in the cycle after the ejection grant,
+  // 63 + 1, which let short runs report a throughput above 1).
   const Fabric f = fixtures::ca_ring(5);
   const Routing r = fixtures::route_ring(f, true);
   Config c = single(0, 2, 2048);
@@ -72,7 +73,7 @@ TEST(SimNetwork, IdleCyclesBetweenMessagesChangeNothing) {
   EXPECT_EQ(res.packets_measured, 2);
   EXPECT_DOUBLE_EQ(res.latency_avg, 95);
   EXPECT_DOUBLE_EQ(res.latency_max, 95);
-  EXPECT_EQ(res.cycles, 1000000 + 63 + 1);
+  EXPECT_EQ(res.cycles, 1000000 + 95);
 }
 
 TEST(SimNetwork, DroppedPacketLeavesTheOthersOnTime) {
@@ -220,6 +221,116 @@ TEST(SimNetwork, AlltoallDeliversEveryMessage) {
   EXPECT_EQ(res.packets_dropped, 0);  // 2 packets per message
   EXPECT_GT(res.throughput, 0);
   EXPECT_LE(res.throughput, 1.0);
+}
+
+// Three CAs on one switch: phase 1 sends t -> t + 1, phase 2 t -> t + 2.
+sim::Result alltoall_on_one_switch(sim::AlltoallSync sync, int window) {
+  const Fabric f = fixtures::from_links(1, {}, {.hcas = 3});
+  const Routing r = fixtures::min_hop(f);
+  Config c;
+  c.traffic = Traffic::kAlltoall;
+  c.alltoall_sync = sync;
+  c.alltoall_window = window;
+  return sim::simulate(f, r, c);
+}
+
+TEST(SimNetwork, PairwiseAlltoallStartsAPhaseWhenThePreviousArrived) {
+  // Every phase is a permutation through one switch, so nothing contends.
+  // Phase 1: injected at 0, routable at 21, ejected 21..53. Pairwise with a
+  // window of 1: t's message to t + 1 and the one from t - 1 have arrived
+  // at 53, so phase 2 is injected at 53, routable at 74, tail at 106.
+  sim::Result res = alltoall_on_one_switch(sim::AlltoallSync::kPairwise, 1);
+  ASSERT_TRUE(res.completed);
+  EXPECT_EQ(res.packets_delivered, 6);
+  EXPECT_EQ(res.cycles, 106);
+  EXPECT_DOUBLE_EQ(res.throughput, 6.0 * 32 / (3 * 106));
+  // Free: phase 2 is queued once phase 1 has left the source queue and
+  // injected when the link frees at 32; routable at 53, when the output to
+  // t + 2 (phase 1's packet from t + 1) frees: tail at 85.
+  res = alltoall_on_one_switch(sim::AlltoallSync::kFree, 1);
+  ASSERT_TRUE(res.completed);
+  EXPECT_EQ(res.cycles, 85);
+  EXPECT_DOUBLE_EQ(res.throughput, 6.0 * 32 / (3 * 85));
+  // A window of 2 phases: both are queued at 0, the same timing as free.
+  res = alltoall_on_one_switch(sim::AlltoallSync::kPairwise, 2);
+  EXPECT_EQ(res.cycles, 85);
+}
+
+TEST(SimNetwork, PairwiseAlltoallWaitsForTheSlowestPartner) {
+  // Two switches with 2 CAs each (0, 1 on S0; 2, 3 on S1), one VL, window 1.
+  //  - phase 1: 0->1 and 2->3 stay local (tails at 53), 1->2 and 3->0 cross
+  //    the link (S0 at 21, S1 at 42, tails at 74): every CA has sent and
+  //    received by 74.
+  //  - phase 2 (0->2, 1->3, 2->0, 3->1) all cross; each link serves 0 (2)
+  //    at 95, then 1 (3) at 127 (round robin after phase 1's 1 (3)): tails
+  //    at 148 for 0 <-> 2 and 180 for 1 <-> 3.
+  //  - phase 3: 0 and 2 start at 148 (0->3, 2->1 cross; they reach the
+  //    ejection ports at 190, free since 180: tails at 222), 1 and 3 wait
+  //    for their phase 2 until 180 (1->0, 3->2 local: tails at 233).
+  const Fabric f = fixtures::from_links(2, {{0, 1}}, {.hcas = 2});
+  const Routing r = fixtures::min_hop(f);
+  Config c;
+  c.traffic = Traffic::kAlltoall;
+  c.alltoall_window = 1;
+  const sim::Result res = sim::simulate(f, r, c);
+  ASSERT_TRUE(res.completed);
+  EXPECT_EQ(res.packets_delivered, 12);
+  EXPECT_EQ(res.cycles, 233);
+  EXPECT_DOUBLE_EQ(res.throughput, 12.0 * 32 / (4 * 233));
+  // Latency from creation: phase 1: 53, 74, 53, 74; phase 2: 74, 106, 74,
+  // 106 (created at 74); phase 3: 74, 74, 53, 53.
+  EXPECT_DOUBLE_EQ(res.latency_avg, (254 + 360 + 254) / 12.0);
+  EXPECT_DOUBLE_EQ(res.latency_max, 106);
+}
+
+TEST(SimNetwork, PairwiseAlltoallCountsADroppedMessageAsDone) {
+  // Switch 1 has no LFT entry for CA 2: CA 1's message of phase 1 is dropped
+  // at its own switch. Its phase still completes (else CAs 1 and 2 would
+  // wait for it forever), and every other message is delivered.
+  const Fabric f = fixtures::ca_ring(4);
+  Routing r = fixtures::route_ring(f, false);
+  r.set_out_port(1, f.terminal(2).lid, kNoPort);
+  Config c;
+  c.traffic = Traffic::kAlltoall;
+  const sim::Result res = sim::simulate(f, r, c);
+  ASSERT_TRUE(res.completed);
+  EXPECT_FALSE(res.deadlock);
+  EXPECT_GE(res.packets_dropped, 1);
+  EXPECT_EQ(res.packets_delivered + res.packets_dropped, 4 * 3);
+}
+
+TEST(SimNetwork, PacketBlockedOnOneVlDoesNotHoldAnotherVl) {
+  // CA 0 on S0 sends 2 packets to CA 2 (SL 0 -> VL 0) and then 1 packet to
+  // CA 3 (SL 1 -> VL 1), both on S1; buffers of one packet (32 credits).
+  // Packet 1 (VL 0): injected 0, granted S0 -> S1 at 21; its credits in
+  // S0's VL 0 buffer come back at 21 + 32 = 53, so packet 2 (VL 0) cannot
+  // go when the link frees at 32.
+  //  - per-VL source queues: packet 3 (VL 1) goes at 32: routable at S0 at
+  //    53 (output and input port free again at 53), at S1 at 74, tail at
+  //    106. Packet 2 goes at 64 (link): S0 at 85 (output busy until 85),
+  //    S1 at 106, tail 138. Packet 1: S1 at 42, tail 74.
+  //  - one FIFO: packet 2 goes at 53, S0 at 74, S1 at 95, tail 127;
+  //    packet 3 at 85, S0 at 106, S1 at 127, tail 159.
+  const Fabric f = fixtures::from_links(2, {{0, 1}}, {.hcas = 2});
+  Routing r = fixtures::min_hop(f);
+  r.set_dest_sl(f.terminal(3).lid, 1);
+  r.set_uniform_sl2vl(1, 1);
+  Config c = single(0, 2, 4096);
+  c.messages.push_back({0, 0, 3, 2048});
+  c.buffer_credits = 32;
+  sim::Result res = sim::simulate(f, r, c);
+  ASSERT_TRUE(res.completed);
+  EXPECT_EQ(res.vls, 2);
+  EXPECT_EQ(res.packets_measured, 3);
+  EXPECT_DOUBLE_EQ(res.latency_avg, (74 + 138 + 106) / 3.0);
+  EXPECT_DOUBLE_EQ(res.latency_max, 138);
+  EXPECT_EQ(res.cycles, 138);
+  c.vl_source_queues = false;
+  res = sim::simulate(f, r, c);
+  ASSERT_TRUE(res.completed);
+  EXPECT_DOUBLE_EQ(res.latency_avg, (74 + 127 + 159) / 3.0);
+  EXPECT_DOUBLE_EQ(res.latency_max, 159);
+  EXPECT_EQ(res.cycles, 159);
 }
 
 TEST(SimSweep, LoadsFromLoToHi) {

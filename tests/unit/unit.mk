@@ -5,7 +5,7 @@ check_PROGRAMS += tests/unit_tests
 tests_unit_tests_SOURCES += tests/unit/acro_engine_test.cc tests/unit/acro_layers_test.cc \
 	tests/unit/acro_weights_test.cc tests/unit/bench_fabrics_test.cc tests/unit/check_paths_test.cc \
 	tests/unit/check_verify_test.cc tests/unit/fixed_sl_test.cc tests/unit/dl_engine_test.cc tests/unit/dl_fabrics_test.cc \
-	tests/unit/dl_restriction_test.cc tests/unit/dl_search_test.cc \
+	tests/unit/dl_restriction_test.cc tests/unit/dl_search_test.cc tests/unit/dl_fattree_test.cc \
 	tests/unit/dumps_diag_test.cc tests/unit/dumps_test.cc tests/unit/engine_contract_test.cc \
 	tests/unit/engine_stage_test.cc tests/unit/reroute_test.cc tests/unit/fabric_test.cc tests/unit/fabrics.cc \
 	tests/unit/fabrics.h tests/unit/fabrics_test.cc tests/unit/graph_basic_test.cc \
@@ -17,6 +17,7 @@ tests_unit_tests_SOURCES += tests/unit/acro_engine_test.cc tests/unit/acro_layer
 	tests/unit/nue_dijkstra_test.cc tests/unit/nue_escape_test.cc \
 	tests/unit/nue_layers_test.cc tests/unit/nue_route_test.cc tests/unit/options_test.cc \
 	tests/unit/oracles.cc tests/unit/oracles.h tests/unit/plugin_routed_state_test.cc \
+	tests/unit/reader_fuzz_regress_test.cc \
 	tests/unit/plugin_vl_cap_test.cc tests/unit/routing_test.cc tests/unit/sim_network_test.cc \
 	tests/unit/topo_families_test.cc tests/unit/topo_hdn_test.cc tests/unit/vlmap_test.cc \
 	plugin/routed_state.cc

@@ -7,6 +7,7 @@
 #include "core/acro/acro.h"
 #include "core/check/verify.h"
 #include "core/minimal/balanced.h"
+#include "core/vlmap/dest_dp.h"
 #include "core/vlmap/path_dp.h"
 #include "core/vlmap/turn_table.h"
 #include "tests/unit/fabrics.h"
@@ -324,6 +325,184 @@ TEST(VlmapRealize, EndorsesAnotherRoutingsLfts) {
   const check::Result cr = check::verify(f, r);
   EXPECT_TRUE(cr.ok) << cr.first_problem;
   EXPECT_EQ(fixtures::credit_loop_problem(f, r), "");
+}
+
+}  // namespace
+}  // namespace keiro
+
+namespace keiro {
+namespace {
+
+// The per-destination DP (core/vlmap/dest_dp.h) by hand on the line case:
+// destination 1 (root 4) demands VL 1 on the hop leaving switch 2, VL 0
+// elsewhere; destination 0 (root 3) VL 0 everywhere.
+TEST(VlmapDestDp, ServesATreeAndStopsAtConflictingEntries) {
+  LineCase x;
+  vlmap::TurnTable tt(x.f, 1, 0);
+  vlmap::DestDp dp(x.f, x.t, x.d, tt);
+  std::vector<int8_t> entries(tt.num_turns(), -1);
+  std::vector<int8_t> sl(5, -1);
+  int max_vl = 0;
+  dp.load(1, 2);
+  EXPECT_EQ(dp.serve(entries, sl, 0, max_vl), 4);
+  EXPECT_EQ(max_vl, 1);
+  for (int s : {0, 1, 2, 3}) EXPECT_EQ(sl[s], 0);
+  // Source turns take the hop's VL; the turn at next(x) entered from x takes
+  // the VL of the hop leaving next(x).
+  const int8_t want_src[4] = {0, 0, 1, 0};
+  for (int s = 0; s < 4; ++s) EXPECT_EQ(entries[dp.source_turn(s)], want_src[s]) << s;
+  EXPECT_EQ(entries[dp.transit_turn(0)], 0);  // at 1, from 0
+  EXPECT_EQ(entries[dp.transit_turn(1)], 1);  // at 2, from 1
+  EXPECT_EQ(entries[dp.transit_turn(2)], 0);  // at 3, from 2
+  EXPECT_EQ(dp.transit_turn(3), -1);          // 3 -> 4 enters the root
+  int set = 0;
+  for (int8_t e : entries) set += e >= 0;
+  EXPECT_EQ(set, 7);
+
+  // Destination 0 in the same SL: switches 0, 1 and 2 reach 3 over switch
+  // 2's turns, which hold VL 1; only switch 4 (4 -> 3) can be served.
+  std::vector<int8_t> sl0(5, -1);
+  dp.load(0, 2);
+  max_vl = 0;
+  EXPECT_EQ(dp.serve(entries, sl0, 0, max_vl), 1);
+  EXPECT_EQ(sl0[4], 0);
+  for (int s : {0, 1, 2}) EXPECT_EQ(sl0[s], -1);
+  EXPECT_EQ(entries[dp.source_turn(4)], 0);
+  // A fresh SL serves the rest.
+  std::vector<int8_t> other(tt.num_turns(), -1);
+  EXPECT_EQ(dp.serve(other, sl0, 1, max_vl), 3);
+  for (int s : {0, 1, 2}) EXPECT_EQ(sl0[s], 1);
+  EXPECT_EQ(max_vl, 0);
+}
+
+TEST(VlmapDestDp, LabelOrderForcesADropOrARise) {
+  // Line 0-1-2, destination 2. Channel order (one row): 0->1 ranks below
+  // 1->2, so a path 0 -> 1 -> 2 cannot stay in one VL: the hop out of 0
+  // must take a higher VL than the hop out of 1.
+  const Fabric f = fixtures::hand_wired(3, {{0, 1, 1, 2}, {1, 1, 2, 2}});
+  const minimal::DestTrees t = fixtures::trees_from_next_switch(f, {2}, {{1, 2, -1}});
+  vlmap::VlDemand d;
+  d.rank.assign(f.num_channels(), 0);
+  const int32_t c01 = t.hop(0, 0), c12 = t.hop(0, 1);
+  d.rank[c01] = 0;
+  d.rank[c12] = 1;
+  d.rank_rows = 1;
+  vlmap::TurnTable tt(f, 1, 0);
+  vlmap::DestDp dp(f, t, d, tt);
+  std::vector<int8_t> entries(tt.num_turns(), -1), sl(3, -1);
+  int max_vl = 0;
+  dp.load(0, 1);  // one VL: switch 0 cannot be served
+  EXPECT_EQ(dp.serve({}, sl, 0, max_vl), 1);
+  EXPECT_EQ(sl[0], -1);
+  EXPECT_EQ(sl[1], 0);
+  std::fill(sl.begin(), sl.end(), -1);
+  dp.load(0, 2);
+  EXPECT_EQ(dp.serve(entries, sl, 0, max_vl), 2);
+  EXPECT_EQ(entries[dp.source_turn(0)], 1);
+  EXPECT_EQ(entries[dp.transit_turn(0)], 0);  // at 1, from 0
+  EXPECT_EQ(entries[dp.source_turn(1)], 0);
+  // With the entry at 1 (from 0) already at VL 1, the hop out of 0 has no
+  // VL above it within 2 VLs: switch 0 is left for another SL.
+  std::vector<int8_t> high(tt.num_turns(), -1);
+  high[dp.transit_turn(0)] = 1;
+  std::fill(sl.begin(), sl.end(), -1);
+  EXPECT_EQ(dp.serve(high, sl, 0, max_vl), 1);
+  EXPECT_EQ(sl[0], -1);
+}
+
+vlmap::VlMapOptions tree_only(int sls, int vls, int threads = 1) {
+  vlmap::VlMapOptions o;
+  o.method = vlmap::VlMapOptions::kTree;
+  o.small_paths = 0;  // the tree method alone
+  o.max_sls = sls;
+  o.max_vls = vls;
+  o.threads = threads;
+  return o;
+}
+
+TEST(VlmapTree, TooFewSlsSaysWhatItNeeds) {
+  LineCase x;
+  Routing r;
+  r.reset(x.f, Routing::SlScope::kPerSourceSwitch);
+  vlmap::VlMapStats st;
+  std::string err;
+  EXPECT_FALSE(vlmap::realize(x.f, x.t, x.d, tree_only(1, 2), r, st, err));
+  EXPECT_NE(err.find("got no SL with 1 SLs and 2 VLs"), std::string::npos) << err;
+  EXPECT_NE(err.find("they need 2 SLs with 2 VLs"), std::string::npos) << err;
+  EXPECT_EQ(st.needed_sls, 2);
+  EXPECT_GT(st.unplaced, 0);
+  // The default (small fabric: both methods) fails with the same line.
+  vlmap::VlMapOptions both = tree_only(1, 2);
+  both.small_paths = 300000;
+  EXPECT_FALSE(vlmap::realize(x.f, x.t, x.d, both, r, st, err));
+  EXPECT_NE(err.find("they need 2 SLs with 2 VLs"), std::string::npos) << err;
+
+  ASSERT_TRUE(vlmap::realize(x.f, x.t, x.d, tree_only(2, 2), r, st, err)) << err;
+  EXPECT_EQ(st.sls_used, 2);
+  EXPECT_EQ(st.vls_used, 2);
+  const uint16_t lid3 = x.f.terminal(3).lid, lid4 = x.f.terminal(4).lid;
+  for (int src : {0, 1, 2}) EXPECT_NE(r.path_sl(src, lid3), r.path_sl(src, lid4));
+}
+
+TEST(VlmapTree, TooFewVlsSaysHowMany) {
+  LineCase x;
+  Routing r;
+  r.reset(x.f, Routing::SlScope::kPerSourceSwitch);
+  vlmap::VlMapStats st;
+  std::string err;
+  EXPECT_FALSE(vlmap::realize(x.f, x.t, x.d, tree_only(16, 1), r, st, err));
+  EXPECT_EQ(st.unplaceable, 3);
+  EXPECT_EQ(st.needed_vls, 2);
+  EXPECT_NE(err.find("within 1 VLs (they need 2 VLs)"), std::string::npos) << err;
+}
+
+TEST(VlmapTree, RandomFabricsPassTheChecks) {
+  struct Case {
+    int n, d, hcas, sls, vls;
+  };
+  for (const Case c : {Case{32, 3, 2, 16, 8}, Case{48, 5, 1, 6, 4}, Case{64, 4, 2, 16, 8}}) {
+    for (uint64_t seed = 1; seed <= 2; ++seed) {
+      AcroCase x(c.n, c.d, c.hcas, seed);
+      if (x.layers > c.vls) continue;
+      Routing r;
+      r.reset(x.f, Routing::SlScope::kPerSourceSwitch);
+      minimal::write_lfts(x.f, x.t, r);
+      vlmap::VlMapStats st;
+      std::string err;
+      ASSERT_TRUE(vlmap::realize(x.f, x.t, x.d, tree_only(c.sls, c.vls), r, st, err))
+          << c.n << "/" << c.d << ": " << err;
+      EXPECT_FALSE(st.by_paths);
+      EXPECT_EQ(st.min_vls, x.layers);
+      EXPECT_GE(st.vls_used, x.layers);
+      EXPECT_LE(st.sls_used, c.sls);
+      check_tables(x, r, c.sls, c.vls);
+    }
+  }
+}
+
+TEST(VlmapTree, SameTablesForEveryThreadCount) {
+  AcroCase x(96, 4, 2, 3);
+  auto tables = [&](int threads) {
+    Routing r;
+    r.reset(x.f, Routing::SlScope::kPerSourceSwitch);
+    minimal::write_lfts(x.f, x.t, r);
+    vlmap::VlMapStats st;
+    std::string err;
+    EXPECT_TRUE(vlmap::realize(x.f, x.t, x.d, tree_only(16, 8, threads), r, st, err)) << err;
+    std::vector<uint8_t> all;
+    for (int32_t s = 0; s < x.f.num_switches(); ++s) {
+      for (uint16_t lid : x.f.lids()) all.push_back(r.path_sl(s, lid));
+      for (unsigned in = 0; in <= r.switch_ports(s); ++in)
+        for (unsigned out = 0; out <= r.switch_ports(s); ++out)
+          for (unsigned q = 0; q < kNumSls; ++q)
+            all.push_back(r.vl(s, static_cast<uint8_t>(in), static_cast<uint8_t>(out),
+                               static_cast<uint8_t>(q)));
+    }
+    return all;
+  };
+  const std::vector<uint8_t> one = tables(1);
+  EXPECT_EQ(tables(2), one);
+  EXPECT_EQ(tables(3), one);
 }
 
 }  // namespace

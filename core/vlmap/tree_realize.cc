@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// The VL realization per (destination, SL): method kTree of core/vlmap/vlmap.h.
+#include "core/vlmap/tree_realize.h"
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <chrono>
+#include <memory>
+#include <numeric>
+#include <system_error>
+#include <thread>
+
+#include "core/log.h"
+#include "core/vlmap/dest_dp.h"
+#include "core/vlmap/turn_table.h"
+
+namespace keiro::vlmap {
+
+namespace {
+
+constexpr int kVirtualSls = 64;  // SLs a run at max_vls may use to count what it needs
+
+int worker_count(int threads, int32_t items) {
+  int n = threads;
+  if (n <= 0) n = std::min(8, std::max(1, static_cast<int>(std::thread::hardware_concurrency())));
+  return std::max(1, std::min<int>(n, std::max<int32_t>(1, items / 16)));
+}
+
+// Runs fn(worker, i) for i in [0, n): worker w takes blocks of 16 indices
+// from a shared counter. fn must only write state owned by index i (or by
+// worker w), so the outcome does not depend on the thread count.
+template <class Fn>
+void parallel_for(int workers, int32_t n, Fn fn) {
+  if (workers <= 1) {
+    for (int32_t i = 0; i < n; ++i) fn(0, i);
+    return;
+  }
+  std::atomic<int32_t> next{0};
+  auto work = [&](int w) {
+    for (;;) {
+      const int32_t b = next.fetch_add(16);
+      if (b >= n) return;
+      for (int32_t i = b; i < std::min(n, b + 16); ++i) fn(w, i);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int w = 1; w < workers; ++w) {
+    try {
+      pool.emplace_back(work, w);
+    } catch (const std::system_error &) {
+      break;  // fewer threads: the others take the rest
+    }
+  }
+  work(0);
+  for (std::thread &t : pool) t.join();
+}
+
+class TreeRealizer {
+ public:
+  TreeRealizer(const Fabric &f, const minimal::DestTrees &t, const VlDemand &d,
+               const VlMapOptions &opt)
+      : f_(f),
+        t_(t),
+        d_(d),
+        opt_(opt),
+        S_(f.num_switches()),
+        K_(t.num_dests()),
+        tt_(f, 1, 0),
+        T_(tt_.num_turns()) {}
+
+  // Lowest vectors within V VLs: unplaceable paths, highest VL needed + 1,
+  // and each destination's difficulty.
+  void survey(int V, int64_t &unplaceable, int &lowest);
+  // One placement run in the current order with V VLs and up to cap SLs.
+  // Returns the SLs used (cap + 1 if some destination needed more than cap);
+  // failed: the destinations that needed an SL >= nsl, unplaced: their
+  // paths still pending after SL nsl - 1. First fit never lets SLs >= nsl
+  // change SLs < nsl, so this is exactly the outcome of a run with nsl SLs.
+  int run(int V, int cap, int nsl, std::vector<int32_t> &failed, int64_t &unplaced);
+  void order_by_difficulty();
+  void promote(const std::vector<int32_t> &failed);
+  void write(Routing &out, int nsl, VlMapStats &st) const;
+  int workers(int32_t items) const { return worker_count(opt_.threads, items); }
+
+ private:
+  const Fabric &f_;
+  const minimal::DestTrees &t_;
+  const VlDemand &d_;
+  const VlMapOptions &opt_;
+  int32_t S_, K_;
+  TurnTable tt_;  // turn numbering only
+  int32_t T_;
+  std::vector<int8_t> entries_;  // [q * T + turn]
+  std::vector<int8_t> sl_;       // [k * S + s]
+  std::vector<int32_t> order_;
+  std::vector<int32_t> diff_;   // per destination: highest VL of its lowest vectors
+  std::vector<uint8_t> top_;    // [k * S + s]: first-hop VL of the lowest vector (survey)
+  std::vector<int8_t> target_;  // per turn: highest VL any lowest vector gives it
+  std::unique_ptr<DestDp> dp_;
+};
+
+void TreeRealizer::survey(int V, int64_t &unplaceable, int &lowest) {
+  const int W = workers(K_);
+  std::vector<std::unique_ptr<DestDp>> dps;
+  std::vector<std::vector<int8_t>> scratch(W, std::vector<int8_t>(S_));
+  std::vector<std::vector<int8_t>> want(W, std::vector<int8_t>(T_, -1));
+  for (int w = 0; w < W; ++w) {
+    dps.push_back(std::make_unique<DestDp>(f_, t_, d_, tt_));
+    dps.back()->set_record(want[w]);
+  }
+  std::vector<int32_t> unserved(K_, 0), top(K_, 0);
+  diff_.assign(K_, 0);
+  top_.assign(static_cast<size_t>(K_) * S_, 0);
+  parallel_for(W, K_, [&](int w, int32_t k) {
+    DestDp &dp = *dps[w];
+    std::vector<int8_t> &sl = scratch[w];
+    dp.load(k, V);
+    std::fill(sl.begin(), sl.end(), -1);
+    int max_vl = 0;
+    const int32_t served =
+        dp.serve({}, sl, 0, max_vl, {top_.data() + static_cast<size_t>(k) * S_, size_t(S_)});
+    unserved[k] = (S_ - 1) - served;
+    top[k] = max_vl;
+    diff_[k] = max_vl;
+  });
+  target_.assign(T_, -1);
+  for (int w = 0; w < W; ++w)
+    for (int32_t i = 0; i < T_; ++i) target_[i] = std::max(target_[i], want[w][i]);
+  unplaceable = 0;
+  lowest = 1;
+  for (int32_t k = 0; k < K_; ++k) {
+    unplaceable += unserved[k];
+    lowest = std::max(lowest, top[k] + 1);
+  }
+}
+
+void TreeRealizer::order_by_difficulty() {
+  order_.resize(K_);
+  std::iota(order_.begin(), order_.end(), 0);
+  std::stable_sort(order_.begin(), order_.end(),
+                   [&](int32_t a, int32_t b) { return diff_[a] > diff_[b]; });
+}
+
+void TreeRealizer::promote(const std::vector<int32_t> &failed) {
+  std::vector<uint8_t> is(K_, 0);
+  for (int32_t k : failed) is[k] = 1;
+  std::stable_partition(order_.begin(), order_.end(), [&](int32_t k) { return is[k] != 0; });
+}
+
+int TreeRealizer::run(int V, int cap, int nsl, std::vector<int32_t> &failed, int64_t &unplaced) {
+  if (!dp_) dp_ = std::make_unique<DestDp>(f_, t_, d_, tt_);
+  dp_->set_targets(target_);
+  entries_.assign(static_cast<size_t>(cap) * T_, -1);
+  sl_.assign(static_cast<size_t>(K_) * S_, -1);
+  failed.clear();
+  unplaced = 0;
+  int used = 0;
+  constexpr int8_t kLater = 127;
+  std::fill(sl_.begin(), sl_.end(), kLater);
+  std::vector<uint8_t> is_failed(K_, 0);
+  // Hardest sources first: passes by the first-hop VL of the lowest vector.
+  const int passes = *std::max_element(diff_.begin(), diff_.end());
+  for (int pass = passes; pass >= 0; --pass)
+    for (int32_t k : order_) {
+      DestDp &dp = *dp_;
+      std::span<int8_t> sl(sl_.data() + static_cast<size_t>(k) * S_, S_);
+      const uint8_t *tp = top_.data() + static_cast<size_t>(k) * S_;
+      int32_t pending = 0;
+      for (int32_t x = 0; x < S_; ++x)
+        if (x != t_.root[k] && sl[x] == kLater && tp[x] == pass) sl[x] = -1, ++pending;
+      if (!pending) continue;
+      dp.load(k, V);
+      int max_vl = 0;
+      // First fit: SLs 0, 1, ... in turn.
+      for (int q = 0; q < nsl && pending > 0; ++q) {
+        std::span<int8_t> col(entries_.data() + static_cast<size_t>(q) * T_, T_);
+        const int32_t n = dp.serve(col, sl, q, max_vl);
+        if (n > 0) used = std::max(used, q + 1);
+        pending -= n;
+      }
+      // Beyond nsl (only when counting what a run would need): first fit.
+      for (int q = nsl; q < cap && pending > 0; ++q) {
+        if (q == nsl) {
+          if (!is_failed[k]) failed.push_back(k);
+          is_failed[k] = 1;
+          unplaced += pending;
+        }
+        std::span<int8_t> col(entries_.data() + static_cast<size_t>(q) * T_, T_);
+        const int32_t n = dp.serve(col, sl, q, max_vl);
+        if (n > 0) used = std::max(used, q + 1);
+        pending -= n;
+      }
+      if (pending > 0) {
+        if (cap <= nsl) {
+          if (!is_failed[k]) failed.push_back(k);
+          is_failed[k] = 1;
+          unplaced += pending;
+        }
+        used = cap + 1;
+        for (int32_t x = 0; x < S_; ++x)
+          if (sl[x] < 0) sl[x] = kLater - 1;  // given up
+      }
+    }
+  return used;
+}
+
+void TreeRealizer::write(Routing &out, int nsl, VlMapStats &st) const {
+  uint32_t seen = 0;
+  for (int32_t k = 0; k < K_; ++k)
+    for (int32_t s = 0; s < S_; ++s)
+      if (s != t_.root[k]) seen |= 1u << sl_[static_cast<size_t>(k) * S_ + s];
+  st.sls_used = std::max(1, std::popcount(seen));
+  int vmax = 0;
+  for (int32_t turn = 0; turn < T_; ++turn) {
+    const int32_t s = tt_.turn_switch(turn), in = tt_.turn_in(turn);
+    const uint8_t out_port = f_.channel(tt_.turn_out(turn)).src_port;
+    for (int q = 0; q < nsl; ++q) {
+      const int8_t v = entries_[static_cast<size_t>(q) * T_ + turn];
+      if (v < 0) continue;
+      const auto vl = static_cast<uint8_t>(v), sl = static_cast<uint8_t>(q);
+      vmax = std::max<int>(vmax, v);
+      if (in >= 0) {
+        out.set_vl(s, f_.channel(in).dst_port, out_port, sl, vl);
+        continue;
+      }
+      out.set_vl(s, 0, out_port, sl, vl);
+      for (int32_t term : f_.terminals_of(s))
+        out.set_vl(s, f_.terminal(term).sw_port, out_port, sl, vl);
+    }
+  }
+  st.vls_used = vmax + 1;
+  // Path SLs: every (switch, LID) cell belongs to one destination.
+  parallel_for(workers(K_), K_, [&](int, int32_t k) {
+    const int8_t *row = sl_.data() + static_cast<size_t>(k) * S_;
+    for (uint16_t lid : t_.dest_lids(k))
+      for (int32_t s = 0; s < S_; ++s)
+        out.set_path_sl(s, lid, s == t_.root[k] ? 0 : static_cast<uint8_t>(row[s]));
+  });
+}
+
+}  // namespace
+
+bool realize_tree(const Fabric &f, const minimal::DestTrees &t, const VlDemand &demand,
+                  const VlMapOptions &opt, Routing &out, VlMapStats &st, std::string &err) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto done = [&] {
+    st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  const int V = std::clamp(opt.max_vls, 1, kMaxDataVls);
+  const int nsl = std::clamp(opt.max_sls, 1, kNumSls);
+  const int32_t S = f.num_switches(), K = t.num_dests();
+  st.paths = S > 1 ? static_cast<int64_t>(K) * (S - 1) : 0;
+  if (!demand.rank.empty() && demand.rank_rows > 0 &&
+      demand.rank.size() < static_cast<size_t>(demand.rank_rows) * f.num_channels()) {
+    err = "VL demand: channel order too short";
+    return false;
+  }
+  if (!demand.lo.empty() &&
+      (demand.lo.size() != static_cast<size_t>(K) * S || demand.hi.size() != demand.lo.size())) {
+    err = "VL demand: VL intervals do not match the destinations";
+    return false;
+  }
+  TreeRealizer rz(f, t, demand, opt);
+  rz.survey(V, st.unplaceable, st.min_vls);
+  if (st.unplaceable) {
+    st.unplaced = st.unplaceable;
+    int64_t left = 0;
+    int need = 0;
+    rz.survey(kMaxDataVls, left, need);
+    st.needed_vls = left ? 0 : need;
+    done();
+    err = strprintf("%lld of %lld paths cannot get VLs their demand accepts within %d VLs (%s)",
+                    (long long)st.unplaceable, (long long)st.paths, V,
+                    left ? "not even with 15 VLs" : strprintf("they need %d VLs", need).c_str());
+    return false;
+  }
+  rz.order_by_difficulty();
+  std::vector<int32_t> failed;
+  int best_at_max = kVirtualSls + 1;
+  int64_t best_unplaced = st.paths;
+  for (int v = opt.fewest_vls ? st.min_vls : V; v <= V; ++v) {
+    const int rounds = opt.rounds > 0 ? opt.rounds : (v < V ? 2 : 4);
+    for (int r = 0; r < rounds; ++r) {
+      // At max_vls the run may use virtual SLs, to say what it would need.
+      int64_t unplaced = 0;
+      const int used = rz.run(v, v == V ? kVirtualSls : nsl, nsl, failed, unplaced);
+      ++st.runs;
+      if (failed.empty()) {
+        st.unplaced = 0;
+        rz.write(out, nsl, st);
+        done();
+        return true;
+      }
+      if (v == V) {
+        best_at_max = std::min(best_at_max, used);
+        best_unplaced = std::min(best_unplaced, unplaced);
+      }
+      rz.promote(failed);
+      // Reruns only help when few paths are left over.
+      if (unplaced > st.paths / 50) break;
+    }
+  }
+  st.needed_sls = best_at_max <= kVirtualSls ? best_at_max : 0;
+  st.unplaced = best_unplaced;
+  done();
+  const std::string need =
+      st.needed_sls ? strprintf("they need %d SLs with %d VLs", st.needed_sls, V)
+                    : strprintf("they need more than %d SLs with %d VLs", kVirtualSls, V);
+  err = strprintf("%lld of %lld paths got no SL with %d SLs and %d VLs (%d placement runs); %s",
+                  (long long)st.unplaced, (long long)st.paths, nsl, V, st.runs, need.c_str());
+  return false;
+}
+
+}  // namespace keiro::vlmap
