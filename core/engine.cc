@@ -14,6 +14,7 @@
 #include "core/fixed_sl.h"
 #include "core/loren/engine.h"
 #include "core/nue/engine.h"
+#include "core/previous_sls.h"
 #include "core/timing.h"
 
 namespace keiro {
@@ -97,8 +98,15 @@ bool run_engine(const EngineDesc &e, const EngineInput &in, Routing &out, Engine
   if (stage_ran) *stage_ran = false;
   auto t0 = std::chrono::steady_clock::now();
   const int fixed_sl = fixed_sl_option(in.options);
-  if (!(fixed_sl >= 0 ? route_fixed_sl(e, in, fixed_sl, out, rep) : e.route(in, out, rep)))
-    return false;
+  if (fixed_sl >= 0) {
+    // SLs are renamed around fixed_sl: the previous ones mean something else.
+    EngineInput plain = in;
+    plain.previous = nullptr;
+    if (!route_fixed_sl(e, plain, fixed_sl, out, rep)) return false;
+  } else {
+    if (!e.route(in, out, rep)) return false;
+    if (in.previous && !in.previous->empty()) keep_previous_sls(e, in, out, rep);
+  }
   rep.route_seconds = seconds_since(t0);
   out.engine = e.osm_name;
   check::Result own;

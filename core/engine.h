@@ -26,6 +26,7 @@ namespace keiro {
 namespace check {
 struct Result;  // core/check/verify.h
 }  // namespace check
+struct PreviousSls;  // core/previous_sls.h
 
 // Progress of a long step: phase ("route", "check", ...), units done, total.
 // Called on the routing thread (or, for "check", one call at a time from the
@@ -41,6 +42,12 @@ struct EngineInput {
   int max_sls = 16;          // SL budget
   bool qos = true;           // false: OpenSM will not program SL2VL, so only VL 0 exists
   ProgressFn progress = {};  // optional (keiro route shows it on a terminal)
+  // The previous routing's path SLs (re-routing after a fabric change,
+  // docs/rerouting.md), or null: run_engine() then keeps the SLs of the
+  // pairs still connected where the new tables allow (core/previous_sls.h);
+  // engines may use it too (keiro-nue keeps destinations in their layer).
+  // Not used with option fixed_sl.
+  const PreviousSls *previous = nullptr;
 };
 
 // What an engine tells about its run, for logs and summaries.
@@ -123,7 +130,9 @@ int vl_budget(const Fabric &f, const Options &o, bool qos, const char *engine, L
 // returns false (after logging its own ERROR line) if it failed.
 using StageFn = std::function<bool(const Routing &)>;
 
-// Routes and self-checks. out is reset by the engine. When check_out is given,
+// Routes and self-checks. out is reset by the engine. With in.previous,
+// between the two the previous SLs are kept where the new tables allow, or
+// one WARN line says how many changed (core/previous_sls.h). When check_out is given,
 // it receives the self-check's result (core/check/verify.h) whenever the
 // check ran, passed or not, so that callers need not check again.
 //

@@ -9,7 +9,9 @@
 
 namespace keiro {
 
-enum class LogLevel { kError, kInfo, kVerbose, kDebug };
+// kWarn: something the admin must act on that is not a failure (e.g. path
+// SLs that changed in a re-route, docs/rerouting.md).
+enum class LogLevel { kError, kWarn, kInfo, kVerbose, kDebug };
 
 class Logger {
  public:

@@ -24,6 +24,10 @@ const OptionSpec kGeneralOptions[] = {
                "UCX_IB_SL / NCCL_IB_SL never asks the SA), alone and mixed with the SA's SLs: "
                "SL N gets VLs of its own and path_sl never answers it (docs/fixed-sl.md); "
                "unset: only the SA's SLs are safe"),
+    int_option("keep_sls", 0, 1, "1",
+               "re-routing after a fabric change: 1 keeps the path SLs handed out before for "
+               "every pair still connected where the new tables allow (docs/rerouting.md); 0 "
+               "routes afresh (one WARN line counts the SLs that changed)"),
     int_option("threads", 0, 256, "0",
                "worker threads for the self-check and the VL realization (0 = the machine's "
                "cores, at most 8); the result is the same for every value"),

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/engine.h"
+#include "core/previous_sls.h"
 #include "core/routing.h"
 #include "core/timing.h"
 #include "plugin/install_tables.h"
@@ -93,6 +94,13 @@ int route(EngineRun &run, OsmLogger &log) {
   in.qos = qos;
   in.max_vls = vl_budget(f, opt, qos, e.osm_name, log);
   in.max_sls = static_cast<int>(opt.get_int("max_sls"));
+  // SL-stable re-routing (docs/rerouting.md): the SLs this engine handed out
+  // in the last accepted routing, keyed by GUIDs and LIDs.
+  PreviousSls previous;
+  if (run.owned) {
+    previous = capture_previous_sls(run.owned->fabric(), run.owned->routing());
+    in.previous = &previous;
+  }
   Routing r;
   EngineReport rep;
   // The tables go into OpenSM's new_lft/hops while the self-check runs; a

@@ -10,6 +10,7 @@ osm_log_level_t osm_level(LogLevel level) {
   switch (level) {
     case LogLevel::kError:
       return OSM_LOG_ERROR;
+    case LogLevel::kWarn:  // OpenSM has no warning level; INFO is on by default
     case LogLevel::kInfo:
       return OSM_LOG_INFO;
     case LogLevel::kVerbose:
@@ -28,7 +29,8 @@ bool OsmLogger::enabled(LogLevel level) const {
 void OsmLogger::write(LogLevel level, const std::string &line) {
   if (level == LogLevel::kError) return error(code_, line);
   if (!enabled(level)) return;
-  osm_log(log_, osm_level(level), "keiro: %s\n", line.c_str());
+  osm_log(log_, osm_level(level), "keiro: %s%s\n", level == LogLevel::kWarn ? "WARN: " : "",
+          line.c_str());
 }
 
 void OsmLogger::error(const char *code, const std::string &line) {

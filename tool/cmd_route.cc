@@ -7,12 +7,14 @@
 #include <vector>
 
 #include "core/engine.h"
+#include "core/io/dump_dir.h"
 #include "core/io/path_sl_file.h"
 #include "core/log.h"
 #include "core/metrics/path_stats.h"
 #include "core/metrics/report.h"
 #include "core/metrics/traffic.h"
 #include "core/options.h"
+#include "core/previous_sls.h"
 #include "tool/args.h"
 #include "tool/command.h"
 #include "tool/progress.h"
@@ -37,6 +39,10 @@ const char *kUsage =
     "  --vls N             data VLs of every port (VLCap; default 8)\n"
     "  --no-qos            route as with OpenSM's qos FALSE (one VL)\n"
     "  --sm-node NODE      node holding OpenSM's port (LID assignment as on ibsim)\n"
+    "  --previous DIR      re-route: DIR holds the dumps of the earlier routing (as\n"
+    "                      --out writes them, with keiro-path-sl.dump); pairs still\n"
+    "                      connected keep their SLs where the new tables allow, else\n"
+    "                      one WARN line counts the changed ones (docs/rerouting.md)\n"
     "  --traffic           also compute effective bandwidth and the shift all-to-all\n"
     "                      estimate (keiro analyze has the options)\n"
     "  --json              print the figures as JSON\n"
@@ -46,7 +52,7 @@ const char *kUsage =
 int run_route(const std::vector<std::string> &args) {
   std::string engines;
   for (const EngineDesc &e : all_engines()) engines += std::string(" ") + e.name;
-  std::string engine = "nue", topology, out_dir, opt_text, sm_node;
+  std::string engine = "nue", topology, out_dir, opt_text, sm_node, previous_dir;
   io::TopologyReadOptions ropt;
   bool json = false, verbose = false, traffic = false;
   const std::string usage = strprintf(kUsage, engines.c_str());
@@ -54,10 +60,11 @@ int run_route(const std::vector<std::string> &args) {
   for (ArgWalker w("route", args); w.next();) {
     if (w.help()) return print_usage(usage);
     if (w.take("--engine", engine) || w.take("--topology", topology) || w.take("--out", out_dir) ||
-        take_opt(w, opt_text) || w.take("--lmc", 0, 7, ropt.lmc) ||
-        w.take("--vls", 1, 15, ropt.vls) || w.take("--sm-node", ropt.sm_node) ||
-        w.flag("--no-qos", no_qos) || w.flag("--traffic", traffic) || w.flag("--json", json) ||
-        w.flag("-v", verbose) || w.flag("--verbose", verbose)) {
+        w.take("--previous", previous_dir) || take_opt(w, opt_text) ||
+        w.take("--lmc", 0, 7, ropt.lmc) || w.take("--vls", 1, 15, ropt.vls) ||
+        w.take("--sm-node", ropt.sm_node) || w.flag("--no-qos", no_qos) ||
+        w.flag("--traffic", traffic) || w.flag("--json", json) || w.flag("-v", verbose) ||
+        w.flag("--verbose", verbose)) {
       if (w.failed()) return 2;
     } else {
       return w.unknown(usage);
@@ -77,6 +84,19 @@ int run_route(const std::vector<std::string> &args) {
   ToolLogger log(verbose);
   const int budget = vl_budget(f, options, qos, e->osm_name, log);
   EngineInput in{f, options, log, budget, static_cast<int>(options.get_int("max_sls")), qos};
+  PreviousSls previous;
+  if (!previous_dir.empty()) {
+    io::LoadOptions lo;
+    io::LoadedRouting lr;
+    std::string err;
+    if (!io::load_dump_dir(previous_dir, lo, lr, err)) return input_error("route", err);
+    if (lr.use_source_sls)
+      return input_error("route", "--previous " + previous_dir +
+                                      ": needs keiro-path-sl.dump, not per-source-LID SLs");
+    lr.routing.engine = lr.engine;
+    previous = capture_previous_sls(lr.fabric, lr.routing);
+    in.previous = &previous;
+  }
   ProgressLine progress("route");
   if (progress.enabled())
     in.progress = [&](const char *phase, int64_t done, int64_t total) {

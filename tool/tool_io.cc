@@ -15,12 +15,15 @@ namespace keiro::tool {
 void ToolLogger::write(LogLevel level, const std::string &line) {
   if (level == LogLevel::kError)
     std::fprintf(stderr, "ERROR: %s\n", line.c_str());
+  else if (level == LogLevel::kWarn)
+    std::fprintf(stderr, "WARN: %s\n", line.c_str());
   else
     std::fprintf(stderr, "%s\n", line.c_str());
 }
 
 bool ToolLogger::enabled(LogLevel level) const {
-  return level == LogLevel::kError || (verbose_ && level == LogLevel::kInfo);
+  return level == LogLevel::kError || level == LogLevel::kWarn ||
+         (verbose_ && level == LogLevel::kInfo);
 }
 
 int input_error(const char *command, const std::string &what) {

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "core/previous_sls.h"
+
 namespace keiro::nue {
 
 namespace {
@@ -14,6 +16,7 @@ void add_facts(const Fabric &f, const NueResult &r, EngineReport &rep) {
   for (int i = 0; i < r.layers; ++i)
     rep.add("root_layer" + std::to_string(i), f.describe(r.layer[i].root));
   rep.add("layers", static_cast<long>(r.layers));
+  if (r.pinned_ports > 0) rep.add("pinned_ports", static_cast<long>(r.pinned_ports));
   rep.add("escape_fallbacks", static_cast<long>(r.escape_fallbacks));
   rep.add("backtracking", static_cast<long>(r.backtracking));
   rep.add("escape_repairs", static_cast<long>(r.escape_repairs));
@@ -50,8 +53,14 @@ int layer_budget(const EngineInput &in) {
 
 bool read_engine_options(const EngineInput &in, NueOptions &opt) {
   std::string err;
-  if (read_options(in.options, in.fabric, layer_budget(in), opt, err)) return true;
-  return engine_error(in.log, kName, err);
+  if (!read_options(in.options, in.fabric, layer_budget(in), opt, err))
+    return engine_error(in.log, kName, err);
+  // Re-routing: a destination's SL is its layer, so surviving destinations
+  // keep their previous layer (docs/rerouting.md).
+  if (in.previous && in.options.get_int("keep_sls") != 0 &&
+      (in.previous->engine.empty() || in.previous->engine == kName))
+    opt.previous_layer = previous_dest_sls(in.fabric, *in.previous);
+  return true;
 }
 
 bool run(const EngineInput &in, const NueOptions &opt, Routing &out, NueResult &r) {

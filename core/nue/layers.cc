@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "core/nue/layers.h"
 
+#include <algorithm>
+
 #include "core/enum_names.h"
 #include "core/fabric.h"
 #include "core/graph/partition.h"
@@ -65,6 +67,46 @@ int assign_layers(const graph::Graph &switches, std::span<const DestinationPort>
     if (remap[i] == 0) remap[i] = used++;
   for (int32_t &l : layer) l = remap[l];
   return used;
+}
+
+int pin_previous_layers(std::span<const DestinationPort> ports, std::span<const uint8_t> previous,
+                        int k, std::vector<int32_t> &layer, int32_t &pinned) {
+  std::vector<int32_t> next = layer;
+  std::vector<char> is_pinned(ports.size(), 0);
+  pinned = 0;
+  for (size_t i = 0; i < ports.size(); ++i) {
+    const uint16_t lid = ports[i].lid;
+    if (lid < previous.size() && previous[lid] < k) {
+      next[i] = previous[lid];
+      is_pinned[i] = 1;
+      ++pinned;
+    }
+  }
+  int layers = 0;
+  std::vector<int32_t> count(k, 0);
+  for (int32_t l : next) {
+    ++count[l];
+    layers = std::max(layers, l + 1);
+  }
+  // Fill layers left empty with ports that had no previous layer, taken
+  // from the most populated layers' tail.
+  for (int l = 0; l < layers; ++l) {
+    if (count[l] > 0) continue;
+    size_t best = ports.size();
+    for (size_t i = ports.size(); i-- > 0;)
+      if (!is_pinned[i] && count[next[i]] > 1 &&
+          (best == ports.size() || count[next[i]] > count[next[best]]))
+        best = i;
+    if (best == ports.size()) {
+      pinned = 0;
+      return -1;
+    }
+    --count[next[best]];
+    next[best] = l;
+    ++count[l];
+  }
+  layer = std::move(next);
+  return layers;
 }
 
 }  // namespace keiro::nue

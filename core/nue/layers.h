@@ -54,4 +54,13 @@ bool parse_partition_method(const std::string &name, PartitionMethod &m);
 int assign_layers(const graph::Graph &switches, std::span<const DestinationPort> ports, int k,
                   PartitionMethod method, int seed, std::vector<int32_t> &layer, std::string &err);
 
+// Re-routing (docs/rerouting.md): every port whose base LID has a previous
+// layer previous[lid] < k takes that layer (its path SL stays), the others
+// keep layer[i]. A layer below the highest that would be left empty gets
+// one port without a previous layer; if there is none, layer is left as it
+// was and -1 returned. Returns the layer count; pinned = ports pinned.
+// O(P + k).
+int pin_previous_layers(std::span<const DestinationPort> ports, std::span<const uint8_t> previous,
+                        int k, std::vector<int32_t> &layer, int32_t &pinned);
+
 }  // namespace keiro::nue

@@ -139,6 +139,11 @@ class Router {
       err = "partitioning the destinations failed: " + why;
       return false;
     }
+    if (!opt_.previous_layer.empty()) {  // re-routing: keep the previous layers
+      const int pinned = pin_previous_layers(ports_, opt_.previous_layer, opt_.layers, layer_of_,
+                                             out_.pinned_ports);
+      if (pinned > 0) layers_ = pinned;
+    }
     by_layer_.resize(ports_.size());
     std::iota(by_layer_.begin(), by_layer_.end(), 0);
     std::stable_sort(by_layer_.begin(), by_layer_.end(), [&](int32_t a, int32_t b) {

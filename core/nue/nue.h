@@ -45,6 +45,10 @@ struct NueOptions {
   int seed = 1;       // destination orders, random partitions, METIS
   int32_t root = -1;  // escape-tree root of every layer; -1: the most central
                       // switch of each layer's convex subgraph (line 5)
+  // Re-routing (docs/rerouting.md): the previous layer by destination base
+  // LID (0xFF: none); such destinations keep it instead of the partition's
+  // (pin_previous_layers in layers.h). Empty: partition only.
+  std::vector<uint8_t> previous_layer;
   // Optional: (destination ports routed, ports to route) as routing goes on,
   // for a progress line; with one layer every order attempt counts anew.
   std::function<void(int64_t, int64_t)> progress = {};
@@ -62,7 +66,8 @@ struct NueLayer {
 };
 
 struct NueResult {
-  int layers = 0;  // non-empty layers = SLs = VLs of the tables (0: no destination)
+  int layers = 0;            // non-empty layers = SLs = VLs of the tables (0: no destination)
+  int32_t pinned_ports = 0;  // destination ports kept in NueOptions::previous_layer
   // Totals over the layers (of the kept attempt with one layer).
   int64_t lids = 0;
   int64_t escape_fallbacks = 0;     // LIDs routed entirely over the escape paths

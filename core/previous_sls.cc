@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "core/previous_sls.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "core/check/verify.h"
+
+namespace keiro {
+
+namespace {
+
+// Per LID of f: whether it survives (same owner GUID as before, with an SL).
+std::vector<char> surviving_lids(const Fabric &f, const PreviousSls &prev) {
+  std::vector<char> s(f.max_lid() + 1u, 0);
+  for (uint16_t lid : f.lids())
+    s[lid] = lid < prev.lid_owner.size() && prev.lid_owner[lid] != 0 &&
+             prev.lid_owner[lid] == lid_owner_guid(f, lid);
+  return s;
+}
+
+// The previous SL row (by LID) of new switch s, or null.
+const std::vector<uint8_t> *previous_row(const Fabric &f, const PreviousSls &prev, int32_t s) {
+  if (prev.scope == Routing::SlScope::kPerDestination) return &prev.dest_sl;
+  const auto it = prev.switch_sl.find(f.sw(s).guid);
+  return it == prev.switch_sl.end() ? nullptr : &it->second;
+}
+
+uint8_t at(const std::vector<uint8_t> &row, uint16_t lid) {
+  return lid < row.size() ? row[lid] : check::kNoPathSl;
+}
+
+}  // namespace
+
+int PreviousSls::sl(uint64_t src_switch_guid, uint16_t dlid) const {
+  const std::vector<uint8_t> *row = &dest_sl;
+  if (scope == Routing::SlScope::kPerSourceSwitch) {
+    const auto it = switch_sl.find(src_switch_guid);
+    if (it == switch_sl.end()) return -1;
+    row = &it->second;
+  }
+  const uint8_t v = at(*row, dlid);
+  return v == check::kNoPathSl ? -1 : v;
+}
+
+uint64_t lid_owner_guid(const Fabric &f, uint16_t lid) {
+  const LidOwner o = f.lid_owner(lid);
+  if (o.kind == LidOwner::kSwitch) return f.sw(o.id).guid;
+  if (o.kind == LidOwner::kTerminal) return f.terminal(o.id).port_guid;
+  return 0;
+}
+
+PreviousSls capture_previous_sls(const Fabric &f, const Routing &r) {
+  PreviousSls p;
+  p.scope = r.sl_scope();
+  p.engine = r.engine;
+  const uint16_t top = std::min<uint16_t>(f.max_lid(), r.max_lid());
+  p.lid_owner.assign(top + 1u, 0);
+  for (uint16_t lid : f.lids())
+    if (lid <= top) p.lid_owner[lid] = lid_owner_guid(f, lid);
+  if (p.scope == Routing::SlScope::kPerDestination) {
+    p.dest_sl.assign(top + 1u, check::kNoPathSl);
+    for (uint16_t lid : f.lids())
+      if (lid <= top) p.dest_sl[lid] = r.path_sl(0, lid);
+    return p;
+  }
+  for (int32_t s = 0; s < f.num_switches(); ++s) {
+    std::vector<uint8_t> &row = p.switch_sl[f.sw(s).guid];
+    row.assign(top + 1u, check::kNoPathSl);
+    for (uint16_t lid : f.lids())
+      if (lid <= top) row[lid] = r.path_sl(s, lid);
+  }
+  return p;
+}
+
+SlComparison compare_sls(const Fabric &f, const Routing &r, const PreviousSls &prev) {
+  SlComparison c;
+  if (prev.empty()) return c;
+  const std::vector<char> alive = surviving_lids(f, prev);
+  // Surviving source LIDs per switch, and per LID those of its own port
+  // (pairs from a port to itself are not paths).
+  std::vector<int64_t> sources(f.num_switches(), 0);
+  std::vector<int64_t> own(f.max_lid() + 1u, 0);
+  for (int32_t s = 0; s < f.num_switches(); ++s) {
+    const SwitchInfo &si = f.sw(s);
+    int64_t n = 0;
+    for (uint32_t j = 0; si.lid && j < (1u << si.lmc); ++j) n += alive[si.lid + j];
+    for (uint32_t j = 0; si.lid && j < (1u << si.lmc); ++j) own[si.lid + j] = n;
+    sources[s] += n;
+    for (int32_t t : f.terminals_of(s)) {
+      const TerminalInfo &ti = f.terminal(t);
+      int64_t m = 0;
+      for (uint32_t j = 0; ti.lid && j < (1u << ti.lmc); ++j) m += alive[ti.lid + j];
+      for (uint32_t j = 0; ti.lid && j < (1u << ti.lmc); ++j) own[ti.lid + j] = m;
+      sources[s] += m;
+    }
+  }
+  std::vector<char> changed(f.max_lid() + 1u, 0);
+  for (int32_t s = 0; s < f.num_switches(); ++s) {
+    const std::vector<uint8_t> *row = previous_row(f, prev, s);
+    if (!row || sources[s] == 0) continue;
+    for (uint16_t dlid : f.lids()) {
+      const uint8_t old = at(*row, dlid);
+      if (!alive[dlid] || old == check::kNoPathSl) continue;
+      const int64_t pairs = sources[s] - (f.lid_switch(dlid) == s ? own[dlid] : 0);
+      c.surviving += pairs;
+      const uint8_t now = r.path_sl(s, dlid);
+      if (now < kNumSls && old < kNumSls) c.moved[now][old] += pairs;
+      if (now != old) {
+        c.changed += pairs;
+        changed[dlid] = 1;
+      }
+    }
+  }
+  for (uint16_t dlid : f.lids())
+    if (changed[dlid]) c.changed_dests.push_back(dlid);
+  return c;
+}
+
+std::array<uint8_t, kNumSls> best_sl_renaming(const SlComparison &c, int max_sls) {
+  const int n = std::clamp(max_sls, 1, kNumSls);
+  std::array<int, kNumSls> to;
+  to.fill(-1);
+  std::array<bool, kNumSls> taken{};
+  for (;;) {  // greedy: the largest count whose SLs are both still free
+    int64_t best = 0;
+    int bi = -1, bj = -1;
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        if (to[i] < 0 && !taken[j] && c.moved[i][j] > best) {
+          best = c.moved[i][j];
+          bi = i;
+          bj = j;
+        }
+    if (bi < 0) break;
+    to[bi] = bj;
+    taken[bj] = true;
+  }
+  // The rest keep their name when it is free, else take the first free one.
+  for (int i = 0; i < kNumSls; ++i)
+    if (to[i] < 0 && !taken[i]) {
+      to[i] = i;
+      taken[i] = true;
+    }
+  std::array<uint8_t, kNumSls> out{};
+  for (int i = 0, free = 0; i < kNumSls; ++i) {
+    if (to[i] < 0) {
+      while (taken[free]) ++free;
+      to[i] = free;
+      taken[free] = true;
+    }
+    out[i] = static_cast<uint8_t>(to[i]);
+  }
+  return out;
+}
+
+bool apply_previous_sls(const Fabric &f, const PreviousSls &prev, Routing &r,
+                        const std::vector<char> *only_dest) {
+  if (prev.empty()) return true;
+  std::vector<char> alive = surviving_lids(f, prev);
+  if (only_dest)
+    for (size_t lid = 0; lid < alive.size(); ++lid)
+      alive[lid] = alive[lid] && lid < only_dest->size() && (*only_dest)[lid];
+  if (r.sl_scope() == Routing::SlScope::kPerSourceSwitch) {
+    for (int32_t s = 0; s < f.num_switches(); ++s) {
+      const std::vector<uint8_t> *row = previous_row(f, prev, s);
+      if (!row) continue;
+      for (uint16_t dlid : f.lids())
+        if (alive[dlid] && at(*row, dlid) != check::kNoPathSl)
+          r.set_path_sl(s, dlid, at(*row, dlid));
+    }
+    return true;
+  }
+  const std::vector<uint8_t> sls = previous_dest_sls(f, prev);
+  if (prev.scope == Routing::SlScope::kPerSourceSwitch) {
+    // Per-destination tables can hold the old SLs only where every old
+    // source switch agreed.
+    for (uint16_t dlid : f.lids()) {
+      int common = -1;
+      for (int32_t s = 0; s < f.num_switches(); ++s) {
+        const std::vector<uint8_t> *row = previous_row(f, prev, s);
+        if (!row || !alive[dlid] || at(*row, dlid) == check::kNoPathSl) continue;
+        if (common >= 0 && common != at(*row, dlid)) return false;
+        common = at(*row, dlid);
+      }
+      if (common >= 0) r.set_dest_sl(dlid, static_cast<uint8_t>(common));
+    }
+    return true;
+  }
+  for (uint16_t dlid : f.lids())
+    if (alive[dlid] && sls[dlid] != check::kNoPathSl) r.set_dest_sl(dlid, sls[dlid]);
+  return true;
+}
+
+std::vector<uint8_t> previous_dest_sls(const Fabric &f, const PreviousSls &prev) {
+  if (prev.scope != Routing::SlScope::kPerDestination || prev.empty()) return {};
+  const std::vector<char> alive = surviving_lids(f, prev);
+  std::vector<uint8_t> out(f.max_lid() + 1u, check::kNoPathSl);
+  for (uint16_t lid : f.lids())
+    if (alive[lid]) out[lid] = at(prev.dest_sl, lid);
+  return out;
+}
+
+void keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
+                       EngineReport &rep) {
+  const PreviousSls &prev = *in.previous;
+  SlComparison c = compare_sls(in.fabric, out, prev);
+  if (c.changed > 0 && in.options.get_int("keep_sls") != 0) {
+    // Step 1b: rename the SLs towards the old names.
+    const std::array<uint8_t, kNumSls> to = best_sl_renaming(c, in.max_sls);
+    int64_t kept_after = 0, kept_before = 0;
+    for (int i = 0; i < kNumSls; ++i) {
+      kept_before += c.moved[i][i];
+      kept_after += c.moved[i][to[i]];
+    }
+    if (kept_after > kept_before) {
+      out.permute_sls(to);
+      const int64_t fresh = c.changed;
+      c = compare_sls(in.fabric, out, prev);
+      rep.add("renamed_sls_changed", static_cast<long>(c.changed));
+      rep.add("fresh_sls_changed", static_cast<long>(fresh));
+    }
+  }
+  rep.add("previous_pairs", static_cast<long>(c.surviving));
+  if (c.changed == 0) {
+    rep.add("sls_changed", 0L);
+    rep.add("sls_kept", "yes");
+    in.log.logf(LogLevel::kInfo,
+                "%s: re-route: every one of the %lld (source, destination) pairs routed before "
+                "keeps its SL",
+                e.osm_name, static_cast<long long>(c.surviving));
+    return;
+  }
+  const bool keep = in.options.get_int("keep_sls") != 0;
+  std::string why = keep ? "the previous SLs do not fit the new tables' SL scope"
+                         : "option keep_sls=0: routed afresh";
+  check::Options co;
+  co.threads = static_cast<int>(in.options.get_int("threads"));
+  co.max_problems = 1;
+  co.name_cycle_paths = false;
+  int checks = 0;
+  if (keep) {
+    Routing kept = out;
+    if (apply_previous_sls(in.fabric, prev, kept)) {
+      ++checks;
+      const check::Result r = check::verify(in.fabric, kept, co);
+      if (r.ok) {
+        out = std::move(kept);
+        rep.add("sls_changed", 0L);
+        rep.add("sls_kept", "yes");
+        rep.add("keep_checks", static_cast<long>(checks));
+        in.log.logf(LogLevel::kInfo,
+                    "%s: re-route: the new tables are deadlock free with the previous SLs, which "
+                    "the SA keeps answering for all %lld (source, destination) pairs routed "
+                    "before (the fresh routing would have changed %lld)",
+                    e.osm_name, static_cast<long long>(c.surviving),
+                    static_cast<long long>(c.changed));
+        return;
+      }
+      why = "the new tables with all previous SLs: " + r.first_problem;
+      // Step 2b: bisect the destinations whose SLs changed.
+      std::vector<char> only(in.fabric.max_lid() + 1u, 0);
+      const std::vector<uint16_t> &d = c.changed_dests;
+      bool any = false;
+      auto bisect = [&](auto &&self, size_t lo, size_t hi) -> void {
+        if (lo >= hi || checks >= kMaxKeepChecks) return;
+        if (!any && checks >= kGiveUpChecks) return;  // the old SLs do not fit at all
+        Routing t = out;
+        std::fill(only.begin(), only.end(), 0);
+        for (size_t i = lo; i < hi; ++i) only[d[i]] = 1;
+        apply_previous_sls(in.fabric, prev, t, &only);
+        ++checks;
+        if (check::verify(in.fabric, t, co).ok) {
+          out = std::move(t);
+          any = true;
+          return;
+        }
+        if (hi - lo == 1) return;
+        const size_t mid = lo + (hi - lo) / 2;
+        self(self, lo, mid);
+        self(self, mid, hi);
+      };
+      // The whole list failed above: start with its halves.
+      if (d.size() > 1) {
+        bisect(bisect, 0, d.size() / 2);
+        bisect(bisect, d.size() / 2, d.size());
+      }
+      if (any) {
+        const SlComparison left = compare_sls(in.fabric, out, prev);
+        rep.add("sls_changed", static_cast<long>(left.changed));
+        rep.add("sls_kept", left.changed == 0 ? "yes" : "partly");
+        rep.add("keep_checks", static_cast<long>(checks));
+        if (left.changed == 0) return;
+        in.log.logf(LogLevel::kWarn,
+                    "%s: re-route changed the SL of %lld of %lld (source, destination) pairs "
+                    "routed before (%lld with a fresh routing; the others keep theirs); jobs "
+                    "that asked the SA for PathRecords before must query them again",
+                    e.osm_name, static_cast<long long>(left.changed),
+                    static_cast<long long>(c.surviving), static_cast<long long>(c.changed));
+        return;
+      }
+    }
+  }
+  rep.add("sls_changed", static_cast<long>(c.changed));
+  rep.add("sls_kept", keep ? "no" : "off");
+  if (keep) rep.add("keep_checks", static_cast<long>(checks));
+  in.log.logf(LogLevel::kWarn,
+              "%s: re-route changed the SL of %lld of %lld (source, destination) pairs routed "
+              "before; jobs that asked the SA for PathRecords before must query them again (%s)",
+              e.osm_name, static_cast<long long>(c.changed), static_cast<long long>(c.surviving),
+              why.c_str());
+}
+
+}  // namespace keiro

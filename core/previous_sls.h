@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// SL-stable re-routing (docs/rerouting.md, issue 16): the path SLs of the
+// previous routing, kept across OpenSM sweeps by the plugin or read from
+// dumps by `keiro route --previous DIR`, so that a re-route after a fault
+// keeps every SL the SA handed out before for every pair still connected.
+// MPI libraries ask for PathRecords once per job and keep the SL, so after a
+// re-route traffic is a mix of old-SL and new-SL holders; when the new path
+// SL of every surviving pair equals its old one the two kinds are the same
+// traffic and the normal self-check of the installed tables covers the mix.
+//
+// Keys are stable across fabric changes, never dense ids: a destination is a
+// LID together with the GUID of the port that owns it (a LID whose owner
+// changed does not survive), a source is a LID with its owner GUID and, for
+// per-source-switch SLs, the GUID of its switch. A (source LID, destination
+// LID) pair survives when both LIDs survive and, for per-source-switch SLs,
+// the source's switch had a row before.
+//
+// run_engine() (core/engine.h) uses EngineInput::previous after routing:
+//  1. the engine may use it itself (keiro-nue pins surviving destinations to
+//     their previous layer = SL, core/nue/nue.h NueOptions::previous_layer);
+//  1b. the SLs are renamed (best_sl_renaming) so that as many surviving
+//     pairs as possible get their old SL back: no check needed, SLs are
+//     only labels of the engine's VL patterns (ACRO/DL/LOREN's realization
+//     and Nue's layer order number them arbitrarily);
+//  2. if surviving pairs still have other SLs, the new tables with the old
+//     SLs on surviving pairs (new SLs on new pairs) are checked; if that
+//     passes they are what is handed out (every SL kept);
+//  2b. otherwise, destination by destination: the destinations whose SLs
+//     changed are bisected (try a range with its old SLs on top of those
+//     accepted so far; check; accept it whole or split it), so that the
+//     destinations whose old SLs fit the new tables keep them; at most
+//     kMaxKeepChecks checks (each one self-check), and none beyond
+//     kGiveUpChecks while no range was accepted;
+//  3. the pairs left with a new SL are counted in exactly one WARN line.
+// Option keep_sls=0 skips steps 1 and 2 (the WARN line still counts).
+// Facts: previous_pairs, sls_changed, sls_kept (yes|partly|no|off),
+// keep_checks.
+//
+// Time: capture O(S * L); compare/apply O(S * L) (per-source-switch) or
+// O(L * S) counting; step 2 one more self-check. Memory: S * L bytes per
+// PreviousSls (per-source-switch) or L bytes, plus a copy of the Routing
+// while step 2 runs.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/engine.h"
+#include "core/fabric.h"
+#include "core/routing.h"
+
+namespace keiro {
+
+struct PreviousSls {
+  Routing::SlScope scope = Routing::SlScope::kPerDestination;
+  std::string engine;               // Routing::engine of the previous routing
+  std::vector<uint64_t> lid_owner;  // by LID: GUID of the owning port (0: unused)
+  std::vector<uint8_t> dest_sl;     // kPerDestination: SL by LID (check::kNoPathSl: none)
+  // kPerSourceSwitch: by source switch GUID, the SL by destination LID.
+  std::unordered_map<uint64_t, std::vector<uint8_t>> switch_sl;
+  bool empty() const { return lid_owner.empty(); }
+  // The previous SL of a pair, or -1 when the pair was not routed before.
+  // src_guid: GUID of the source's switch (per-source-switch scope only).
+  int sl(uint64_t src_switch_guid, uint16_t dlid) const;
+};
+
+// The GUID owning a LID of f (switch GUID or CA/router port GUID), 0 if none.
+uint64_t lid_owner_guid(const Fabric &f, uint16_t lid);
+
+// The path SLs of routing r on fabric f (r.path_sl for every LID of f).
+PreviousSls capture_previous_sls(const Fabric &f, const Routing &r);
+
+// How the path SLs of r compare with prev, in (source LID, destination LID)
+// pairs, LMC offsets expanded, the same port as source and destination left out.
+struct SlComparison {
+  int64_t surviving = 0;                // pairs whose both ends existed before with an SL
+  int64_t changed = 0;                  // ... whose SL in r differs from before
+  std::vector<uint16_t> changed_dests;  // destination LIDs of those pairs, ascending
+  // moved[new SL][old SL]: surviving pairs by their new and old SL.
+  std::array<std::array<int64_t, kNumSls>, kNumSls> moved{};
+};
+
+// The SL renaming (a permutation of 0..15, to[new] = name) that keeps the
+// most surviving pairs on their old SL, renaming only among SLs below
+// max_sls (greedy on c.moved, largest count first). Renaming SLs of a
+// routing (Routing::permute_sls) keeps it deadlock free: SLs are labels.
+std::array<uint8_t, kNumSls> best_sl_renaming(const SlComparison &c, int max_sls);
+SlComparison compare_sls(const Fabric &f, const Routing &r, const PreviousSls &prev);
+
+// Sets the path SL of every surviving pair of r to its previous SL. False
+// (r unchanged) when r's SLs are per destination but prev's per source
+// switch and the source switches of a destination disagree.
+// only_dest (by LID, optional): restricts it to those destinations.
+bool apply_previous_sls(const Fabric &f, const PreviousSls &prev, Routing &r,
+                        const std::vector<char> *only_dest = nullptr);
+
+// For per-destination SLs: the previous SL by LID of f for the LIDs that
+// survive (check::kNoPathSl elsewhere); empty when prev is per source switch.
+std::vector<uint8_t> previous_dest_sls(const Fabric &f, const PreviousSls &prev);
+
+inline constexpr int kMaxKeepChecks = 256;
+inline constexpr int kGiveUpChecks = 16;
+
+// Steps 2 and 3 above, called by run_engine() on the engine's checked-to-be
+// tables; out may get the previous SLs. Logs one INFO line (kept) or one WARN
+// line (changed). threads: check workers.
+void keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out, EngineReport &rep);
+
+}  // namespace keiro

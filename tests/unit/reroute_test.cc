@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// SL-stable re-routing (core/previous_sls.h, docs/rerouting.md): after a
+// link or switch failure, routing with the previous SLs keeps the SL of
+// every pair still connected (keiro-nue: destinations keep their layer),
+// or as many as the new tables allow with one WARN line counting the rest.
+// Oracles: fixtures::credit_loop_problem (tests/unit/oracles.h) on the
+// tables as handed out, and SL comparisons and pair counts written here
+// from the two Routings directly (not through compare_sls).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/engine.h"
+#include "core/nue/layers.h"
+#include "core/previous_sls.h"
+#include "tests/unit/fabrics.h"
+#include "tests/unit/oracles.h"
+
+namespace keiro {
+namespace {
+
+// f without switch drop_sw (and its CAs) and without the link of channel
+// drop_channel (-1: none); GUIDs, port numbers and LIDs stay.
+Fabric without(const Fabric &f, int32_t drop_sw, int32_t drop_channel) {
+  Fabric g;
+  std::vector<int32_t> id(f.num_switches(), -1);
+  for (int32_t s = 0; s < f.num_switches(); ++s)
+    if (s != drop_sw) id[s] = g.add_switch(f.sw(s));
+  for (int32_t t = 0; t < f.num_terminals(); ++t) {
+    TerminalInfo ti = f.terminal(t);
+    if (ti.sw == drop_sw) continue;
+    ti.sw = id[ti.sw];
+    g.add_terminal(ti);
+  }
+  for (int32_t c = 0; c < f.num_channels(); ++c) {
+    const Channel &ch = f.channel(c);
+    if (c > ch.reverse || c == drop_channel || ch.reverse == drop_channel) continue;
+    if (ch.src == drop_sw || ch.dst == drop_sw) continue;
+    g.add_link(id[ch.src], ch.src_port, id[ch.dst], ch.dst_port, ch.vls);
+  }
+  g.finalize();
+  return g;
+}
+
+struct Routed {
+  bool ok = false;
+  Routing r;
+  EngineReport rep;
+  CaptureLogger log;
+};
+
+void route(const Fabric &f, const char *engine, const PreviousSls *prev, Routed &run,
+           const std::string &opts = "") {
+  Options o;
+  std::string err;
+  ASSERT_TRUE(Options::parse(opts, o, err)) << err;
+  EngineInput in{f, o, run.log, 4, 16, true};
+  in.previous = prev;
+  run.ok = run_engine(*find_engine(engine), in, run.r, run.rep);
+}
+
+// (source LID, destination LID) pairs of LMC-0 fabric g (routed r) whose SL
+// differs from r0's on f0, both ends present in both fabrics.
+int64_t changed_pairs(const Fabric &f0, const Routing &r0, const Fabric &g, const Routing &r) {
+  int64_t n = 0;
+  for (int32_t s = 0; s < g.num_switches(); ++s) {
+    const int32_t s0 = f0.find_switch(g.sw(s).guid);
+    const int64_t sources = 1 + static_cast<int64_t>(g.terminals_of(s).size());
+    for (uint16_t lid : g.lids()) {
+      if (lid_owner_guid(f0, lid) != lid_owner_guid(g, lid)) continue;
+      if (r.path_sl(s, lid) == r0.path_sl(s0, lid)) continue;
+      n += sources - (g.lid_switch(lid) == s ? 1 : 0);
+    }
+  }
+  return n;
+}
+
+int warn_lines(const CaptureLogger &log) {
+  return log.count(LogLevel::kWarn);
+}
+
+Fabric torus5x5() {
+  return fixtures::from_links(25, fixtures::torus_links(5, 5), {.hcas = 2});
+}
+
+// The measurement, small: a fresh keiro-nue routing after one link
+// failure moves destinations to other layers, and the new tables with the
+// old SLs have a credit loop; with the previous SLs every destination keeps
+// its layer and the tables are deadlock free (old SLs = new SLs).
+TEST(Reroute, NueLinkFailureKeepsLayers) {
+  const Fabric f0 = torus5x5();
+  Routed before;
+  route(f0, "nue", nullptr, before);
+  ASSERT_TRUE(before.ok);
+  const PreviousSls prev = capture_previous_sls(f0, before.r);
+  int found = -1;
+  for (int32_t c = 0; c < f0.num_channels() && found < 0; ++c) {
+    if (c > f0.channel(c).reverse) continue;
+    const Fabric f1 = without(f0, -1, c);
+    Routed fresh;
+    route(f1, "nue", &prev, fresh, "keep_sls=0");
+    ASSERT_TRUE(fresh.ok);
+    const int64_t changed = changed_pairs(f0, before.r, f1, fresh.r);
+    if (changed == 0) continue;
+    // keep_sls=0: routed afresh, one WARN line with the exact count.
+    EXPECT_EQ(warn_lines(fresh.log), 1);
+    EXPECT_TRUE(fresh.log.contains("changed the SL of " + std::to_string(changed) + " of " +
+                                   std::to_string(75 * 74)));
+    EXPECT_EQ(fresh.rep.get("sls_changed"), std::to_string(changed));
+    Routing old_sls = fresh.r;
+    for (uint16_t lid : f1.lids()) old_sls.set_dest_sl(lid, before.r.path_sl(0, lid));
+    if (fixtures::credit_loop_problem(f1, old_sls).empty()) continue;
+    found = c;
+
+    Routed kept;
+    route(f1, "nue", &prev, kept);
+    ASSERT_TRUE(kept.ok);
+    EXPECT_EQ(changed_pairs(f0, before.r, f1, kept.r), 0);
+    for (uint16_t lid : f1.lids()) EXPECT_EQ(kept.r.path_sl(0, lid), before.r.path_sl(0, lid));
+    EXPECT_EQ(fixtures::credit_loop_problem(f1, kept.r), "");
+    EXPECT_EQ(kept.rep.get("sls_kept"), "yes");
+    EXPECT_EQ(kept.rep.get("pinned_ports"), "75");  // 25 switches + 50 CAs
+    EXPECT_EQ(kept.rep.get("previous_pairs"), std::to_string(75 * 74));
+    EXPECT_EQ(warn_lines(kept.log), 0);
+  }
+  EXPECT_GE(found, 0) << "no link whose failure makes fresh SLs unsafe with the old ones";
+}
+
+// A whole switch with its two CAs fails, then comes back: the survivors keep
+// their SLs both times; the restored LIDs are new pairs.
+TEST(Reroute, NueSwitchFailureAndRestore) {
+  const Fabric f0 = torus5x5();
+  Routed before;
+  route(f0, "nue", nullptr, before);
+  ASSERT_TRUE(before.ok);
+  const Fabric f1 = without(f0, 12, -1);
+  ASSERT_EQ(f1.lids().size(), 72u);
+  const PreviousSls p0 = capture_previous_sls(f0, before.r);
+  Routed down;
+  route(f1, "nue", &p0, down);
+  ASSERT_TRUE(down.ok);
+  EXPECT_EQ(changed_pairs(f0, before.r, f1, down.r), 0);
+  EXPECT_EQ(fixtures::credit_loop_problem(f1, down.r), "");
+  EXPECT_EQ(down.rep.get("previous_pairs"), std::to_string(72 * 71));
+  const PreviousSls p1 = capture_previous_sls(f1, down.r);
+  Routed up;
+  route(f0, "nue", &p1, up);
+  ASSERT_TRUE(up.ok);
+  EXPECT_EQ(changed_pairs(f1, down.r, f0, up.r), 0);
+  EXPECT_EQ(fixtures::credit_loop_problem(f0, up.r), "");
+  EXPECT_EQ(warn_lines(up.log), 0);
+}
+
+// ACRO and DL (per source switch SLs): the tables handed out are deadlock
+// free; the SLs reported changed are exactly those that differ; a WARN line
+// exactly when some changed; with keep_sls=1 no more change than afresh.
+TEST(Reroute, PerSourceSwitchEnginesCountAndWarn) {
+  const Fabric f0 = torus5x5();
+  const Fabric f1 = without(f0, -1, fixtures::channel_between(f0, 6, 7));
+  for (const char *engine : {"acro", "dl"}) {
+    SCOPED_TRACE(engine);
+    Routed before;
+    route(f0, engine, nullptr, before);
+    ASSERT_TRUE(before.ok);
+    const PreviousSls prev = capture_previous_sls(f0, before.r);
+    Routed fresh, kept;
+    route(f1, engine, &prev, fresh, "keep_sls=0");
+    route(f1, engine, &prev, kept);
+    ASSERT_TRUE(fresh.ok);
+    ASSERT_TRUE(kept.ok);
+    const int64_t fresh_changed = changed_pairs(f0, before.r, f1, fresh.r);
+    const int64_t kept_changed = changed_pairs(f0, before.r, f1, kept.r);
+    EXPECT_GT(fresh_changed, 0);
+    EXPECT_LE(kept_changed, fresh_changed);
+    EXPECT_EQ(kept.rep.get("sls_changed"), std::to_string(kept_changed));
+    EXPECT_EQ(warn_lines(kept.log), kept_changed > 0 ? 1 : 0);
+    EXPECT_EQ(fixtures::credit_loop_problem(f1, kept.r), "");
+    // The LFTs are the fresh routing's: only SLs are kept.
+    for (int32_t s = 0; s < f1.num_switches(); ++s)
+      for (uint16_t lid : f1.lids()) ASSERT_EQ(kept.r.out_port(s, lid), fresh.r.out_port(s, lid));
+  }
+}
+
+// Layers are pinned by base LID; a layer left empty takes an unpinned port.
+TEST(Reroute, PinPreviousLayers) {
+  std::vector<nue::DestinationPort> ports(4);
+  for (int i = 0; i < 4; ++i) ports[i].lid = static_cast<uint16_t>(i + 1);
+  std::vector<int32_t> layer = {0, 0, 1, 1};
+  const std::vector<uint8_t> previous = {0xFF, 2, 0xFF, 2, 0};  // LID 1 -> 2, 3 -> 2, 4 -> 0
+  int32_t pinned = 0;
+  EXPECT_EQ(nue::pin_previous_layers(ports, previous, 4, layer, pinned), 3);
+  EXPECT_EQ(pinned, 3);
+  EXPECT_EQ(layer, (std::vector<int32_t>{2, 1, 2, 0}));  // LID 2 fills empty layer 1
+  layer = {0, 0, 0, 0};
+  const std::vector<uint8_t> all = {0xFF, 2, 2, 2, 2};
+  EXPECT_EQ(nue::pin_previous_layers(ports, all, 4, layer, pinned), -1);  // layers 0, 1 empty
+  EXPECT_EQ(layer, (std::vector<int32_t>{0, 0, 0, 0}));
+}
+
+}  // namespace
+}  // namespace keiro
+
+namespace keiro {
+namespace {
+
+// SLs are renamed towards their old names: largest counts first, within the
+// SL budget, always a permutation.
+TEST(Reroute, BestSlRenaming) {
+  SlComparison c;
+  c.moved[0][2] = 100;  // new SL 0 was SL 2 for 100 pairs
+  c.moved[0][0] = 10;
+  c.moved[1][0] = 50;
+  c.moved[2][1] = 5;
+  c.moved[3][5] = 70;  // SL 5 is beyond max_sls 4: not used
+  const std::array<uint8_t, kNumSls> to = best_sl_renaming(c, 4);
+  EXPECT_EQ(to[0], 2);
+  EXPECT_EQ(to[1], 0);
+  EXPECT_EQ(to[2], 1);
+  EXPECT_EQ(to[3], 3);
+  std::array<bool, kNumSls> seen{};
+  for (uint8_t v : to) {
+    ASSERT_LT(v, kNumSls);
+    EXPECT_FALSE(seen[v]);
+    seen[v] = true;
+  }
+}
+
+}  // namespace
+}  // namespace keiro
