@@ -30,8 +30,7 @@ CdgDijkstra::CdgDijkstra(const Fabric &f, CompleteCdg &cdg) : cdg_(cdg), ch_(cdg
   order_.resize(s);
   sources_.resize(s);
   for (int32_t v = 0; v < s; ++v) sources_[v] = 1 + static_cast<int64_t>(f.terminals_of(v).size());
-  in_run_.assign(ch_.dst.size(), 0);
-  touched_.reserve(ch_.dst.size());
+  hop_.assign(s, Hop{});
 }
 
 CdgDijkstra::Outcome CdgDijkstra::route(int32_t d, std::span<const int64_t> weight,
@@ -42,8 +41,7 @@ CdgDijkstra::Outcome CdgDijkstra::route(int32_t d, std::span<const int64_t> weig
     base_ = 2;
   }
   escape_for_ = -1;
-  for (int32_t c : touched_) in_run_[c] = 0;
-  touched_.clear();
+  hop_[d] = Hop{0, -1};  // the in-run walks end at d
   Outcome out;
   // Algorithm 1, lines 1-9: only d is known; its fake source channel is the
   // ejection into d's own ports, so next[d] = -1.
@@ -149,11 +147,13 @@ void CdgDijkstra::rebind(int32_t u, std::span<const int64_t> weight) {
     cand_[n++] = Candidate{nd, q, 0};
   }
   if (n == 0) return;  // no alternative: no path walks
-  const int64_t best = dist_[u] + in_run_[q0] + path_in_run(ch_.dst[q0]);
+  // No path of this run crosses u yet (only settled switches are on paths),
+  // so u's own channels carry no in-run load.
+  const int64_t best = dist_[u] + path_in_run(ch_.dst[q0]);
   size_t m = 0;
   for (size_t i = 0; i < n; ++i) {
     const int32_t q = cand_[i].q;
-    const int64_t cost = cand_[i].cost + in_run_[q] + path_in_run(ch_.dst[q]);
+    const int64_t cost = cand_[i].cost + path_in_run(ch_.dst[q]);
     if (cost < best) cand_[m++] = Candidate{cost, q, 0};
   }
   n = m;
@@ -177,11 +177,14 @@ void CdgDijkstra::rebind(int32_t u, std::span<const int64_t> weight) {
 }
 
 void CdgDijkstra::add_in_run(int32_t u) {
+  // u just settled: nobody routes through it yet, so its entry starts
+  // fresh (no reset between runs needed); its route is fixed from now on
+  // (before an impasse settled switches keep their channels).
   const int64_t load = sources_[u];
-  for (int32_t c = next_[u]; c >= 0; c = next_[ch_.dst[c]]) {
-    if (in_run_[c] == 0) touched_.push_back(c);
-    in_run_[c] += load;
-  }
+  const int32_t q = next_[u];
+  hop_[u] = Hop{load, q >= 0 ? ch_.dst[q] : -1};
+  if (q < 0) return;
+  for (int32_t x = hop_[u].up; hop_[x].up >= 0; x = hop_[x].up) hop_[x].run += load;
 }
 
 bool CdgDijkstra::dependants_accept(int32_t v, int32_t c, bool use_skip) {

@@ -122,7 +122,7 @@ class CdgDijkstra {
   void add_in_run(int32_t u);
   int64_t path_in_run(int32_t v) const {
     int64_t sum = 0;
-    for (int32_t c = next_[v]; c >= 0; c = next_[ch_.dst[c]]) sum += in_run_[c];
+    for (int32_t x = v; hop_[x].up >= 0; x = hop_[x].up) sum += hop_[x].run;
     return sum;
   }
   // The dependency that u's route uses at its next hop, or -1. u and its
@@ -171,8 +171,15 @@ class CdgDijkstra {
   std::vector<int32_t> keep_, escape_next_, path_, order_;
   int64_t w0_ = 0;                // balance at settle time when > 0
   std::vector<int64_t> sources_;  // per switch: 1 + attached end ports
-  std::vector<int64_t> in_run_;   // per channel: sources of this run routed over it
-  std::vector<int32_t> touched_;  // channels with in_run_ != 0
+  // Per switch settled in this run (before an impasse, with balance on): run
+  // = sources of this run routed over its channel next_[v], up = the switch
+  // that channel enters (-1 at the destination). One entry per hop keeps the
+  // path walks of rebind() on one cache line per hop.
+  struct Hop {
+    int64_t run = 0;
+    int32_t up = -1;
+  };
+  std::vector<Hop> hop_;
   int32_t order_len_ = 0;
   bool order_valid_ = false;
   int32_t escape_for_ = -1;  // destination whose escape paths are in escape_next_
