@@ -143,12 +143,12 @@ class CdgDijkstra {
   // v switches from its current channel to c: drops the dependencies that
   // v and its dependants had on the old channel.
   void switch_channel(int32_t v, int32_t c);
-  // mark_[v] == base_: reached this run; base_ + 1: settled (popped).
+  // node_[v].mark == base_: reached this run; base_ + 1: settled (popped).
   bool reached(int32_t v) const {
     assert(v >= 0 && v < num_switches_ && "reached: not a switch id");
-    return mark_[v] >= base_;
+    return node_[v].mark >= base_;
   }
-  bool settled(int32_t v) const { return mark_[v] == base_ + 1; }
+  bool settled(int32_t v) const { return node_[v].mark == base_ + 1; }
 
   CompleteCdg &cdg_;
   int32_t num_switches_ = 0;
@@ -157,9 +157,15 @@ class CdgDijkstra {
     int32_t q, u, first, rev;  // channel u -> v, its tail, its first CDG out-edge, its reverse
   };
   std::vector<InArc> in_arcs_;  // ch_.in_list with what relax_into needs, contiguous
-  std::vector<int64_t> dist_;
+  // Per switch: distance and reach stamp side by side (relax_into reads
+  // both for every in-arc).
+  struct Node {
+    int64_t dist = 0;
+    uint32_t mark = 0;
+  };
+  std::vector<Node> node_;
   std::vector<int32_t> next_;
-  std::vector<uint32_t> mark_, skip_;
+  std::vector<uint32_t> skip_;
   uint32_t base_ = 0, skip_epoch_ = 0;
   int32_t num_reached_ = 0;
   graph::IndexedHeap<graph::StoredKeys<int64_t>> heap_;
