@@ -152,7 +152,8 @@ void CdgDijkstra::rebind(int32_t u, std::span<const int64_t> weight) {
   size_t m = 0;
   for (size_t i = 0; i < n; ++i) {
     const int32_t q = cand_[i].q;
-    const int64_t cost = cand_[i].cost + path_in_run(ch_.dst[q]);
+    // The walk stops once the candidate cannot beat the current route.
+    const int64_t cost = cand_[i].cost + path_in_run(ch_.dst[q], best - cand_[i].cost);
     if (cost < best) cand_[m++] = Candidate{cost, q, 0};
   }
   n = m;

@@ -120,9 +120,11 @@ class CdgDijkstra {
   // weight plus in-run load, then adds its sources along its path.
   void rebind(int32_t u, std::span<const int64_t> weight);
   void add_in_run(int32_t u);
-  int64_t path_in_run(int32_t v) const {
+  // The in-run load on v's path, or some value >= stop once the partial sum
+  // reaches stop (loads are not negative, so the rest cannot bring it below).
+  int64_t path_in_run(int32_t v, int64_t stop = INT64_MAX) const {
     int64_t sum = 0;
-    for (int32_t x = v; hop_[x].up >= 0; x = hop_[x].up) sum += hop_[x].run;
+    for (int32_t x = v; hop_[x].up >= 0 && sum < stop; x = hop_[x].up) sum += hop_[x].run;
     return sum;
   }
   // The dependency that u's route uses at its next hop, or -1. u and its
