@@ -42,8 +42,7 @@ CompleteCdg::CompleteCdg(const Fabric &f) : ch_(f) {
   fwd_.reserve(c);
   bwd_.reserve(c);
   pool_.reserve(c);
-  seen_.assign(c, 0);
-  ord_.resize(c);
+  slot_.assign(c, Slot{});
   log_.reserve(4 * static_cast<size_t>(c) + 16);
   reset();
 }
@@ -53,7 +52,7 @@ void CompleteCdg::reset() {
   act_.assign(static_cast<size_t>(num_channels()) * words_, 0);
   in_act_.assign(static_cast<size_t>(num_channels()) * words_, 0);
   omega_.reset(num_channels(), num_channels() + 2);
-  std::iota(ord_.begin(), ord_.end(), 0);
+  for (int32_t x = 0; x < num_channels(); ++x) slot_[x].ord = x;
   ord_low_ = -1;
   ord_high_ = num_channels();
   log_.clear();
@@ -62,7 +61,7 @@ void CompleteCdg::reset() {
 
 void CompleteCdg::next_epoch() {
   if (++epoch_ == 0) {  // stamps wrapped: clear once every 2^32 searches
-    std::fill(seen_.begin(), seen_.end(), 0);
+    for (Slot &sl : slot_) sl.seen = 0;
     epoch_ = 1;
   }
 }
@@ -70,7 +69,8 @@ void CompleteCdg::next_epoch() {
 void CompleteCdg::mark_used(int32_t a, int32_t b, int32_t label) {
   const int32_t e = edge(a, b);
   if (active(e)) return;
-  if (ord_[a] > ord_[b]) place(a, b, omega_.of(a), omega_.of(b));  // the caller adds no cycle
+  if (slot_[a].ord > slot_[b].ord)
+    place(a, b, omega_.of(a), omega_.of(b));  // the caller adds no cycle
   state_[e] = kUsed;
   set_active(a, e);
   for (int32_t ch : {a, b}) {
@@ -97,13 +97,14 @@ bool CompleteCdg::use_unused(int32_t a, int32_t b, int32_t e, bool block_on_cycl
       omega_.merge(wa, wb);
       ++stats_.merges;
     }
-    if (ord_[a] > ord_[b]) place(a, b, wa, wb);  // no cycle possible, only the order moves
+    if (slot_[a].ord > slot_[b].ord)
+      place(a, b, wa, wb);  // no cycle possible, only the order moves
     set_tentative(a, e);
     return true;
   }
   // (d): both in the same acyclic subgraph; (a, b) closes a cycle iff a is
   // reachable from b, which the topological order rules out if ord[a] < ord[b].
-  if (ord_[a] > ord_[b]) {
+  if (slot_[a].ord > slot_[b].ord) {
     ++stats_.cycle_searches;
     if (!reorder(a, b)) {
       if (block_on_cycle) {
@@ -133,9 +134,9 @@ void CompleteCdg::place(int32_t a, int32_t b, int32_t wa, int32_t wb) {
   // A channel with ω 0 has no used edge: it can move to either end of the
   // order at no cost.
   if (wb == 0) {
-    ord_[b] = ord_high_++;
+    slot_[b].ord = ord_high_++;
   } else if (wa == 0) {
-    ord_[a] = ord_low_--;
+    slot_[a].ord = ord_low_--;
   } else {
     reorder(a, b);
   }
@@ -145,7 +146,7 @@ bool CompleteCdg::reorder(int32_t a, int32_t b) {
   if (ord_high_ > std::numeric_limits<int32_t>::max() - 2 * num_channels() ||
       ord_low_ < std::numeric_limits<int32_t>::min() + 2 * num_channels())
     renumber();
-  const int32_t lower = ord_[b], upper = ord_[a];
+  const int32_t lower = slot_[b].ord, upper = slot_[a].ord;
   // Two-way search: forward from b through channels ordered below a, and
   // backward from a through channels ordered above b, one channel of each in
   // turn. Meeting a (forward), b (backward) or the other search's set is a
@@ -161,7 +162,6 @@ bool CompleteCdg::reorder(int32_t a, int32_t b) {
   const uint32_t eb = epoch_;
   // Hot loop: raw pointers, so that the stores into the stacks and the
   // stamps do not force the compiler to reload the member vectors.
-  const int32_t *const ord = ord_.data();
   const int32_t *const src = ch_.src.data();
   const int32_t *const dst = ch_.dst.data();
   const int32_t *const rev = ch_.rev.data();
@@ -171,16 +171,16 @@ bool CompleteCdg::reorder(int32_t a, int32_t b) {
   const uint64_t *const act = act_.data();
   const uint64_t *const in_act = in_act_.data();
   const size_t words = words_;
-  uint32_t *const seen = seen_.data();
+  Slot *const slot = slot_.data();
   int32_t *const fstack = stack_.data();
   int32_t *const bstack = bstack_.data();
   int32_t *const fvisit = visit_.data();
   int32_t *const bvisit = bvisit_.data();
   int32_t ft = 0, bt = 0, nf = 0, nb = 0;
   fstack[ft++] = b;
-  seen[b] = ef;
+  slot[b].seen = ef;
   bstack[bt++] = a;
-  seen[a] = eb;
+  slot[a].seen = eb;
   bool leaves_window = false;  // an edge from the forward set to a channel above a
   bool enters_window = false;  // an edge into the backward set from a channel below b
   // One channel of each search; false on a cycle.
@@ -194,12 +194,12 @@ bool CompleteCdg::reorder(int32_t a, int32_t b) {
       for (uint64_t m = mx[w]; m != 0; m &= m - 1) {
         const int32_t i = static_cast<int32_t>(w * 64) + std::countr_zero(m);
         const int32_t y = base + i + (i >= r ? 1 : 0);  // out-edge i skips the U-turn
-        if (ord[y] >= upper) {
+        if (slot[y].ord >= upper) {
           if (y == a) return false;  // ord[a] == upper
           leaves_window = true;
-        } else if (seen[y] != ef) {
-          if (seen[y] == eb) return false;
-          seen[y] = ef;
+        } else if (slot[y].seen != ef) {
+          if (slot[y].seen == eb) return false;
+          slot[y].seen = ef;
           fstack[ft++] = y;
         }
       }
@@ -215,12 +215,12 @@ bool CompleteCdg::reorder(int32_t a, int32_t b) {
     for (size_t w = 0; w < words; ++w) {
       for (uint64_t m = mx[w]; m != 0; m &= m - 1) {
         const int32_t p = in[w * 64 + static_cast<size_t>(std::countr_zero(m))];
-        if (ord[p] <= lower) {
+        if (slot[p].ord <= lower) {
           if (p == b) return false;  // ord[b] == lower
           enters_window = true;
-        } else if (seen[p] != eb) {
-          if (seen[p] == ef) return false;
-          seen[p] = eb;
+        } else if (slot[p].seen != eb) {
+          if (slot[p].seen == ef) return false;
+          slot[p].seen = eb;
           bstack[bt++] = p;
         }
       }
@@ -231,45 +231,45 @@ bool CompleteCdg::reorder(int32_t a, int32_t b) {
     stats_.dfs_visits += nf + nb;
     return false;
   };
-  auto by_ord = [this](int32_t x, int32_t y) { return ord_[x] < ord_[y]; };
-  auto sort_by_ord = [&](std::vector<int32_t> &v) {
-    if (v.size() > 24) {
-      std::sort(v.begin(), v.end(), by_ord);
+  // The sets are sorted by position as packed keys (position, channel): one
+  // integer comparison instead of two indirect loads per step.
+  auto sorted_keys = [&](const int32_t *set, int32_t n, std::vector<uint64_t> &keys) {
+    keys.resize(static_cast<size_t>(n));
+    uint64_t *const k = keys.data();
+    for (int32_t i = 0; i < n; ++i) k[i] = order_key(set[i]);
+    if (n > 24) {
+      std::sort(k, k + n);
       return;
     }
-    for (size_t i = 1; i < v.size(); ++i) {  // the sets are usually tiny
-      const int32_t x = v[i];
-      size_t j = i;
-      for (; j > 0 && ord_[v[j - 1]] > ord_[x]; --j) v[j] = v[j - 1];
-      v[j] = x;
+    for (int32_t i = 1; i < n; ++i) {  // the sets are usually tiny
+      const uint64_t x = k[i];
+      int32_t j = i;
+      for (; j > 0 && k[j - 1] > x; --j) k[j] = k[j - 1];
+      k[j] = x;
     }
   };
   for (;;) {
     if (ft == 0) {
-      fwd_.assign(fvisit, fvisit + nf);
       if (!leaves_window) {  // nothing after the forward set but itself
         stats_.dfs_visits += nf + nb;
-        sort_by_ord(fwd_);
-        for (int32_t x : fwd_) ord_[x] = ord_high_++;
+        sorted_keys(fvisit, nf, fwd_);
+        for (uint64_t k : fwd_) slot_[key_channel(k)].ord = ord_high_++;
         return true;
       }
       while (bt > 0)
         if (!backward()) return cycle();
-      bwd_.assign(bvisit, bvisit + nb);
       break;
     }
     if (!forward()) return cycle();
     if (bt == 0) {
-      bwd_.assign(bvisit, bvisit + nb);
       if (!enters_window) {  // nothing before the backward set but itself
         stats_.dfs_visits += nf + nb;
-        sort_by_ord(bwd_);
-        for (size_t i = bwd_.size(); i-- > 0;) ord_[bwd_[i]] = ord_low_--;
+        sorted_keys(bvisit, nb, bwd_);
+        for (size_t i = bwd_.size(); i-- > 0;) slot_[key_channel(bwd_[i])].ord = ord_low_--;
         return true;
       }
       while (ft > 0)
         if (!forward()) return cycle();
-      fwd_.assign(fvisit, fvisit + nf);
       break;
     }
     if (!backward()) return cycle();
@@ -277,14 +277,13 @@ bool CompleteCdg::reorder(int32_t a, int32_t b) {
   stats_.dfs_visits += nf + nb;
   // Everything that reaches a now goes before everything reachable from b,
   // reusing the positions the two sets held.
-  sort_by_ord(fwd_);
-  sort_by_ord(bwd_);
-  pool_.clear();
-  std::merge(bwd_.begin(), bwd_.end(), fwd_.begin(), fwd_.end(), std::back_inserter(pool_), by_ord);
-  for (int32_t &x : pool_) x = ord_[x];
+  sorted_keys(fvisit, nf, fwd_);
+  sorted_keys(bvisit, nb, bwd_);
+  pool_.resize(fwd_.size() + bwd_.size());
+  std::merge(bwd_.begin(), bwd_.end(), fwd_.begin(), fwd_.end(), pool_.begin());
   size_t i = 0;
-  for (int32_t x : bwd_) ord_[x] = pool_[i++];
-  for (int32_t x : fwd_) ord_[x] = pool_[i++];
+  for (uint64_t k : bwd_) slot_[key_channel(k)].ord = key_order(pool_[i++]);
+  for (uint64_t k : fwd_) slot_[key_channel(k)].ord = key_order(pool_[i++]);
   return true;
 }
 
@@ -292,10 +291,10 @@ bool CompleteCdg::used_path(int32_t from, int32_t to) {
   // Forward DFS over used edges inside the order window below `to` (used
   // edges are active, so the order bounds them too).
   next_epoch();
-  const int32_t upper = ord_[to];
+  const int32_t upper = slot_[to].ord;
   int32_t top = 0;
   stack_[top++] = from;
-  seen_[from] = epoch_;
+  slot_[from].seen = epoch_;
   while (top > 0) {
     const int32_t x = stack_[--top];
     const int32_t base = ch_.out_begin[ch_.dst[x]], r = ch_.rev[x] - base;
@@ -306,8 +305,8 @@ bool CompleteCdg::used_path(int32_t from, int32_t to) {
         if (state_[first_[x] + i] != kUsed) continue;
         const int32_t y = base + i + (i >= r ? 1 : 0);
         if (y == to) return true;
-        if (ord_[y] < upper && seen_[y] != epoch_) {
-          seen_[y] = epoch_;
+        if (slot_[y].ord < upper && slot_[y].seen != epoch_) {
+          slot_[y].seen = epoch_;
           stack_[top++] = y;
         }
       }
@@ -319,9 +318,9 @@ bool CompleteCdg::used_path(int32_t from, int32_t to) {
 void CompleteCdg::renumber() {
   // Same relative order, positions 0 .. C - 1 again.
   pool_.resize(num_channels());
-  std::iota(pool_.begin(), pool_.end(), 0);
-  std::sort(pool_.begin(), pool_.end(), [this](int32_t x, int32_t y) { return ord_[x] < ord_[y]; });
-  for (int32_t i = 0; i < num_channels(); ++i) ord_[pool_[i]] = i;
+  for (int32_t x = 0; x < num_channels(); ++x) pool_[x] = order_key(x);
+  std::sort(pool_.begin(), pool_.end());
+  for (int32_t i = 0; i < num_channels(); ++i) slot_[key_channel(pool_[i])].ord = i;
   ord_low_ = -1;
   ord_high_ = num_channels();
 }

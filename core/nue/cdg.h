@@ -81,7 +81,7 @@ class CompleteCdg {
   // ω of a channel (0 = unused).
   int32_t omega(int32_t channel) { return omega_.of(channel); }
   // Position of a channel in the topological order of used + tentative edges.
-  int32_t order_of(int32_t channel) const { return ord_[channel]; }
+  int32_t order_of(int32_t channel) const { return slot_[channel].ord; }
 
   // Starts a new layer: every edge unused, every ω 0. O(C * Δ).
   void reset();
@@ -187,12 +187,26 @@ class CompleteCdg {
   std::vector<int32_t> in_pos_;   // per channel: its index among the channels entering its dst
   size_t words_ = 1;
   OmegaLabels omega_;
-  std::vector<int32_t> ord_;             // topological position per channel (distinct)
+  // Per channel: its topological position (distinct) and its visit stamp,
+  // side by side: the searches read the stamp right after the position.
+  struct Slot {
+    int32_t ord = 0;
+    uint32_t seen = 0;
+  };
+  std::vector<Slot> slot_;
   int32_t ord_low_ = -1, ord_high_ = 0;  // next free position below / above all others
   std::vector<int32_t> log_;             // tentative edges of the current destination
   std::vector<int32_t> stack_, bstack_, visit_, bvisit_;  // search scratch (size C each)
-  std::vector<int32_t> fwd_, bwd_, pool_;
-  std::vector<uint32_t> seen_;  // visit stamps per channel
+  // (position, channel) packed so that the integer order is the position order.
+  uint64_t order_key(int32_t x) const {
+    return (uint64_t{static_cast<uint32_t>(slot_[x].ord) ^ 0x80000000u} << 32) |
+           static_cast<uint32_t>(x);
+  }
+  static int32_t key_channel(uint64_t k) { return static_cast<int32_t>(static_cast<uint32_t>(k)); }
+  static int32_t key_order(uint64_t k) {
+    return static_cast<int32_t>(static_cast<uint32_t>(k >> 32) ^ 0x80000000u);
+  }
+  std::vector<uint64_t> fwd_, bwd_, pool_;  // sorted keys of the search sets, merged keys
   uint32_t epoch_ = 0;
   Stats stats_;
 };

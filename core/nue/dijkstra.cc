@@ -18,9 +18,8 @@ CdgDijkstra::CdgDijkstra(const Fabric &f, CompleteCdg &cdg) : cdg_(cdg), ch_(cdg
     const int32_t q = ch_.in_list[i];
     in_arcs_[i] = InArc{q, ch_.src[q], cdg_.first_edge(q), ch_.rev[q]};
   }
-  dist_.assign(s, 0);
+  node_.assign(s, Node{});
   next_.assign(s, -1);
-  mark_.assign(s, 0);
   skip_.assign(s, 0);
   heap_.resize(s);
   cand_.resize(static_cast<size_t>(max_degree) * max_degree + 1);
@@ -30,25 +29,23 @@ CdgDijkstra::CdgDijkstra(const Fabric &f, CompleteCdg &cdg) : cdg_(cdg), ch_(cdg
   order_.resize(s);
   sources_.resize(s);
   for (int32_t v = 0; v < s; ++v) sources_[v] = 1 + static_cast<int64_t>(f.terminals_of(v).size());
-  in_run_.assign(ch_.dst.size(), 0);
-  touched_.reserve(ch_.dst.size());
+  hop_.assign(s, Hop{});
 }
 
 CdgDijkstra::Outcome CdgDijkstra::route(int32_t d, std::span<const int64_t> weight,
                                         EscapePaths *escape) {
   base_ += 2;
   if (base_ < 2) {  // stamps wrapped
-    std::fill(mark_.begin(), mark_.end(), 0);
+    for (Node &n : node_) n.mark = 0;
     base_ = 2;
   }
   escape_for_ = -1;
-  for (int32_t c : touched_) in_run_[c] = 0;
-  touched_.clear();
+  hop_[d] = Hop{0, -1};  // the in-run walks end at d
   Outcome out;
   // Algorithm 1, lines 1-9: only d is known; its fake source channel is the
   // ejection into d's own ports, so next[d] = -1.
-  mark_[d] = base_;
-  dist_[d] = 0;
+  node_[d].mark = base_;
+  node_[d].dist = 0;
   next_[d] = -1;
   num_reached_ = 1;
   heap_.push_or_decrease(d, 0);
@@ -65,7 +62,7 @@ CdgDijkstra::Outcome CdgDijkstra::route(int32_t d, std::span<const int64_t> weig
     while (!heap_.empty()) {
       const int32_t v = heap_.pop();
       if (w0_ > 0 && !after_impasse && v != d) rebind(v, weight);
-      mark_[v] = base_ + 1;  // settled
+      node_[v].mark = base_ + 1;  // settled
       if (!after_impasse) order_[order_len_++] = v;
       if (w0_ > 0 && !after_impasse) add_in_run(v);
       relax_into(v, weight, after_impasse, out);
@@ -93,7 +90,7 @@ void CdgDijkstra::relax_into(int32_t v, std::span<const int64_t> weight, bool af
   const int32_t cp = next_[v];
   const int32_t u_turn = cp >= 0 ? ch_.rev[cp] : -1;
   const int32_t cp_index = cp >= 0 ? cp - ch_.out_begin[v] : 0;  // edge(q, cp) without lookups
-  const int64_t dv = dist_[v];
+  const int64_t dv = node_[v].dist;
   for (int32_t i = ch_.in_first[v]; i < ch_.in_first[v + 1]; ++i) {
     const InArc &in = in_arcs_[i];
     const int32_t q = in.q;  // u -> v
@@ -105,8 +102,8 @@ void CdgDijkstra::relax_into(int32_t v, std::span<const int64_t> weight, bool af
         // u already routes over v: v's distance fell (a shortcut or an
         // escape repair moved it), so u's falls with it and u passes it on
         // when it leaves the heap again. No dependency changes.
-        if (nd < dist_[u]) {
-          dist_[u] = nd;
+        if (nd < node_[u].dist) {
+          node_[u].dist = nd;
           heap_.push_or_decrease(u, nd);
         }
         continue;
@@ -114,10 +111,10 @@ void CdgDijkstra::relax_into(int32_t v, std::span<const int64_t> weight, bool af
       if (settled(u)) {
         // Section 4.6.3: after an island was reached, settled switches may
         // be rerouted over it if their dependants can stay.
-        if (after_impasse && nd < dist_[u] && attempt_shortcut(u, q, nd)) ++out.shortcuts;
+        if (after_impasse && nd < node_[u].dist && attempt_shortcut(u, q, nd)) ++out.shortcuts;
         continue;
       }
-      if (nd >= dist_[u]) continue;  // line 13: strictly shorter only
+      if (nd >= node_[u].dist) continue;  // line 13: strictly shorter only
     }
     // Line 15: may (q, next[v]) be used without closing a cycle?
     if (cp >= 0 && !cdg_.try_use(q, cp, in.first + cp_index - (cp > in.rev ? 1 : 0))) continue;
@@ -125,35 +122,38 @@ void CdgDijkstra::relax_into(int32_t v, std::span<const int64_t> weight, bool af
       const int32_t old = dependency_of(u);  // u is not settled: nobody depends on it
       if (old >= 0) cdg_.release(old);
     } else {
-      mark_[u] = base_;
+      node_[u].mark = base_;
       ++num_reached_;
     }
     // Lines 16-21.
     next_[u] = q;
-    dist_[u] = nd;
+    node_[u].dist = nd;
     heap_.push_or_decrease(u, nd);
   }
 }
 
 void CdgDijkstra::rebind(int32_t u, std::span<const int64_t> weight) {
   const int32_t q0 = next_[u];
-  const int64_t limit = dist_[u] + w0_ / 2;  // same number of hops as the best route
+  const int64_t limit = node_[u].dist + w0_ / 2;  // same number of hops as the best route
   size_t n = 0;
   for (int32_t q = ch_.out_begin[u]; q < ch_.out_begin[u + 1]; ++q) {
     if (q == q0) continue;
     const int32_t v = ch_.dst[q];
     if (!settled(v)) continue;
-    const int64_t nd = dist_[v] + weight[q];
+    const int64_t nd = node_[v].dist + weight[q];
     if (nd >= limit) continue;
     if (n == cand_.size()) cand_.resize(2 * n + 1);
     cand_[n++] = Candidate{nd, q, 0};
   }
   if (n == 0) return;  // no alternative: no path walks
-  const int64_t best = dist_[u] + in_run_[q0] + path_in_run(ch_.dst[q0]);
+  // No path of this run crosses u yet (only settled switches are on paths),
+  // so u's own channels carry no in-run load.
+  const int64_t best = node_[u].dist + path_in_run(ch_.dst[q0]);
   size_t m = 0;
   for (size_t i = 0; i < n; ++i) {
     const int32_t q = cand_[i].q;
-    const int64_t cost = cand_[i].cost + in_run_[q] + path_in_run(ch_.dst[q]);
+    // The walk stops once the candidate cannot beat the current route.
+    const int64_t cost = cand_[i].cost + path_in_run(ch_.dst[q], best - cand_[i].cost);
     if (cost < best) cand_[m++] = Candidate{cost, q, 0};
   }
   n = m;
@@ -171,17 +171,20 @@ void CdgDijkstra::rebind(int32_t u, std::span<const int64_t> weight) {
     const int32_t old = dependency_of(u);  // nobody depends on u yet
     if (old >= 0) cdg_.release(old);
     next_[u] = q;
-    dist_[u] = dist_[v] + weight[q];
+    node_[u].dist = node_[v].dist + weight[q];
     return;
   }
 }
 
 void CdgDijkstra::add_in_run(int32_t u) {
+  // u just settled: nobody routes through it yet, so its entry starts
+  // fresh (no reset between runs needed); its route is fixed from now on
+  // (before an impasse settled switches keep their channels).
   const int64_t load = sources_[u];
-  for (int32_t c = next_[u]; c >= 0; c = next_[ch_.dst[c]]) {
-    if (in_run_[c] == 0) touched_.push_back(c);
-    in_run_[c] += load;
-  }
+  const int32_t q = next_[u];
+  hop_[u] = Hop{load, q >= 0 ? ch_.dst[q] : -1};
+  if (q < 0) return;
+  for (int32_t x = hop_[u].up; hop_[x].up >= 0; x = hop_[x].up) hop_[x].run += load;
 }
 
 bool CdgDijkstra::dependants_accept(int32_t v, int32_t c, bool use_skip) {
@@ -224,7 +227,7 @@ bool CdgDijkstra::attempt_shortcut(int32_t u, int32_t q, int64_t nd) {
     return false;
   }
   switch_channel(u, q);
-  dist_[u] = nd;
+  node_[u].dist = nd;
   heap_.push_or_decrease(u, nd);  // the shorter distance reaches u's dependants and neighbours
   return true;
 }
@@ -242,7 +245,7 @@ bool CdgDijkstra::backtrack(std::span<const int64_t> weight) {
         const int32_t w = ch_.dst[a];
         if (a == next_[y] || !reached(w)) continue;
         if (n == cand_.size()) cand_.resize(2 * n);  // only for fabrics beyond the sizing
-        cand_[n++] = Candidate{dist_[w] + weight[a] + weight[q], q, a};
+        cand_[n++] = Candidate{node_[w].dist + weight[a] + weight[q], q, a};
       }
     }
     std::sort(cand_.begin(), cand_.begin() + static_cast<std::ptrdiff_t>(n),
@@ -271,12 +274,12 @@ bool CdgDijkstra::attempt_island(int32_t z, int32_t q, int32_t a, std::span<cons
     return false;
   }
   switch_channel(y, a);
-  dist_[y] = dist_[w] + weight[a];
-  mark_[z] = base_;
+  node_[y].dist = node_[w].dist + weight[a];
+  node_[z].mark = base_;
   ++num_reached_;
   next_[z] = q;
-  dist_[z] = dist_[y] + weight[q];
-  heap_.push_or_decrease(z, dist_[z]);
+  node_[z].dist = node_[y].dist + weight[q];
+  heap_.push_or_decrease(z, node_[z].dist);
   return true;
 }
 
@@ -320,12 +323,12 @@ bool CdgDijkstra::escape_repair(int32_t d, std::span<const int64_t> weight, Esca
         // A switch further up the path already has a dependant (the one
         // before it): it counts as settled, so only a checked shortcut can
         // move it, but it is still relaxed from when it leaves the heap.
-        mark_[t] = t != z ? base_ + 1 : base_;
+        node_[t].mark = t != z ? base_ + 1 : base_;
         ++num_reached_;
         next_[t] = c;
       }
-      dist_[t] = dist_[ch_.dst[c]] + weight[c];
-      heap_.push_or_decrease(t, dist_[t]);  // relax from the moved switches again
+      node_[t].dist = node_[ch_.dst[c]].dist + weight[c];
+      heap_.push_or_decrease(t, node_[t].dist);  // relax from the moved switches again
     }
     return true;
   }

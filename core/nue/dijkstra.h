@@ -120,9 +120,11 @@ class CdgDijkstra {
   // weight plus in-run load, then adds its sources along its path.
   void rebind(int32_t u, std::span<const int64_t> weight);
   void add_in_run(int32_t u);
-  int64_t path_in_run(int32_t v) const {
+  // The in-run load on v's path, or some value >= stop once the partial sum
+  // reaches stop (loads are not negative, so the rest cannot bring it below).
+  int64_t path_in_run(int32_t v, int64_t stop = INT64_MAX) const {
     int64_t sum = 0;
-    for (int32_t c = next_[v]; c >= 0; c = next_[ch_.dst[c]]) sum += in_run_[c];
+    for (int32_t x = v; hop_[x].up >= 0 && sum < stop; x = hop_[x].up) sum += hop_[x].run;
     return sum;
   }
   // The dependency that u's route uses at its next hop, or -1. u and its
@@ -143,12 +145,12 @@ class CdgDijkstra {
   // v switches from its current channel to c: drops the dependencies that
   // v and its dependants had on the old channel.
   void switch_channel(int32_t v, int32_t c);
-  // mark_[v] == base_: reached this run; base_ + 1: settled (popped).
+  // node_[v].mark == base_: reached this run; base_ + 1: settled (popped).
   bool reached(int32_t v) const {
     assert(v >= 0 && v < num_switches_ && "reached: not a switch id");
-    return mark_[v] >= base_;
+    return node_[v].mark >= base_;
   }
-  bool settled(int32_t v) const { return mark_[v] == base_ + 1; }
+  bool settled(int32_t v) const { return node_[v].mark == base_ + 1; }
 
   CompleteCdg &cdg_;
   int32_t num_switches_ = 0;
@@ -157,9 +159,15 @@ class CdgDijkstra {
     int32_t q, u, first, rev;  // channel u -> v, its tail, its first CDG out-edge, its reverse
   };
   std::vector<InArc> in_arcs_;  // ch_.in_list with what relax_into needs, contiguous
-  std::vector<int64_t> dist_;
+  // Per switch: distance and reach stamp side by side (relax_into reads
+  // both for every in-arc).
+  struct Node {
+    int64_t dist = 0;
+    uint32_t mark = 0;
+  };
+  std::vector<Node> node_;
   std::vector<int32_t> next_;
-  std::vector<uint32_t> mark_, skip_;
+  std::vector<uint32_t> skip_;
   uint32_t base_ = 0, skip_epoch_ = 0;
   int32_t num_reached_ = 0;
   graph::IndexedHeap<graph::StoredKeys<int64_t>> heap_;
@@ -171,8 +179,15 @@ class CdgDijkstra {
   std::vector<int32_t> keep_, escape_next_, path_, order_;
   int64_t w0_ = 0;                // balance at settle time when > 0
   std::vector<int64_t> sources_;  // per switch: 1 + attached end ports
-  std::vector<int64_t> in_run_;   // per channel: sources of this run routed over it
-  std::vector<int32_t> touched_;  // channels with in_run_ != 0
+  // Per switch settled in this run (before an impasse, with balance on): run
+  // = sources of this run routed over its channel next_[v], up = the switch
+  // that channel enters (-1 at the destination). One entry per hop keeps the
+  // path walks of rebind() on one cache line per hop.
+  struct Hop {
+    int64_t run = 0;
+    int32_t up = -1;
+  };
+  std::vector<Hop> hop_;
   int32_t order_len_ = 0;
   bool order_valid_ = false;
   int32_t escape_for_ = -1;  // destination whose escape paths are in escape_next_
