@@ -108,6 +108,7 @@ class Checker {
     }
 
     find_per_switch_sources();
+    if (opt_.shortcuts && !source_sls_) find_representatives();
     destinations();
     probs_ = &res_->problems;
     find_cycle();
@@ -380,7 +381,7 @@ class Checker {
       // with one known SL through an in-port-free SL2VL table without VL 15
       // at the sources. The same counts, problems and dependencies as the
       // loop below.
-      if (s != d && !source_sls_ && src_start_[s] != src_start_[s + 1]) {
+      if (s != d && opt_.shortcuts && !source_sls_ && src_start_[s] != src_start_[s + 1]) {
         if (fate != Fate::kDelivered) {
           res_->pairs_checked += src_nlids_[s];
           count_failure(fate, src_nlids_[s]);
@@ -388,15 +389,22 @@ class Checker {
           continue;
         }
         const uint8_t base = fixed_only_ ? static_cast<uint8_t>(fixed_sl_) : r_.path_sl(s, dlid);
-        if (in_port_free_[s] && base < kNumSls && !(src_vl15_[s] >> base & 1) &&
+        if (base < kNumSls && !(src_vl15_[s] >> base & 1) &&
             !(mixed_ && src_vl15_[s] >> fixed_sl_ & 1)) {
           res_->pairs_checked += src_nlids_[s];
-          sl_mask_ |= 1u << base;
-          const Source &e = sources_[src_start_[s]];
-          follow(s, e.port, base, d, e);
+          // The SLs in the order the loop below follows them (ascending).
+          uint8_t sls[2] = {base, base};
+          int nsls = 1;
           if (mixed_ && base != fixed_sl_) {
-            sl_mask_ |= 1u << fixed_sl_;
-            follow(s, e.port, static_cast<uint8_t>(fixed_sl_), d, e);
+            sls[nsls++] = static_cast<uint8_t>(fixed_sl_);
+            if (sls[1] < sls[0]) std::swap(sls[0], sls[1]);
+          }
+          for (int k = 0; k < nsls; ++k) sl_mask_ |= 1u << sls[k];
+          if (in_port_free_[s]) {
+            const Source &e = sources_[src_start_[s]];
+            for (int k = 0; k < nsls; ++k) follow(s, e.port, sls[k], d, e);
+          } else {
+            follow_representatives(s, sls, nsls, d);
           }
           continue;
         }
@@ -404,7 +412,7 @@ class Checker {
       // With an SL2VL table that ignores the in port, the paths of every
       // source on s with one SL are the same (channel, VL) chain: follow it
       // once per SL (named after the first source with that SL).
-      const bool shared = s != d && fate == Fate::kDelivered && in_port_free_[s];
+      const bool shared = opt_.shortcuts && s != d && fate == Fate::kDelivered && in_port_free_[s];
       uint32_t shared_sls = 0;
       std::array<int32_t, kNumSls> shared_src;
       for (int32_t i = src_start_[s]; i < src_start_[s + 1]; ++i) {
@@ -456,6 +464,64 @@ class Checker {
         const Source &e = sources_[shared_src[sl]];
         follow(s, e.port, sl, d, e);
       }
+    }
+  }
+
+  // The sources of switch s (not the destination switch) that start a new
+  // (channel, VL) chain with one of the SLs sls[0..nsls) (ascending): per SL
+  // the first source of s for each VL its in port maps that SL to on the
+  // out port, in source order. The other sources' first hop is on the same
+  // channel and VL as an earlier one's, where follow() stops at once, so
+  // following only these, merged in source order (ascending SL within a
+  // source), gives the same dependencies, counts and problem lines as
+  // following every source.
+  void follow_representatives(int32_t s, const uint8_t *sls, int nsls, int32_t d) {
+    const uint8_t out = f_.channel(walk_.next_channel(s)).src_port;
+    const int32_t *b[2], *e[2];
+    for (int k = 0; k < nsls; ++k) {
+      const size_t key = (static_cast<size_t>(port_base_[s]) + out) * kNumSls + sls[k];
+      b[k] = rep_src_.data() + rep_start_[key];
+      e[k] = rep_src_.data() + rep_start_[key + 1];
+    }
+    if (nsls == 1) {
+      for (const int32_t *p = b[0]; p != e[0]; ++p)
+        follow(s, sources_[*p].port, sls[0], d, sources_[*p]);
+      return;
+    }
+    while (b[0] != e[0] || b[1] != e[1]) {
+      const int k = b[1] == e[1] || (b[0] != e[0] && *b[0] <= *b[1]) ? 0 : 1;
+      const Source &src = sources_[*b[k]++];
+      follow(s, src.port, sls[k], d, src);
+    }
+  }
+
+  // rep_start_/rep_src_ for follow_representatives(), for the switches with
+  // sources whose SL2VL depends on the in port. Time O(sum of ports * 16 *
+  // sources) over those switches, memory O(sum of ports * 16) plus the
+  // representatives (at most 16 per switch, port and SL).
+  void find_representatives() {
+    const int32_t S = f_.num_switches();
+    port_base_.assign(static_cast<size_t>(S) + 1, 0);
+    for (int32_t s = 0; s < S; ++s) port_base_[s + 1] = port_base_[s] + f_.sw(s).num_ports + 1;
+    rep_start_.assign(static_cast<size_t>(port_base_[S]) * kNumSls + 1, 0);
+    rep_src_.clear();
+    size_t key = 0;
+    for (int32_t s = 0; s < S; ++s) {
+      const bool need = !in_port_free_[s] && src_start_[s] != src_start_[s + 1];
+      for (unsigned out = 0; out <= f_.sw(s).num_ports; ++out)
+        for (int sl = 0; sl < kNumSls; ++sl) {
+          if (need && out > 0) {
+            uint32_t seen = 0;
+            for (int32_t i = src_start_[s]; i < src_start_[s + 1]; ++i) {
+              const uint8_t v =
+                  r_.vl(s, sources_[i].port, static_cast<uint8_t>(out), static_cast<uint8_t>(sl));
+              if (seen >> v & 1) continue;
+              seen |= 1u << v;
+              rep_src_.push_back(i);
+            }
+          }
+          rep_start_[++key] = static_cast<int32_t>(rep_src_.size());
+        }
     }
   }
 
@@ -875,6 +941,9 @@ class Checker {
   std::vector<uint8_t> channel_vl_;     // [channel * 16 + SL] -> VL, in-port-free switches
   std::vector<int64_t> src_nlids_;      // [switch] LIDs of its sources
   std::vector<uint16_t> src_vl15_;      // [switch] SLs a CA/router source of it maps to VL 15
+  std::vector<int32_t> port_base_;      // [switch] first of its (num_ports + 1) port slots
+  std::vector<int32_t> rep_start_;      // [(port slot) * 16 + SL] -> range in rep_src_
+  std::vector<int32_t> rep_src_;        // source indexes, see follow_representatives()
   std::vector<uint8_t> tail_free_;      // see compute_tail_free()
   uint16_t tail_free_dlid_ = 0;         // the destination tail_free_ is for (0: none)
   std::vector<uint8_t> through_cycle_;  // explain_cycle(): path of the switch uses a cycle channel

@@ -142,6 +142,9 @@ struct Options {
   // (Result::cycle_deps; one more pass over the destinations whose trees
   // make a turn of it). false: cycle_deps stays empty.
   bool name_cycle_paths = true;
+  // false: follow every source LID on its own (no per-switch sharing); the
+  // same Result, slower: the reference the differential tests compare with.
+  bool shortcuts = true;
 };
 
 // One dependency (edge) of an offending cycle and the paths that create it.
