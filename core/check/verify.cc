@@ -8,6 +8,7 @@
 #include <bit>
 #include <functional>
 #include <mutex>
+#include <span>
 #include <thread>
 
 #include "core/check/paths.h"
@@ -109,6 +110,8 @@ class Checker {
 
     find_per_switch_sources();
     if (opt_.shortcuts && !source_sls_) find_representatives();
+    out_sls_.assign(f_.num_switches(), 0);
+    out_vls_.assign(static_cast<size_t>(f_.num_switches()) * kNumSls, 0);
     destinations();
     probs_ = &res_->problems;
     find_cycle();
@@ -373,6 +376,7 @@ class Checker {
     nslots_ = 0;
     reported_.clear();
 
+    const bool tree_done = tree_pass(dlid);
     const int32_t S = f_.num_switches();
     for (int32_t s = 0; s < S; ++s) {
       const Fate fate = walk_.fate(s);
@@ -400,7 +404,9 @@ class Checker {
             if (sls[1] < sls[0]) std::swap(sls[0], sls[1]);
           }
           for (int k = 0; k < nsls; ++k) sl_mask_ |= 1u << sls[k];
-          if (in_port_free_[s]) {
+          if (tree_done) {
+            // tree_pass() added this switch's dependencies.
+          } else if (in_port_free_[s]) {
             const Source &e = sources_[src_start_[s]];
             for (int k = 0; k < nsls; ++k) follow(s, e.port, sls[k], d, e);
           } else {
@@ -465,6 +471,94 @@ class Checker {
         follow(s, e.port, sl, d, e);
       }
     }
+  }
+
+  // The dependencies of the current destination in one pass over its tree,
+  // farthest switches first, when every delivered source switch other than
+  // the destination's takes destination()'s shortcut: per switch u and SL
+  // the VLs its traffic leaves u on (its own sources' first hops, and the
+  // traffic of the switches whose next hop is u mapped by u's SL2VL row of
+  // that in port). A turn costs one SL2VL row and one turn slot for all its
+  // SLs, instead of one follow() step per (channel, SL). Returns false,
+  // without problem lines or counts (possibly with some of the dependencies
+  // and VLs follow() adds as well), when a switch does not take the
+  // shortcut or a hop is on VL 15 or on a VL its port does not operate:
+  // destination() then follows the paths, naming them in its order.
+  // Time O(S + turns used * (1 + SLs)), memory O(16 * S) per worker.
+  bool tree_pass(uint16_t dlid) {
+    if (!opt_.shortcuts || source_sls_) return false;
+    const int32_t d = walk_.dest_switch();
+    const std::span<const int32_t> order = walk_.delivered_by_distance();
+    for (const int32_t u : order) {
+      out_sls_[u] = 0;
+      std::fill_n(out_vls_.begin() + static_cast<size_t>(u) * kNumSls, kNumSls, 0);
+    }
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+      const int32_t u = *it;
+      if (u == d) continue;
+      const int32_t c = walk_.next_channel(u);
+      const Channel &ch = f_.channel(c);
+      uint16_t *vls = &out_vls_[static_cast<size_t>(u) * kNumSls];
+      if (src_start_[u] != src_start_[u + 1]) {
+        const uint8_t base = fixed_only_ ? static_cast<uint8_t>(fixed_sl_) : r_.path_sl(u, dlid);
+        if (base >= kNumSls || (src_vl15_[u] >> base & 1) ||
+            (mixed_ && src_vl15_[u] >> fixed_sl_ & 1))
+          return false;
+        uint32_t own = 1u << base;
+        if (mixed_) own |= 1u << fixed_sl_;
+        for (; own; own &= own - 1) {
+          const auto sl = static_cast<uint8_t>(std::countr_zero(own));
+          out_sls_[u] |= static_cast<uint16_t>(1u << sl);
+          if (in_port_free_[u]) {
+            vls[sl] |=
+                static_cast<uint16_t>(1u << channel_vl_[static_cast<size_t>(c) * kNumSls + sl]);
+            continue;
+          }
+          const size_t key = (static_cast<size_t>(port_base_[u]) + ch.src_port) * kNumSls + sl;
+          for (int32_t j = rep_start_[key]; j < rep_start_[key + 1]; ++j)
+            vls[sl] |=
+                static_cast<uint16_t>(1u << r_.vl(u, sources_[rep_src_[j]].port, ch.src_port, sl));
+        }
+      }
+      // u's hop: every VL it uses must be operated by its port.
+      const int lim = port_limit(u, ch.src_port, ch.vls);
+      uint16_t all = 0;
+      for (uint32_t m = out_sls_[u]; m; m &= m - 1) all |= vls[std::countr_zero(m)];
+      if ((all >> 15 & 1) || (lim < kVls && (all >> lim))) return false;
+      vl_mask_ |= all;
+      const int32_t x = ch.dst;
+      const uint8_t in = ch.dst_port;
+      if (x == d) {
+        if (dest_port_ == 0) continue;
+        const int dlim = port_limit(d, dest_port_, f_.terminal(walk_.owner().id).vls);
+        for (uint32_t m = out_sls_[u]; m; m &= m - 1) {
+          const uint8_t v = r_.vl(d, in, dest_port_, static_cast<uint8_t>(std::countr_zero(m)));
+          if (v == 15 || v >= dlim) return false;
+        }
+        continue;
+      }
+      const int32_t c2 = walk_.next_channel(x);
+      const uint8_t out2 = f_.channel(c2).src_port;
+      const int64_t t = turn_base_[c] + (c2 - f_.out_begin(x));
+      int32_t slot = turn_slot_[t];
+      if (slot < 0) {
+        slot = turn_slot_[t] = static_cast<int32_t>(turns_.size());
+        turns_.emplace_back();
+        turns_.back().fill(0);
+      }
+      std::array<uint16_t, kVls> &turn = turns_[slot];
+      uint16_t *xvls = &out_vls_[static_cast<size_t>(x) * kNumSls];
+      out_sls_[x] |= out_sls_[u];
+      for (uint32_t m = out_sls_[u]; m; m &= m - 1) {
+        const int sl = std::countr_zero(m);
+        const uint8_t v2 = in_port_free_[x] ? channel_vl_[static_cast<size_t>(c2) * kNumSls + sl]
+                                            : r_.vl(x, in, out2, static_cast<uint8_t>(sl));
+        xvls[sl] |= static_cast<uint16_t>(1u << v2);
+        for (uint32_t vm = vls[sl]; vm; vm &= vm - 1)
+          turn[std::countr_zero(vm)] |= static_cast<uint16_t>(1u << v2);
+      }
+    }
+    return true;
   }
 
   // The sources of switch s (not the destination switch) that start a new
@@ -941,6 +1035,8 @@ class Checker {
   std::vector<uint8_t> channel_vl_;     // [channel * 16 + SL] -> VL, in-port-free switches
   std::vector<int64_t> src_nlids_;      // [switch] LIDs of its sources
   std::vector<uint16_t> src_vl15_;      // [switch] SLs a CA/router source of it maps to VL 15
+  std::vector<uint16_t> out_sls_;       // tree_pass(): [switch] SLs leaving it
+  std::vector<uint16_t> out_vls_;       // tree_pass(): [switch * 16 + SL] -> VLs leaving it
   std::vector<int32_t> port_base_;      // [switch] first of its (num_ports + 1) port slots
   std::vector<int32_t> rep_start_;      // [(port slot) * 16 + SL] -> range in rep_src_
   std::vector<int32_t> rep_src_;        // source indexes, see follow_representatives()

@@ -33,10 +33,20 @@
 //         Pairs without an SL add O(S) per destination (and O(16) per hop)
 //         to decide whether their paths depend on the SL.
 //         Per destination, a source switch whose sources share one known
-//         SL (no SourceLidSls), an SL2VL table that ignores the in port and
-//         no VL 15 at its CA ports costs O(1) plus its new hops, not O(its
-//         sources): O(L * (S + C * V)) in total for most engines; other
-//         source switches cost O(their source LIDs) per destination.
+//         SL (no SourceLidSls) and no VL 15 at its CA ports costs O(1) plus
+//         its new hops, not O(its sources): with an SL2VL table that ignores
+//         the in port one chain is followed; with one that depends on it
+//         (keiro-acro, keiro-dl: the VL changes along the path) one chain
+//         per distinct VL its sources' in ports map the SL to on the first
+//         hop (at most 16; precomputed per (switch, out port, SL) in
+//         O(sum of ports * 16 * sources) time, O(sum of ports * 16 * 4
+//         bytes) memory). The rest of a path only depends on (channel, SL),
+//         so every (channel, SL, VL) is followed once per destination and
+//         each dependency is set once (a 16x16 VL bit matrix per turn):
+//         O(L * (S + C * V)) in total; other source switches (per source
+//         LID SLs, missing SLs, VL 15 at a source) cost O(their source
+//         LIDs) per destination. Options::shortcuts = false follows every
+//         source LID (the reference of the differential unit tests).
 //  memory O(S + T + 16 * C + sum of turns (C * P) + 32 bytes * turns used)
 //         per worker thread, sized once per call, plus the problem lines of
 //         each block of 64 destinations; SourceLidSls adds its own rows.
