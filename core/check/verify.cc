@@ -514,10 +514,7 @@ class Checker {
                 static_cast<uint16_t>(1u << channel_vl_[static_cast<size_t>(c) * kNumSls + sl]);
             continue;
           }
-          const size_t key = (static_cast<size_t>(port_base_[u]) + ch.src_port) * kNumSls + sl;
-          for (int32_t j = rep_start_[key]; j < rep_start_[key + 1]; ++j)
-            vls[sl] |=
-                static_cast<uint16_t>(1u << r_.vl(u, sources_[rep_src_[j]].port, ch.src_port, sl));
+          vls[sl] |= rep_vls_[(static_cast<size_t>(port_base_[u]) + ch.src_port) * kNumSls + sl];
         }
       }
       // u's hop: every VL it uses must be operated by its port.
@@ -598,6 +595,7 @@ class Checker {
     port_base_.assign(static_cast<size_t>(S) + 1, 0);
     for (int32_t s = 0; s < S; ++s) port_base_[s + 1] = port_base_[s] + f_.sw(s).num_ports + 1;
     rep_start_.assign(static_cast<size_t>(port_base_[S]) * kNumSls + 1, 0);
+    rep_vls_.assign(static_cast<size_t>(port_base_[S]) * kNumSls, 0);
     rep_src_.clear();
     size_t key = 0;
     for (int32_t s = 0; s < S; ++s) {
@@ -613,6 +611,7 @@ class Checker {
               seen |= 1u << v;
               rep_src_.push_back(i);
             }
+            rep_vls_[key] = static_cast<uint16_t>(seen);
           }
           rep_start_[++key] = static_cast<int32_t>(rep_src_.size());
         }
@@ -1039,6 +1038,7 @@ class Checker {
   std::vector<uint16_t> out_vls_;       // tree_pass(): [switch * 16 + SL] -> VLs leaving it
   std::vector<int32_t> port_base_;      // [switch] first of its (num_ports + 1) port slots
   std::vector<int32_t> rep_start_;      // [(port slot) * 16 + SL] -> range in rep_src_
+  std::vector<uint16_t> rep_vls_;       // [(port slot) * 16 + SL] -> VLs of those sources
   std::vector<int32_t> rep_src_;        // source indexes, see follow_representatives()
   std::vector<uint8_t> tail_free_;      // see compute_tail_free()
   uint16_t tail_free_dlid_ = 0;         // the destination tail_free_ is for (0: none)
