@@ -196,7 +196,12 @@ class Checker {
       w.probs_ = &block_problems[b];
       std::fill(w.term_vl15_.begin(), w.term_vl15_.end(), 0);
       const size_t end = std::min(dests_.size(), (b + 1) * kBlock);
-      for (size_t i = b * kBlock; i < end; ++i) w.destination(dests_[i]);
+      w.load_block_sls(b * kBlock, end);
+      for (size_t i = b * kBlock; i < end; ++i) {
+        w.block_pos_ = i - b * kBlock;
+        w.destination(dests_[i]);
+      }
+      w.block_sls_on_ = false;
       return end - b * kBlock;
     });
     for (int i = 0; i < nt; ++i) {
@@ -283,7 +288,7 @@ class Checker {
     missing = 0;
     if (fixed_only_) return 1u << fixed_sl_;
     const uint32_t fixed = mixed_ ? 1u << fixed_sl_ : 0;
-    const uint8_t base = r_.path_sl(s, dlid);
+    const uint8_t base = path_sl(s, dlid);
     if (!source_sls_) {
       if (base == kNoPathSl) {
         missing = e.nlids;
@@ -392,7 +397,7 @@ class Checker {
           report_failure(s);
           continue;
         }
-        const uint8_t base = fixed_only_ ? static_cast<uint8_t>(fixed_sl_) : r_.path_sl(s, dlid);
+        const uint8_t base = fixed_only_ ? static_cast<uint8_t>(fixed_sl_) : path_sl(s, dlid);
         if (base < kNumSls && !(src_vl15_[s] >> base & 1) &&
             !(mixed_ && src_vl15_[s] >> fixed_sl_ & 1)) {
           res_->pairs_checked += src_nlids_[s];
@@ -473,6 +478,28 @@ class Checker {
     }
   }
 
+  // Routing::path_sl(s, dlid) for the current destination (block_pos_ of
+  // the block load_block_sls() copied), else from the Routing.
+  uint8_t path_sl(int32_t s, uint16_t dlid) const {
+    if (block_sls_on_) return block_sls_[static_cast<size_t>(s) * kBlock + block_pos_];
+    return r_.path_sl(s, dlid);
+  }
+
+  // Copies the per-source-switch path SLs of destinations dests_[begin..end)
+  // switch by switch: one pass over each switch's row segment instead of a
+  // strided access per (switch, destination). Time O(S * kBlock), memory
+  // S * kBlock bytes per worker.
+  void load_block_sls(size_t begin, size_t end) {
+    block_sls_on_ = false;
+    if (r_.sl_scope() != Routing::SlScope::kPerSourceSwitch || fixed_only_) return;
+    const int32_t S = f_.num_switches();
+    block_sls_.resize(static_cast<size_t>(S) * kBlock);
+    for (int32_t s = 0; s < S; ++s)
+      for (size_t i = begin; i < end; ++i)
+        block_sls_[static_cast<size_t>(s) * kBlock + (i - begin)] = r_.path_sl(s, dests_[i]);
+    block_sls_on_ = true;
+  }
+
   // The dependencies of the current destination in one pass over its tree,
   // farthest switches first, when every delivered source switch other than
   // the destination's takes destination()'s shortcut: per switch u and SL
@@ -500,7 +527,7 @@ class Checker {
       const Channel &ch = f_.channel(c);
       uint16_t *vls = &out_vls_[static_cast<size_t>(u) * kNumSls];
       if (src_start_[u] != src_start_[u + 1]) {
-        const uint8_t base = fixed_only_ ? static_cast<uint8_t>(fixed_sl_) : r_.path_sl(u, dlid);
+        const uint8_t base = fixed_only_ ? static_cast<uint8_t>(fixed_sl_) : path_sl(u, dlid);
         if (base >= kNumSls || (src_vl15_[u] >> base & 1) ||
             (mixed_ && src_vl15_[u] >> fixed_sl_ & 1))
           return false;
@@ -1034,6 +1061,9 @@ class Checker {
   std::vector<uint8_t> channel_vl_;     // [channel * 16 + SL] -> VL, in-port-free switches
   std::vector<int64_t> src_nlids_;      // [switch] LIDs of its sources
   std::vector<uint16_t> src_vl15_;      // [switch] SLs a CA/router source of it maps to VL 15
+  std::vector<uint8_t> block_sls_;      // load_block_sls(): [switch * kBlock + position]
+  size_t block_pos_ = 0;                // the current destination's position in its block
+  bool block_sls_on_ = false;           // path_sl() reads block_sls_
   std::vector<uint16_t> out_sls_;       // tree_pass(): [switch] SLs leaving it
   std::vector<uint16_t> out_vls_;       // tree_pass(): [switch * 16 + SL] -> VLs leaving it
   std::vector<int32_t> port_base_;      // [switch] first of its (num_ports + 1) port slots
