@@ -371,7 +371,10 @@ class Checker {
   }
 
   void destination(uint16_t dlid) {
-    walk_.run(dlid);
+    if (block_sls_on_)
+      walk_.run(dlid, block_lft_.data() + block_pos_, kBlock);
+    else
+      walk_.run(dlid);
     const int32_t d = walk_.dest_switch();
     const LidOwner owner = walk_.owner();
     dest_port_ = owner.kind == LidOwner::kTerminal ? f_.terminal(owner.id).sw_port : 0;
@@ -487,16 +490,19 @@ class Checker {
 
   // Copies the per-source-switch path SLs of destinations dests_[begin..end)
   // switch by switch: one pass over each switch's row segment instead of a
-  // strided access per (switch, destination). Time O(S * kBlock), memory
-  // S * kBlock bytes per worker.
+  // strided access per (switch, destination); the LFT entries as well, for
+  // the walk. Time O(S * kBlock), memory 2 * S * kBlock bytes per worker.
   void load_block_sls(size_t begin, size_t end) {
     block_sls_on_ = false;
     if (r_.sl_scope() != Routing::SlScope::kPerSourceSwitch || fixed_only_) return;
     const int32_t S = f_.num_switches();
     block_sls_.resize(static_cast<size_t>(S) * kBlock);
+    block_lft_.resize(static_cast<size_t>(S) * kBlock);
     for (int32_t s = 0; s < S; ++s)
-      for (size_t i = begin; i < end; ++i)
+      for (size_t i = begin; i < end; ++i) {
         block_sls_[static_cast<size_t>(s) * kBlock + (i - begin)] = r_.path_sl(s, dests_[i]);
+        block_lft_[static_cast<size_t>(s) * kBlock + (i - begin)] = r_.out_port(s, dests_[i]);
+      }
     block_sls_on_ = true;
   }
 
@@ -1062,6 +1068,7 @@ class Checker {
   std::vector<int64_t> src_nlids_;      // [switch] LIDs of its sources
   std::vector<uint16_t> src_vl15_;      // [switch] SLs a CA/router source of it maps to VL 15
   std::vector<uint8_t> block_sls_;      // load_block_sls(): [switch * kBlock + position]
+  std::vector<uint8_t> block_lft_;      // ... the LFT entries, the same way
   size_t block_pos_ = 0;                // the current destination's position in its block
   bool block_sls_on_ = false;           // path_sl() reads block_sls_
   std::vector<uint16_t> out_sls_;       // tree_pass(): [switch] SLs leaving it
