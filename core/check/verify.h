@@ -48,7 +48,10 @@
 //         LIDs) per destination. Options::shortcuts = false follows every
 //         source LID (the reference of the differential unit tests).
 //  memory O(S + T + 16 * C + sum of turns (C * P) + 32 bytes * turns used)
-//         per worker thread, sized once per call, plus the problem lines of
+//         per worker thread, sized once per call (with per-source-switch
+//         SLs also 160 bytes per switch for the tree pass and the block
+//         copies of SLs and LFT entries, and 10 bytes per (switch port, SL)
+//         for the first-hop VLs), plus the problem lines of
 //         each block of 64 destinations; SourceLidSls adds its own rows.
 //         The workers add a few MB at 2,000 switches; the Routing being
 //         checked (LFTs S * L bytes, SL2VL S * P * P * 16) dominates.
@@ -60,7 +63,10 @@
 //         cycle's paths named in a second pass): 6.3 s (23.5 s before).
 //         keiro-nue's tables (8 VLs) on such a fabric: keiro check 4.6 s
 //         with 1 thread, 188 MB peak RSS for the whole tool (the issue's
-//         self-check took 69 s before).
+//         self-check took 69 s before). keiro-acro's tables (per-source-
+//         switch SLs, in-port-dependent SL2VL) there: keiro route 26 s of
+//         user CPU in all, check 17 s wall with 2 threads (~100 s of CPU
+//         before: every source LID was followed), same result.
 //
 // Threads: Options::threads workers take blocks of 64 destinations (LID
 // order); each has its own walk, counters, dependency turns and problem
