@@ -556,6 +556,7 @@ class Checker {
       for (uint32_t m = out_sls_[u]; m; m &= m - 1) all |= vls[std::countr_zero(m)];
       if ((all >> 15 & 1) || (lim < kVls && (all >> lim))) return false;
       vl_mask_ |= all;
+      if (!out_sls_[u]) continue;  // no traffic of this destination leaves u
       const int32_t x = ch.dst;
       const uint8_t in = ch.dst_port;
       if (x == d) {
