@@ -39,7 +39,7 @@ uint8_t DestinationWalk::entry(int32_t s) const {
   return r_.out_port(s, dlid_);
 }
 
-void DestinationWalk::run(uint16_t dlid) {
+void DestinationWalk::run(uint16_t dlid, const uint8_t *ports, size_t stride) {
   dlid_ = dlid;
   owner_ = f_.lid_owner(dlid);
   dest_sw_ = f_.lid_switch(dlid);
@@ -68,7 +68,7 @@ void DestinationWalk::run(uint16_t dlid) {
         tail_hops = hops_[u];
         break;
       }
-      const uint8_t p = r_.out_port(u, dlid);
+      const uint8_t p = ports ? ports[static_cast<size_t>(u) * stride] : r_.out_port(u, dlid);
       Fate here = Fate::kUnknown;
       if (u == dest_sw_ && p == dest_port) {
         here = Fate::kDelivered;

@@ -8,6 +8,7 @@
 #include <bit>
 #include <functional>
 #include <mutex>
+#include <span>
 #include <thread>
 
 #include "core/check/paths.h"
@@ -108,6 +109,9 @@ class Checker {
     }
 
     find_per_switch_sources();
+    if (opt_.shortcuts && !source_sls_) find_representatives();
+    out_sls_.assign(f_.num_switches(), 0);
+    out_vls_.assign(static_cast<size_t>(f_.num_switches()) * kNumSls, 0);
     destinations();
     probs_ = &res_->problems;
     find_cycle();
@@ -192,7 +196,12 @@ class Checker {
       w.probs_ = &block_problems[b];
       std::fill(w.term_vl15_.begin(), w.term_vl15_.end(), 0);
       const size_t end = std::min(dests_.size(), (b + 1) * kBlock);
-      for (size_t i = b * kBlock; i < end; ++i) w.destination(dests_[i]);
+      w.load_block_sls(b * kBlock, end);
+      for (size_t i = b * kBlock; i < end; ++i) {
+        w.block_pos_ = i - b * kBlock;
+        w.destination(dests_[i]);
+      }
+      w.block_sls_on_ = false;
       return end - b * kBlock;
     });
     for (int i = 0; i < nt; ++i) {
@@ -279,7 +288,7 @@ class Checker {
     missing = 0;
     if (fixed_only_) return 1u << fixed_sl_;
     const uint32_t fixed = mixed_ ? 1u << fixed_sl_ : 0;
-    const uint8_t base = r_.path_sl(s, dlid);
+    const uint8_t base = path_sl(s, dlid);
     if (!source_sls_) {
       if (base == kNoPathSl) {
         missing = e.nlids;
@@ -362,7 +371,10 @@ class Checker {
   }
 
   void destination(uint16_t dlid) {
-    walk_.run(dlid);
+    if (block_sls_on_)
+      walk_.run(dlid, block_lft_.data() + block_pos_, kBlock);
+    else
+      walk_.run(dlid);
     const int32_t d = walk_.dest_switch();
     const LidOwner owner = walk_.owner();
     dest_port_ = owner.kind == LidOwner::kTerminal ? f_.terminal(owner.id).sw_port : 0;
@@ -372,6 +384,7 @@ class Checker {
     nslots_ = 0;
     reported_.clear();
 
+    const bool tree_done = tree_pass(dlid);
     const int32_t S = f_.num_switches();
     for (int32_t s = 0; s < S; ++s) {
       const Fate fate = walk_.fate(s);
@@ -380,23 +393,32 @@ class Checker {
       // with one known SL through an in-port-free SL2VL table without VL 15
       // at the sources. The same counts, problems and dependencies as the
       // loop below.
-      if (s != d && !source_sls_ && src_start_[s] != src_start_[s + 1]) {
+      if (s != d && opt_.shortcuts && !source_sls_ && src_start_[s] != src_start_[s + 1]) {
         if (fate != Fate::kDelivered) {
           res_->pairs_checked += src_nlids_[s];
           count_failure(fate, src_nlids_[s]);
           report_failure(s);
           continue;
         }
-        const uint8_t base = fixed_only_ ? static_cast<uint8_t>(fixed_sl_) : r_.path_sl(s, dlid);
-        if (in_port_free_[s] && base < kNumSls && !(src_vl15_[s] >> base & 1) &&
+        const uint8_t base = fixed_only_ ? static_cast<uint8_t>(fixed_sl_) : path_sl(s, dlid);
+        if (base < kNumSls && !(src_vl15_[s] >> base & 1) &&
             !(mixed_ && src_vl15_[s] >> fixed_sl_ & 1)) {
           res_->pairs_checked += src_nlids_[s];
-          sl_mask_ |= 1u << base;
-          const Source &e = sources_[src_start_[s]];
-          follow(s, e.port, base, d, e);
+          // The SLs in the order the loop below follows them (ascending).
+          uint8_t sls[2] = {base, base};
+          int nsls = 1;
           if (mixed_ && base != fixed_sl_) {
-            sl_mask_ |= 1u << fixed_sl_;
-            follow(s, e.port, static_cast<uint8_t>(fixed_sl_), d, e);
+            sls[nsls++] = static_cast<uint8_t>(fixed_sl_);
+            if (sls[1] < sls[0]) std::swap(sls[0], sls[1]);
+          }
+          for (int k = 0; k < nsls; ++k) sl_mask_ |= 1u << sls[k];
+          if (tree_done) {
+            // tree_pass() added this switch's dependencies.
+          } else if (in_port_free_[s]) {
+            const Source &e = sources_[src_start_[s]];
+            for (int k = 0; k < nsls; ++k) follow(s, e.port, sls[k], d, e);
+          } else {
+            follow_representatives(s, sls, nsls, d);
           }
           continue;
         }
@@ -404,7 +426,7 @@ class Checker {
       // With an SL2VL table that ignores the in port, the paths of every
       // source on s with one SL are the same (channel, VL) chain: follow it
       // once per SL (named after the first source with that SL).
-      const bool shared = s != d && fate == Fate::kDelivered && in_port_free_[s];
+      const bool shared = opt_.shortcuts && s != d && fate == Fate::kDelivered && in_port_free_[s];
       uint32_t shared_sls = 0;
       std::array<int32_t, kNumSls> shared_src;
       for (int32_t i = src_start_[s]; i < src_start_[s + 1]; ++i) {
@@ -456,6 +478,177 @@ class Checker {
         const Source &e = sources_[shared_src[sl]];
         follow(s, e.port, sl, d, e);
       }
+    }
+  }
+
+  // Routing::path_sl(s, dlid) for the current destination (block_pos_ of
+  // the block load_block_sls() copied), else from the Routing.
+  uint8_t path_sl(int32_t s, uint16_t dlid) const {
+    if (block_sls_on_) return block_sls_[static_cast<size_t>(s) * kBlock + block_pos_];
+    return r_.path_sl(s, dlid);
+  }
+
+  // Copies the per-source-switch path SLs of destinations dests_[begin..end)
+  // switch by switch: one pass over each switch's row segment instead of a
+  // strided access per (switch, destination); the LFT entries as well, for
+  // the walk. Time O(S * kBlock), memory 2 * S * kBlock bytes per worker.
+  void load_block_sls(size_t begin, size_t end) {
+    block_sls_on_ = false;
+    if (r_.sl_scope() != Routing::SlScope::kPerSourceSwitch || fixed_only_) return;
+    const int32_t S = f_.num_switches();
+    block_sls_.resize(static_cast<size_t>(S) * kBlock);
+    block_lft_.resize(static_cast<size_t>(S) * kBlock);
+    for (int32_t s = 0; s < S; ++s)
+      for (size_t i = begin; i < end; ++i) {
+        block_sls_[static_cast<size_t>(s) * kBlock + (i - begin)] = r_.path_sl(s, dests_[i]);
+        block_lft_[static_cast<size_t>(s) * kBlock + (i - begin)] = r_.out_port(s, dests_[i]);
+      }
+    block_sls_on_ = true;
+  }
+
+  // The dependencies of the current destination in one pass over its tree,
+  // farthest switches first, when every delivered source switch other than
+  // the destination's takes destination()'s shortcut: per switch u and SL
+  // the VLs its traffic leaves u on (its own sources' first hops, and the
+  // traffic of the switches whose next hop is u mapped by u's SL2VL row of
+  // that in port). A turn costs one SL2VL row and one turn slot for all its
+  // SLs, instead of one follow() step per (channel, SL). Returns false,
+  // without problem lines or counts (possibly with some of the dependencies
+  // and VLs follow() adds as well), when a switch does not take the
+  // shortcut or a hop is on VL 15 or on a VL its port does not operate:
+  // destination() then follows the paths, naming them in its order.
+  // Time O(S + turns used * (1 + SLs)), memory O(16 * S) per worker.
+  bool tree_pass(uint16_t dlid) {
+    if (!opt_.shortcuts || source_sls_) return false;
+    const int32_t d = walk_.dest_switch();
+    const std::span<const int32_t> order = walk_.delivered_by_distance();
+    for (const int32_t u : order) {
+      out_sls_[u] = 0;
+      std::fill_n(out_vls_.begin() + static_cast<size_t>(u) * kNumSls, kNumSls, 0);
+    }
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+      const int32_t u = *it;
+      if (u == d) continue;
+      const int32_t c = walk_.next_channel(u);
+      const Channel &ch = f_.channel(c);
+      uint16_t *vls = &out_vls_[static_cast<size_t>(u) * kNumSls];
+      if (src_start_[u] != src_start_[u + 1]) {
+        const uint8_t base = fixed_only_ ? static_cast<uint8_t>(fixed_sl_) : path_sl(u, dlid);
+        if (base >= kNumSls || (src_vl15_[u] >> base & 1) ||
+            (mixed_ && src_vl15_[u] >> fixed_sl_ & 1))
+          return false;
+        uint32_t own = 1u << base;
+        if (mixed_) own |= 1u << fixed_sl_;
+        for (; own; own &= own - 1) {
+          const auto sl = static_cast<uint8_t>(std::countr_zero(own));
+          out_sls_[u] |= static_cast<uint16_t>(1u << sl);
+          if (in_port_free_[u]) {
+            vls[sl] |=
+                static_cast<uint16_t>(1u << channel_vl_[static_cast<size_t>(c) * kNumSls + sl]);
+            continue;
+          }
+          vls[sl] |= rep_vls_[(static_cast<size_t>(port_base_[u]) + ch.src_port) * kNumSls + sl];
+        }
+      }
+      // u's hop: every VL it uses must be operated by its port.
+      const int lim = port_limit(u, ch.src_port, ch.vls);
+      uint16_t all = 0;
+      for (uint32_t m = out_sls_[u]; m; m &= m - 1) all |= vls[std::countr_zero(m)];
+      if ((all >> 15 & 1) || (lim < kVls && (all >> lim))) return false;
+      vl_mask_ |= all;
+      if (!out_sls_[u]) continue;  // no traffic of this destination leaves u
+      const int32_t x = ch.dst;
+      const uint8_t in = ch.dst_port;
+      if (x == d) {
+        if (dest_port_ == 0) continue;
+        const int dlim = port_limit(d, dest_port_, f_.terminal(walk_.owner().id).vls);
+        for (uint32_t m = out_sls_[u]; m; m &= m - 1) {
+          const uint8_t v = r_.vl(d, in, dest_port_, static_cast<uint8_t>(std::countr_zero(m)));
+          if (v == 15 || v >= dlim) return false;
+        }
+        continue;
+      }
+      const int32_t c2 = walk_.next_channel(x);
+      const uint8_t out2 = f_.channel(c2).src_port;
+      const int64_t t = turn_base_[c] + (c2 - f_.out_begin(x));
+      int32_t slot = turn_slot_[t];
+      if (slot < 0) {
+        slot = turn_slot_[t] = static_cast<int32_t>(turns_.size());
+        turns_.emplace_back();
+        turns_.back().fill(0);
+      }
+      std::array<uint16_t, kVls> &turn = turns_[slot];
+      uint16_t *xvls = &out_vls_[static_cast<size_t>(x) * kNumSls];
+      out_sls_[x] |= out_sls_[u];
+      for (uint32_t m = out_sls_[u]; m; m &= m - 1) {
+        const int sl = std::countr_zero(m);
+        const uint8_t v2 = in_port_free_[x] ? channel_vl_[static_cast<size_t>(c2) * kNumSls + sl]
+                                            : r_.vl(x, in, out2, static_cast<uint8_t>(sl));
+        xvls[sl] |= static_cast<uint16_t>(1u << v2);
+        for (uint32_t vm = vls[sl]; vm; vm &= vm - 1)
+          turn[std::countr_zero(vm)] |= static_cast<uint16_t>(1u << v2);
+      }
+    }
+    return true;
+  }
+
+  // The sources of switch s (not the destination switch) that start a new
+  // (channel, VL) chain with one of the SLs sls[0..nsls) (ascending): per SL
+  // the first source of s for each VL its in port maps that SL to on the
+  // out port, in source order. The other sources' first hop is on the same
+  // channel and VL as an earlier one's, where follow() stops at once, so
+  // following only these, merged in source order (ascending SL within a
+  // source), gives the same dependencies, counts and problem lines as
+  // following every source.
+  void follow_representatives(int32_t s, const uint8_t *sls, int nsls, int32_t d) {
+    const uint8_t out = f_.channel(walk_.next_channel(s)).src_port;
+    const int32_t *b[2], *e[2];
+    for (int k = 0; k < nsls; ++k) {
+      const size_t key = (static_cast<size_t>(port_base_[s]) + out) * kNumSls + sls[k];
+      b[k] = rep_src_.data() + rep_start_[key];
+      e[k] = rep_src_.data() + rep_start_[key + 1];
+    }
+    if (nsls == 1) {
+      for (const int32_t *p = b[0]; p != e[0]; ++p)
+        follow(s, sources_[*p].port, sls[0], d, sources_[*p]);
+      return;
+    }
+    while (b[0] != e[0] || b[1] != e[1]) {
+      const int k = b[1] == e[1] || (b[0] != e[0] && *b[0] <= *b[1]) ? 0 : 1;
+      const Source &src = sources_[*b[k]++];
+      follow(s, src.port, sls[k], d, src);
+    }
+  }
+
+  // rep_start_/rep_src_ for follow_representatives(), for the switches with
+  // sources whose SL2VL depends on the in port. Time O(sum of ports * 16 *
+  // sources) over those switches, memory O(sum of ports * 16) plus the
+  // representatives (at most 16 per switch, port and SL).
+  void find_representatives() {
+    const int32_t S = f_.num_switches();
+    port_base_.assign(static_cast<size_t>(S) + 1, 0);
+    for (int32_t s = 0; s < S; ++s) port_base_[s + 1] = port_base_[s] + f_.sw(s).num_ports + 1;
+    rep_start_.assign(static_cast<size_t>(port_base_[S]) * kNumSls + 1, 0);
+    rep_vls_.assign(static_cast<size_t>(port_base_[S]) * kNumSls, 0);
+    rep_src_.clear();
+    size_t key = 0;
+    for (int32_t s = 0; s < S; ++s) {
+      const bool need = !in_port_free_[s] && src_start_[s] != src_start_[s + 1];
+      for (unsigned out = 0; out <= f_.sw(s).num_ports; ++out)
+        for (int sl = 0; sl < kNumSls; ++sl) {
+          if (need && out > 0) {
+            uint32_t seen = 0;
+            for (int32_t i = src_start_[s]; i < src_start_[s + 1]; ++i) {
+              const uint8_t v =
+                  r_.vl(s, sources_[i].port, static_cast<uint8_t>(out), static_cast<uint8_t>(sl));
+              if (seen >> v & 1) continue;
+              seen |= 1u << v;
+              rep_src_.push_back(i);
+            }
+            rep_vls_[key] = static_cast<uint16_t>(seen);
+          }
+          rep_start_[++key] = static_cast<int32_t>(rep_src_.size());
+        }
     }
   }
 
@@ -875,6 +1068,16 @@ class Checker {
   std::vector<uint8_t> channel_vl_;     // [channel * 16 + SL] -> VL, in-port-free switches
   std::vector<int64_t> src_nlids_;      // [switch] LIDs of its sources
   std::vector<uint16_t> src_vl15_;      // [switch] SLs a CA/router source of it maps to VL 15
+  std::vector<uint8_t> block_sls_;      // load_block_sls(): [switch * kBlock + position]
+  std::vector<uint8_t> block_lft_;      // ... the LFT entries, the same way
+  size_t block_pos_ = 0;                // the current destination's position in its block
+  bool block_sls_on_ = false;           // path_sl() reads block_sls_
+  std::vector<uint16_t> out_sls_;       // tree_pass(): [switch] SLs leaving it
+  std::vector<uint16_t> out_vls_;       // tree_pass(): [switch * 16 + SL] -> VLs leaving it
+  std::vector<int32_t> port_base_;      // [switch] first of its (num_ports + 1) port slots
+  std::vector<int32_t> rep_start_;      // [(port slot) * 16 + SL] -> range in rep_src_
+  std::vector<uint16_t> rep_vls_;       // [(port slot) * 16 + SL] -> VLs of those sources
+  std::vector<int32_t> rep_src_;        // source indexes, see follow_representatives()
   std::vector<uint8_t> tail_free_;      // see compute_tail_free()
   uint16_t tail_free_dlid_ = 0;         // the destination tail_free_ is for (0: none)
   std::vector<uint8_t> through_cycle_;  // explain_cycle(): path of the switch uses a cycle channel

@@ -33,12 +33,25 @@
 //         Pairs without an SL add O(S) per destination (and O(16) per hop)
 //         to decide whether their paths depend on the SL.
 //         Per destination, a source switch whose sources share one known
-//         SL (no SourceLidSls), an SL2VL table that ignores the in port and
-//         no VL 15 at its CA ports costs O(1) plus its new hops, not O(its
-//         sources): O(L * (S + C * V)) in total for most engines; other
-//         source switches cost O(their source LIDs) per destination.
+//         SL (no SourceLidSls) and no VL 15 at its CA ports costs O(1) plus
+//         its new hops, not O(its sources): with an SL2VL table that ignores
+//         the in port one chain is followed; with one that depends on it
+//         (keiro-acro, keiro-dl: the VL changes along the path) one chain
+//         per distinct VL its sources' in ports map the SL to on the first
+//         hop (at most 16; precomputed per (switch, out port, SL) in
+//         O(sum of ports * 16 * sources) time, O(sum of ports * 16 * 4
+//         bytes) memory). The rest of a path only depends on (channel, SL),
+//         so every (channel, SL, VL) is followed once per destination and
+//         each dependency is set once (a 16x16 VL bit matrix per turn):
+//         O(L * (S + C * V)) in total; other source switches (per source
+//         LID SLs, missing SLs, VL 15 at a source) cost O(their source
+//         LIDs) per destination. Options::shortcuts = false follows every
+//         source LID (the reference of the differential unit tests).
 //  memory O(S + T + 16 * C + sum of turns (C * P) + 32 bytes * turns used)
-//         per worker thread, sized once per call, plus the problem lines of
+//         per worker thread, sized once per call (with per-source-switch
+//         SLs also 160 bytes per switch for the tree pass and the block
+//         copies of SLs and LFT entries, and 10 bytes per (switch port, SL)
+//         for the first-hop VLs), plus the problem lines of
 //         each block of 64 destinations; SourceLidSls adds its own rows.
 //         The workers add a few MB at 2,000 switches; the Routing being
 //         checked (LFTs S * L bytes, SL2VL S * P * P * 16) dominates.
@@ -50,7 +63,10 @@
 //         cycle's paths named in a second pass): 6.3 s (23.5 s before).
 //         keiro-nue's tables (8 VLs) on such a fabric: keiro check 4.6 s
 //         with 1 thread, 188 MB peak RSS for the whole tool (the issue's
-//         self-check took 69 s before).
+//         self-check took 69 s before). keiro-acro's tables (per-source-
+//         switch SLs, in-port-dependent SL2VL) there: keiro route 26 s of
+//         user CPU in all, check 17 s wall with 2 threads (~100 s of CPU
+//         before: every source LID was followed), same result.
 //
 // Threads: Options::threads workers take blocks of 64 destinations (LID
 // order); each has its own walk, counters, dependency turns and problem
@@ -142,6 +158,9 @@ struct Options {
   // (Result::cycle_deps; one more pass over the destinations whose trees
   // make a turn of it). false: cycle_deps stays empty.
   bool name_cycle_paths = true;
+  // false: follow every source LID on its own (no per-switch sharing); the
+  // same Result, slower: the reference the differential tests compare with.
+  bool shortcuts = true;
 };
 
 // One dependency (edge) of an offending cycle and the paths that create it.
