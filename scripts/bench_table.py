@@ -126,6 +126,33 @@ def markdown(rows):
     return '\n'.join(out) + '\n'
 
 
+def grouped_bars(rows, engines, value_of, path, title, ylabel, top, width, fill):
+    """One group of bars per fabric, one bar per engine (colours in engine
+    order), on axes 0..top; value_of(row) gives (height to draw, label above
+    the bar or None), or None for no bar. Bars take `fill` of each group's
+    width. Returns the Svg for the caller to add reference lines and save."""
+    fabs = fabrics_in_order(rows)
+    svg = kb.Svg(w=width, h=420, title=title, legend_w=160)
+    svg.axes(0, len(fabs), 0, top, 'fabric', ylabel, xticks=[])
+    gw = (svg.r - svg.l) / max(1, len(fabs))
+    bw = gw * fill / max(1, len(engines))
+    for i, fab in enumerate(fabs):
+        x0 = svg.l + i * gw + gw * (1 - fill) / 2
+        svg.text(x0 + gw * fill / 2, svg.b + 17, fab, anchor='middle', size=10)
+        for j, e in enumerate(engines):
+            r = next((r for r in rows if r['fabric'] == fab and r['engine'] == e), None)
+            got = value_of(r) if r else None
+            if got is None:
+                continue
+            v, mark = got
+            y = svg.Y(v)
+            svg.rect(x0 + j * bw, y, bw * 0.9, svg.b - y, COLORS[j % len(COLORS)])
+            if mark:
+                svg.text(x0 + j * bw + bw / 2, y - 3, mark, anchor='middle', size=9)
+    svg.legend([(e, COLORS[j % len(COLORS)], None) for j, e in enumerate(engines)])
+    return svg
+
+
 def chart(rows, path):
     fabs = fabrics_in_order(rows)
     engines = []
@@ -133,28 +160,17 @@ def chart(rows, path):
         if r['engine'] not in engines:
             engines.append(r['engine'])
     vals = [num(r['ratio']) for r in rows if num(r['ratio']) is not None]
-    ymax = max(vals + [1.0])
-    cap = min(ymax, 6.0)  # bars above the cap are drawn to it and labelled
-    w = max(640, 90 * len(fabs) * max(1, len(engines)) // 4 + 220)
-    svg = kb.Svg(w=w, h=420, title='max / avg edge forwarding index (HCA pairs; lower is better)',
-                 legend_w=160)
-    svg.axes(0, len(fabs), 0, cap * 1.05, 'fabric', 'max EFI / avg EFI', xticks=[])
-    gw = (svg.r - svg.l) / len(fabs)
-    bw = gw * 0.8 / max(1, len(engines))
-    for i, fab in enumerate(fabs):
-        x0 = svg.l + i * gw + gw * 0.1
-        svg.text(x0 + gw * 0.4, svg.b + 17, fab, anchor='middle', size=10)
-        for j, e in enumerate(engines):
-            r = next((r for r in rows if r['fabric'] == fab and r['engine'] == e), None)
-            v = num(r['ratio']) if r else None
-            if v is None:
-                continue
-            y = svg.Y(min(v, cap))
-            svg.rect(x0 + j * bw, y, bw * 0.9, svg.b - y, COLORS[j % len(COLORS)])
-            if v > cap:
-                svg.text(x0 + j * bw + bw / 2, y - 3, '%.0f' % v, anchor='middle', size=9)
+    cap = min(max(vals + [1.0]), 6.0)  # bars above the cap are drawn to it and labelled
+
+    def value_of(r):
+        v = num(r['ratio'])
+        return None if v is None else (min(v, cap), '%.0f' % v if v > cap else None)
+
+    svg = grouped_bars(rows, engines, value_of, path,
+                       'max / avg edge forwarding index (HCA pairs; lower is better)',
+                       'max EFI / avg EFI', cap * 1.05,
+                       max(640, 90 * len(fabs) * max(1, len(engines)) // 4 + 220), 0.8)
     svg.line(svg.l, svg.Y(1), svg.r, svg.Y(1), color='#444', dash='3,3')
-    svg.legend([(e, COLORS[j % len(COLORS)], None) for j, e in enumerate(engines)])
     svg.save(path)
 
 
@@ -401,28 +417,17 @@ def report_chart(rows, col, title, ylabel, path):
         if report_ran(r) and r['engine'] not in engines:
             engines.append(r['engine'])
     vals = [num(r.get(col)) for r in rows if num(r.get(col)) is not None]
-    top = min(1.0, max(vals + [0.1]) * 1.1)
-    w = max(720, 14 * len(fabs) * max(1, len(engines)) + 260)
-    svg = kb.Svg(w=w, h=420, title=title, legend_w=160)
-    svg.axes(0, len(fabs), 0, top, 'fabric', ylabel, xticks=[])
-    gw = (svg.r - svg.l) / max(1, len(fabs))
-    bw = gw * 0.85 / max(1, len(engines))
-    for i, fab in enumerate(fabs):
-        x0 = svg.l + i * gw + gw * 0.075
-        svg.text(x0 + gw * 0.42, svg.b + 17, fab, anchor='middle', size=10)
-        for j, e in enumerate(engines):
-            r = next((r for r in rows if r['fabric'] == fab and r['engine'] == e), None)
-            v = num(r.get(col)) if r else None
-            if v is None:
-                continue
-            y = svg.Y(v)
-            svg.rect(x0 + j * bw, y, bw * 0.9, svg.b - y, COLORS[j % len(COLORS)])
-            if col == 'sim_tput' and r.get('sim_deadlock') == 'true':
-                svg.text(x0 + j * bw + bw / 2, y - 3, 'D', anchor='middle', size=9)
-            elif r.get('verdict', '').startswith('FAILS'):
-                svg.text(x0 + j * bw + bw / 2, y - 3, 'x', anchor='middle', size=9)
-    svg.legend([(e, COLORS[j % len(COLORS)], None) for j, e in enumerate(engines)])
-    svg.save(path)
+
+    def value_of(r):
+        v = num(r.get(col))
+        if v is None:
+            return None
+        if col == 'sim_tput' and r.get('sim_deadlock') == 'true':
+            return v, 'D'
+        return v, 'x' if r.get('verdict', '').startswith('FAILS') else None
+
+    grouped_bars(rows, engines, value_of, path, title, ylabel, min(1.0, max(vals + [0.1]) * 1.1),
+                 max(720, 14 * len(fabs) * max(1, len(engines)) + 260), 0.85).save(path)
 
 
 def report_main(a):
