@@ -57,4 +57,16 @@ int32_t TurnTable::turn_out(int32_t turn) const {
   return f_.out_begin(s) + (turn - turn_base_[s]) % f_.degree(s);
 }
 
+void write_turn_vl(const Fabric &f, const TurnTable &tt, int32_t turn, uint8_t sl, uint8_t vl,
+                   Routing &out) {
+  const int32_t s = tt.turn_switch(turn), in = tt.turn_in(turn);
+  const uint8_t out_port = f.channel(tt.turn_out(turn)).src_port;
+  if (in >= 0) {
+    out.set_vl(s, f.channel(in).dst_port, out_port, sl, vl);
+    return;
+  }
+  out.set_vl(s, 0, out_port, sl, vl);
+  for (int32_t term : f.terminals_of(s)) out.set_vl(s, f.terminal(term).sw_port, out_port, sl, vl);
+}
+
 }  // namespace keiro::vlmap

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/fabric.h"
+#include "core/routing.h"
 
 namespace keiro::vlmap {
 
@@ -59,5 +60,12 @@ class TurnTable {
   std::vector<int32_t> users_, head_, next_, prev_;
   std::vector<int64_t> weight_;
 };
+
+// Writes VL vl for SL sl on turn `turn` into out's SL2VL table: the turn's
+// (in port, out port) entry, or for a source slot (no in channel) the
+// entries of port 0 and of every terminal attached to the switch, which all
+// share it. O(1 + terminals of the switch).
+void write_turn_vl(const Fabric &f, const TurnTable &tt, int32_t turn, uint8_t sl, uint8_t vl,
+                   Routing &out);
 
 }  // namespace keiro::vlmap

@@ -277,21 +277,11 @@ void Realizer::write(Routing &out, VlMapStats &st) const {
   st.sls_used = std::max(1, std::popcount(sls_seen));
   int vmax = 0;
   for (int32_t turn = 0; turn < tt_->num_turns(); ++turn) {
-    const int32_t s = tt_->turn_switch(turn), in = tt_->turn_in(turn);
-    const uint8_t out_port = f_.channel(tt_->turn_out(turn)).src_port;
     for (int q = 0; q < nsl_; ++q) {
       const int8_t v = tt_->vl(tt_->entry(turn, q));
       if (v < 0) continue;
-      const auto vl = static_cast<uint8_t>(v), sl = static_cast<uint8_t>(q);
       vmax = std::max<int>(vmax, v);
-      if (in >= 0) {
-        out.set_vl(s, f_.channel(in).dst_port, out_port, sl, vl);
-        continue;
-      }
-      // The source slot: the switch itself and every attached terminal.
-      out.set_vl(s, 0, out_port, sl, vl);
-      for (int32_t term : f_.terminals_of(s))
-        out.set_vl(s, f_.terminal(term).sw_port, out_port, sl, vl);
+      write_turn_vl(f_, *tt_, turn, static_cast<uint8_t>(q), static_cast<uint8_t>(v), out);
     }
   }
   st.vls_used = vmax + 1;
