@@ -38,6 +38,7 @@ mkdir -p "$out" || exit 2
 out=$(cd "$out" && pwd)
 export KEIRO_BUILDDIR=$build
 . "$src/tests/harness/lib.sh"
+. "$src/scripts/bench-lib.sh"
 keiro=$build/keiro
 [ -x "$keiro" ] || { echo "bench-balance: no $keiro (build first)" >&2; exit 2; }
 
@@ -77,45 +78,21 @@ for entry in "${set_[@]}"; do
   layout=${net%.net}.layout
   for e in $engines; do
     [ "$e" = ftree ] && [ "$fat" != yes ] && continue
+    if [ "$e" = keiro-loren ] && [ ! -s "$layout" ]; then
+      printf '%s\t%s\t-\t-\t-\t-\t-\t-\t-\tn/a (no layout)\n' "$fab" "$e" >>"$tsv"
+      continue
+    fi
     dir=$out/$fab/$e
-    rm -rf "$dir"
-    args=(-t "$net" -o "$dir" -w 3600 -c "log_flags 0x47")
-    sls=(--assume-sl 0)
-    case $e in
-      keiro-loren)
-        if [ ! -s "$layout" ]; then
-          printf '%s\t%s\t-\t-\t-\t-\t-\t-\t-\tn/a (no layout)\n' "$fab" "$e" >>"$tsv"
-          continue
-        fi
-        args+=(-e "$e" -p "max_vls=$vls loren_layout=$layout") sls=() ;;
-      keiro-*) args+=(-e "$e" -p "max_vls=$vls") sls=() ;;
-      dfsssp | nue | lash | torus-2QoS)
-        args+=(-P -e "$e" -s -c "nue_max_num_vls $vls") sls=(--sls "$dir/sa-path-sl.dump") ;;
-      *) args+=(-P -e "$e") ;;
-    esac
     echo "bench-balance: $fab: $e" >&2
-    if ! nice -n 5 "$src/tests/harness/run-fabric.sh" "${args[@]}" >"$out/$fab.$e.harness.txt" 2>&1; then
-      echo "bench-balance: $fab: $e: no SUBNET UP (see $out/$fab.$e.harness.txt)" >&2
+    if ! kb_run "$e" "$net" "$dir" "$vls" "$layout"; then
+      echo "bench-balance: $fab: $e: no SUBNET UP (see $dir.harness.txt)" >&2
       printf '%s\t%s\t-\t-\t-\t-\t-\t-\t-\tno SUBNET UP\n' "$fab" "$e" >>"$tsv"
       failed=1
       continue
     fi
-    log=$dir/opensm.log
-    used=$(kh_installed_engine "$log")
-    rt=$(kh_route_time "$log" "$used")
-    "$keiro" analyze "$dir/dumps" --pairs ca ${sls[@]+"${sls[@]}"} --json \
-      >"$dir/analyze.json" 2>"$dir/analyze.err"
-    rc=$?
-    { read -r vl; read -r emax; read -r eavg; read -r gu; read -r hops; read -r problem; } < <(
-      kh_json "$dir/analyze.json" vls_used efi.max:%.0f efi.avg:%.1f traffic.gamma_uniform:%.4f \
-        paths.avg_hops:%.3f check.first_problem)
-    case $rc in
-      0) verdict="deadlock free" ;;
-      1) verdict="FAILS: ${problem:-see analyze.err}" ;;
-      *) verdict="no verdict: $(head -n 1 "$dir/analyze.err")" failed=1 ;;
-    esac
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$fab" "$e" "${used:--}" "${rt:--}" \
-      "${vl:--}" "${emax:--}" "${eavg:--}" "${gu:--}" "${hops:--}" "$verdict" >>"$tsv"
+    kb_analyze "$dir" || failed=1
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$fab" "$e" "${KB_USED:--}" "${KB_RT:--}" \
+      "$KB_VLS" "$KB_EFI_MAX" "$KB_EFI_AVG" "$KB_GAMMA" "$KB_HOPS" "$KB_VERDICT" >>"$tsv"
   done
 done
 

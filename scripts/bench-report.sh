@@ -45,6 +45,7 @@ mkdir -p "$out" || exit 2
 out=$(cd "$out" && pwd)
 export KEIRO_BUILDDIR=$build
 . "$src/tests/harness/lib.sh"
+. "$src/scripts/bench-lib.sh"
 keiro=$build/keiro
 [ -x "$keiro" ] || { echo "bench-report: no $keiro (build first)" >&2; exit 2; }
 start=$(date +%s)
@@ -144,8 +145,7 @@ for entry in ${set_[@]+"${set_[@]}"}; do
   printf '%s\t%s\t%s\t%s\t%s\n' "$fab" "$desc" "${nsw:--}" "${nhca:--}" "${nlink:--}" >>"$fabtsv"
   layout=${net%.net}.layout
   for label in $engines; do
-    e=${label%%@*} extra=
-    [ "$e" != "$label" ] && extra=" ${label#*@}"
+    e=${label%%@*}
     case $e in
       ftree) [ "$kind" != fattree ] && { na "$fab" "$label" "fat trees only"; continue; } ;;
       torus-2QoS)
@@ -155,40 +155,14 @@ for entry in ${set_[@]+"${set_[@]}"}; do
       keiro-loren) [ -s "$layout" ] || { na "$fab" "$label" "needs a layout"; continue; } ;;
     esac
     dir=$out/$fab/$label
-    rm -rf "$dir"
-    args=(-t "$net" -o "$dir" -w 3600 -c "log_flags 0x47")
-    sls=(--assume-sl 0)
-    case $e in
-      keiro-loren) args+=(-e "$e" -p "max_vls=$vls loren_layout=$layout$extra") sls=() ;;
-      keiro-*) args+=(-e "$e" -p "max_vls=$vls$extra") sls=() ;;
-      torus-2QoS)
-        args+=(-P -e "$e" -s -m 8 -c "torus_config $out/$fab.torus-2QoS.conf")
-        sls=(--sls "$dir/sa-path-sl.dump") ;;
-      dfsssp | nue | lash)
-        args+=(-P -e "$e" -s -c "nue_max_num_vls $vls") sls=(--sls "$dir/sa-path-sl.dump") ;;
-      *) args+=(-P -e "$e") ;;
-    esac
     echo "bench-report: $fab: $label ($(($(date +%s) - start)) s)" >&2
-    if ! nice -n 5 "$src/tests/harness/run-fabric.sh" "${args[@]}" >"$out/$fab.$label.harness.txt" 2>&1; then
-      echo "bench-report: $fab: $e: no SUBNET UP (see $out/$fab.$label.harness.txt)" >&2
+    if ! kb_run "$label" "$net" "$dir" "$vls" "$layout" "$out/$fab.torus-2QoS.conf"; then
+      echo "bench-report: $fab: $label: no SUBNET UP (see $dir.harness.txt)" >&2
       printf '%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\t-\tno SUBNET UP\t-\t-\t-\t-\n' "$fab" "$label" >>"$tsv"
       failed=1
       continue
     fi
-    log=$dir/opensm.log
-    used=$(kh_installed_engine "$log")
-    rt=$(kh_route_time "$log" "$used")
-    "$keiro" analyze "$dir/dumps" --pairs ca ${sls[@]+"${sls[@]}"} --json \
-      >"$dir/analyze.json" 2>"$dir/analyze.err"
-    rc=$?
-    { read -r vl; read -r nsl; read -r emax; read -r eavg; read -r gu; read -r shift; read -r hops; read -r problem; } < <(
-      kh_json "$dir/analyze.json" vls_used sls_used efi.max:%.0f efi.avg:%.1f traffic.gamma_uniform:%.4f \
-        traffic.shift_throughput:%.4f paths.avg_hops:%.3f check.first_problem)
-    case $rc in
-      0) verdict="deadlock free" ;;
-      1) verdict="FAILS: ${problem:-see analyze.err}" ;;
-      *) verdict="no verdict: $(head -n 1 "$dir/analyze.err")" failed=1 ;;
-    esac
+    kb_analyze "$dir" || failed=1
     "$keiro" check "$dir/dumps" --pairs ca --fixed-sl 0 >"$dir/check-sl0.txt" 2>&1
     case $? in
       0) v0="deadlock free" ;;
@@ -197,7 +171,7 @@ for entry in ${set_[@]+"${set_[@]}"}; do
     esac
     tput=- dl=-
     if [ "${BENCH_SIM:-1}" != 0 ]; then
-      nice -n 10 "$keiro" simulate "$dir/dumps" ${sls[@]+"${sls[@]}"} --traffic alltoall --size 2048 \
+      nice -n 10 "$keiro" simulate "$dir/dumps" ${KB_SLS[@]+"${KB_SLS[@]}"} --traffic alltoall --size 2048 \
         --json >"$dir/sim.json" 2>"$dir/sim.err"
       if [ $? -le 1 ]; then
         { read -r tput; read -r dl; } < <(kh_json "$dir/sim.json" throughput:%.4f deadlock)
@@ -206,8 +180,8 @@ for entry in ${set_[@]+"${set_[@]}"}; do
         failed=1
       fi
     fi
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t-\n' "$fab" "$label" "${used:--}" "${rt:--}" \
-      "${vl:--}" "${nsl:--}" "${emax:--}" "${eavg:--}" "${gu:--}" "${shift:--}" "${hops:--}" "$verdict" "$v0" \
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t-\n' "$fab" "$label" "${KB_USED:--}" "${KB_RT:--}" \
+      "$KB_VLS" "$KB_SLS_USED" "$KB_EFI_MAX" "$KB_EFI_AVG" "$KB_GAMMA" "$KB_SHIFT" "$KB_HOPS" "$KB_VERDICT" "$v0" \
       "${tput:--}" "${dl:--}" >>"$tsv"
   done
 done

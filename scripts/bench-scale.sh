@@ -32,6 +32,7 @@ mkdir -p "$out" || exit 2
 out=$(cd "$out" && pwd)
 export KEIRO_BUILDDIR=$build
 . "$src/tests/harness/lib.sh"
+. "$src/scripts/bench-lib.sh"
 keiro=$build/keiro
 [ -x "$keiro" ] || { echo "bench-scale: no $keiro (build first)" >&2; exit 2; }
 command -v /usr/bin/time >/dev/null || { echo "bench-scale: needs GNU time (/usr/bin/time)" >&2; exit 2; }
@@ -121,17 +122,9 @@ if [ "${BENCH_OPENSM:-1}" = 1 ]; then
   fab=$(echo "$torus_osm" | awk '{ print $1 $2 "-h" $4 }')
   mkdir -p "$out/opensm"
   for e in keiro-nue nue dfsssp lash; do
-    dir=$out/opensm/$e
-    rm -rf "$dir"
-    case $e in
-      keiro-*) args=(-e "$e" -p "max_vls=8") ;;
-      *) args=(-P -e "$e" -c "nue_max_num_vls 8") ;;
-    esac
     echo "bench-scale: OpenSM on $fab: $e" >&2
-    if "$src/tests/harness/run-fabric.sh" -t "$net" -o "$dir" -w 3600 -c "log_flags 0x47" "${args[@]}" \
-      >"$dir.harness.txt" 2>&1; then
-      used=$(kh_installed_engine "$dir/opensm.log")
-      printf '%s\t%s\t%s\t%s\n' "$fab" "$e" "${used:--}" "$(kh_route_time "$dir/opensm.log" "$used")" >>"$osm"
+    if KB_NO_SA=1 kb_run "$e" "$net" "$out/opensm/$e" 8; then
+      printf '%s\t%s\t%s\t%s\n' "$fab" "$e" "${KB_USED:--}" "${KB_RT:--}" >>"$osm"
     else
       printf '%s\t%s\t-\t-\n' "$fab" "$e" >>"$osm"
       failed=1

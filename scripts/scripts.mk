@@ -7,7 +7,7 @@ demo: all
 .PHONY: demo
 dist_noinst_SCRIPTS += scripts/demo.sh scripts/build.sh scripts/build-asan.sh scripts/install-deps.sh \
 	scripts/check-format.sh scripts/bench-nue.sh scripts/bench-balance.sh scripts/bench-scale.sh \
-	scripts/bench-report.sh \
+	scripts/bench-report.sh scripts/bench-lib.sh \
 	scripts/acro-compare.py scripts/acro-opensm.sh scripts/loren-repro.py scripts/loren-ibsim.sh \
 	scripts/sim-papers.sh scripts/fail-in-place.sh scripts/package-test.sh tests/package/installed-plugin.sh run-demo.sh \
 	run-tests.sh .ci/run
