@@ -32,15 +32,8 @@
 # Exit: 0 all runs done (verdicts are data), 1 a run failed, 2 usage.
 set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
-build=$(cd "${1:-$src/build}" && pwd) || exit 2
-out=${2:-$build/bench-balance}
-mkdir -p "$out" || exit 2
-out=$(cd "$out" && pwd)
-export KEIRO_BUILDDIR=$build
-. "$src/tests/harness/lib.sh"
 . "$src/scripts/bench-lib.sh"
-keiro=$build/keiro
-[ -x "$keiro" ] || { echo "bench-balance: no $keiro (build first)" >&2; exit 2; }
+kb_init bench-balance "$@"
 
 vls=${BENCH_VLS:-8}
 engines=${BENCH_ENGINES:-"keiro-nue keiro-acro keiro-dl keiro-loren ftree updn dfsssp nue minhop"}

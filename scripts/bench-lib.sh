@@ -3,12 +3,29 @@
 # Shared steps of the OpenSM benchmarks (scripts/bench-balance.sh,
 # bench-report.sh, bench-scale.sh): one engine through ibsim + the real
 # OpenSM (tests/harness/run-fabric.sh), then the installed tables measured
-# with `keiro analyze`. Source it after tests/harness/lib.sh, with $src (the
-# source tree) and $keiro (the built tool) set.
+# with `keiro analyze`. Source it with $src set to the source tree, then call
+# kb_init.
 #
 # The layering: tests/harness/lib.sh (processes, logs, JSON) ->
 # run-fabric.sh (one fabric through OpenSM) -> this file (one benchmark
 # cell) -> the bench-*.sh scripts (fabric sets, tables, pages).
+
+. "$src/tests/harness/lib.sh"
+
+# kb_init NAME [BUILDDIR [OUTDIR]]: the benchmarks' common arguments. Sets
+# build (default $src/build), out (default BUILDDIR/NAME, created), keiro
+# (the built tool) and exports KEIRO_BUILDDIR for the harness; exits 2 when
+# the build tree or its keiro is missing.
+kb_init() {
+  build=$(cd "${2:-$src/build}" && pwd) || exit 2
+  out=${3:-$build/$1}
+  mkdir -p "$out" || exit 2
+  out=$(cd "$out" && pwd)
+  export KEIRO_BUILDDIR=$build
+  KH_BUILDDIR=$build
+  keiro=$build/keiro
+  [ -x "$keiro" ] || { echo "$1: no $keiro (build first)" >&2; exit 2; }
+}
 
 # kb_run LABEL NET DIR VLS [LAYOUT [TORUS_CONF]]: route NET with engine LABEL
 # (ENGINE or ENGINE@k=v: a keiro engine with an extra plugin option) through

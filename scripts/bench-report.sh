@@ -39,15 +39,8 @@
 # Exit: 0 all runs done (verdicts are data), 1 a run failed, 2 usage.
 set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
-build=$(cd "${1:-$src/build}" && pwd) || exit 2
-out=${2:-$build/bench-report}
-mkdir -p "$out" || exit 2
-out=$(cd "$out" && pwd)
-export KEIRO_BUILDDIR=$build
-. "$src/tests/harness/lib.sh"
 . "$src/scripts/bench-lib.sh"
-keiro=$build/keiro
-[ -x "$keiro" ] || { echo "bench-report: no $keiro (build first)" >&2; exit 2; }
+kb_init bench-report "$@"
 start=$(date +%s)
 
 vls=${BENCH_VLS:-8}

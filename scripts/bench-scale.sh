@@ -26,15 +26,8 @@
 # Exit: 0 every run routed and passed its self-check, 1 otherwise, 2 usage.
 set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
-build=$(cd "${1:-$src/build}" && pwd) || exit 2
-out=${2:-$build/bench-scale}
-mkdir -p "$out" || exit 2
-out=$(cd "$out" && pwd)
-export KEIRO_BUILDDIR=$build
-. "$src/tests/harness/lib.sh"
 . "$src/scripts/bench-lib.sh"
-keiro=$build/keiro
-[ -x "$keiro" ] || { echo "bench-scale: no $keiro (build first)" >&2; exit 2; }
+kb_init bench-scale "$@"
 command -v /usr/bin/time >/dev/null || { echo "bench-scale: needs GNU time (/usr/bin/time)" >&2; exit 2; }
 threads=${BENCH_THREADS:-"1 2"}
 limit=${BENCH_TIMEOUT:-900}
