@@ -25,7 +25,8 @@
 // Errors: exactly one ERROR line (max_sls < 2; the engine fails with the VLs
 // left; no split works), false.
 // Time: up to budget - 1 engine runs, each followed by ACRO on the routes
-// (one destination per distinct LFT column) and the one-SL realization; 1 or
+// (one destination per distinct LFT column) and the one-SL realization (its
+// per-path repair capped at one placement per path); 1 or
 // 2 engine runs beyond the path cap (a 1,000-switch fabric with 9,000 LIDs:
 // keiro-nue at budget - 1 VLs, then on 1 VL).
 // Memory: the trees (K * S next hops) and a second Routing for SL N's
