@@ -21,7 +21,7 @@ bool layered_heights(const Fabric &f, std::vector<int32_t> &height) {
   if (queue.empty() || static_cast<int32_t>(queue.size()) == s) return false;
   for (size_t i = 0; i < queue.size(); ++i) {
     const int32_t v = queue[i];
-    for (int32_t c = f.out_begin(v); c < f.out_begin(v + 1); ++c) {
+    for (int32_t c = f.out_begin(v); c < f.out_end(v); ++c) {
       const int32_t w = f.channel(c).dst;
       if (height[w] >= 0) continue;
       height[w] = height[v] + 1;
