@@ -38,23 +38,28 @@ bool layered_heights(const Fabric &f, std::vector<int32_t> &height) {
 
 int64_t reserve_monotone_turns(std::span<const int32_t> height, CompleteCdg &cdg) {
   const ChannelIndex &ch = cdg.channels();
-  const auto s = static_cast<int32_t>(height.size());
-  std::vector<int32_t> by_height(s), keep;
-  for (int32_t v = 0; v < s; ++v) by_height[v] = v;
-  std::stable_sort(by_height.begin(), by_height.end(),
-                   [&](int32_t x, int32_t y) { return height[x] < height[y]; });
-  // Lowest switches first: the up-up turns, then the peaks and the
-  // down-down turns above them.
-  for (int32_t x : by_height) {
-    for (int32_t i = ch.in_first[x]; i < ch.in_first[x + 1]; ++i) {
-      const int32_t a = ch.in_list[i];
-      const bool from_above = height[ch.src[a]] > height[x];
-      for (int32_t b = ch.out_begin[x]; b < ch.out_begin[x + 1]; ++b) {
-        if (b == ch.rev[a]) continue;
-        if (from_above && height[ch.dst[b]] > height[x]) continue;  // a valley
-        const int32_t e = cdg.edge(a, b);
-        if (cdg.try_use(a, b, e) && cdg.state(e) == CompleteCdg::kTentative) keep.push_back(e);
-      }
+  const int32_t c = cdg.num_channels();
+  // The channels in a topological order of the turns to reserve: up
+  // channels from the lowest, then down channels from the highest. Every
+  // reserved turn goes forward in it, so the CDG's order rarely has to move.
+  int32_t top = 0;
+  for (int32_t h : height) top = std::max(top, h);
+  const auto rank = [&](int32_t a) {
+    const int32_t hs = height[ch.src[a]];
+    return hs < height[ch.dst[a]] ? hs : 2 * top + 1 - hs;
+  };
+  std::vector<int32_t> order(c), keep;
+  for (int32_t a = 0; a < c; ++a) order[a] = a;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int32_t x, int32_t y) { return rank(x) < rank(y); });
+  for (int32_t a : order) {
+    const int32_t x = ch.dst[a];
+    const bool from_above = height[ch.src[a]] > height[x];
+    for (int32_t b = ch.out_begin[x]; b < ch.out_begin[x + 1]; ++b) {
+      if (b == ch.rev[a]) continue;
+      if (from_above && height[ch.dst[b]] > height[x]) continue;  // a valley
+      const int32_t e = cdg.edge(a, b);
+      if (cdg.try_use(a, b, e) && cdg.state(e) == CompleteCdg::kTentative) keep.push_back(e);
     }
   }
   cdg.commit(keep);
