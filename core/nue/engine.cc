@@ -22,6 +22,8 @@ void add_facts(const Fabric &f, const NueResult &r, EngineReport &rep) {
   rep.add("escape_repairs", static_cast<long>(r.escape_repairs));
   rep.add("shortcuts", static_cast<long>(r.shortcuts));
   rep.add("escape_dependencies", static_cast<long>(r.escape_dependencies));
+  if (r.reserved_dependencies > 0)
+    rep.add("reserved_dependencies", static_cast<long>(r.reserved_dependencies));
   rep.add("order_attempts", static_cast<long>(r.order_attempts));
   rep.add("cycle_searches", static_cast<long>(r.cycle_searches));
   rep.add("cycle_search_visits", static_cast<long>(r.cycle_search_visits));

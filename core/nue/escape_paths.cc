@@ -8,6 +8,64 @@
 
 namespace keiro::nue {
 
+bool layered_heights(const Fabric &f, std::vector<int32_t> &height) {
+  const int32_t s = f.num_switches();
+  height.assign(s, -1);
+  std::vector<int32_t> queue;
+  queue.reserve(s);
+  for (int32_t v = 0; v < s; ++v)
+    if (!f.terminals_of(v).empty()) {
+      height[v] = 0;
+      queue.push_back(v);
+    }
+  if (queue.empty() || static_cast<int32_t>(queue.size()) == s) return false;
+  for (size_t i = 0; i < queue.size(); ++i) {
+    const int32_t v = queue[i];
+    for (int32_t c = f.out_begin(v); c < f.out_end(v); ++c) {
+      const int32_t w = f.channel(c).dst;
+      if (height[w] >= 0) continue;
+      height[w] = height[v] + 1;
+      queue.push_back(w);
+    }
+  }
+  if (static_cast<int32_t>(queue.size()) != s) return false;
+  for (int32_t c = 0; c < f.num_channels(); ++c) {
+    const int32_t d = height[f.channel(c).src] - height[f.channel(c).dst];
+    if (d != 1 && d != -1) return false;
+  }
+  return true;
+}
+
+int64_t reserve_monotone_turns(std::span<const int32_t> height, CompleteCdg &cdg) {
+  const ChannelIndex &ch = cdg.channels();
+  const int32_t c = cdg.num_channels();
+  // The channels in a topological order of the turns to reserve: up
+  // channels from the lowest, then down channels from the highest. Every
+  // reserved turn goes forward in it, so the CDG's order rarely has to move.
+  int32_t top = 0;
+  for (int32_t h : height) top = std::max(top, h);
+  const auto rank = [&](int32_t a) {
+    const int32_t hs = height[ch.src[a]];
+    return hs < height[ch.dst[a]] ? hs : 2 * top + 1 - hs;
+  };
+  std::vector<int32_t> order(c), keep;
+  for (int32_t a = 0; a < c; ++a) order[a] = a;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int32_t x, int32_t y) { return rank(x) < rank(y); });
+  for (int32_t a : order) {
+    const int32_t x = ch.dst[a];
+    const bool from_above = height[ch.src[a]] > height[x];
+    for (int32_t b = ch.out_begin[x]; b < ch.out_begin[x + 1]; ++b) {
+      if (b == ch.rev[a]) continue;
+      if (from_above && height[ch.dst[b]] > height[x]) continue;  // a valley
+      const int32_t e = cdg.edge(a, b);
+      if (cdg.try_use(a, b, e) && cdg.state(e) == CompleteCdg::kTentative) keep.push_back(e);
+    }
+  }
+  cdg.commit(keep);
+  return static_cast<int64_t>(keep.size());
+}
+
 EscapePaths::EscapePaths(const Fabric &f) {
   const int32_t c = f.num_channels(), s = f.num_switches();
   dst_.resize(c);

@@ -29,6 +29,27 @@ namespace keiro::nue {
 
 class CompleteCdg;
 
+// Heights for reserve_monotone_turns(): height[v] = hops from switch v to the
+// nearest switch with end ports. Returns true (and fills height) only when
+// the fabric is layered by them: some switch has end ports, some has none,
+// and every switch-to-switch link joins heights that differ by exactly one
+// (fat trees, intact or with failed links; not tori, random or dragonfly
+// fabrics, which have end ports on every switch). O(S + C).
+bool layered_heights(const Fabric &f, std::vector<int32_t> &height);
+
+// Marks used, before any destination is routed, every turn (a -> x, x -> b)
+// that is not a valley (x lower than both a's tail and b's head) and does
+// not close a cycle with what is used already (the escape paths): the
+// up-down turns that every minimal route between end ports of a layered
+// fabric needs. Without valleys no cycle exists (heights change by one per
+// hop, so a closed walk enters its lowest switch from above and leaves it
+// upwards), so these turns can only conflict with the escape paths' own
+// valleys; reserving them first keeps the later valleys (routes of switches
+// around failed links, switch LIDs) from blocking them one by one. Returns
+// how many were marked. O(S * Δ^2) turns plus their cycle checks; memory
+// O(S) per call.
+int64_t reserve_monotone_turns(std::span<const int32_t> height, CompleteCdg &cdg);
+
 class EscapePaths {
  public:
   explicit EscapePaths(const Fabric &f);

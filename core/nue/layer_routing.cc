@@ -9,7 +9,9 @@
 namespace keiro::nue {
 
 LayerRouter::LayerRouter(const Fabric &f)
-    : f_(f), cdg_(f), escape_(f), dijkstra_(f, cdg_), load_(f) {}
+    : f_(f), cdg_(f), escape_(f), dijkstra_(f, cdg_), load_(f) {
+  layered_ = layered_heights(f, height_);
+}
 
 void LayerRouter::set_layer(int32_t root, std::span<const int32_t> parent_channel,
                             std::span<const int32_t> dest_count) {
@@ -23,6 +25,7 @@ void LayerRouter::begin(std::span<const int64_t> weight, LayerOutcome &out) {
   // Lines 6-7: a new complete CDG holding the escape paths.
   cdg_.reset();
   out.escape_dependencies = escape_.build(root_, parent_, dest_count_, cdg_);
+  if (layered_) out.reserved_dependencies = reserve_monotone_turns(height_, cdg_);
   out.max_weight = weight.empty() ? 0 : *std::max_element(weight.begin(), weight.end());
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // Routing of one virtual layer (Domke et al. 2016, Algorithm 2 lines 6-11):
-// a new complete CDG with the layer's escape paths, then, for every
+// a new complete CDG with the layer's escape paths (and, on layered fabrics
+// such as fat trees, every up-down turn that fits next to them:
+// reserve_monotone_turns in escape_paths.h), then, for every
 // destination LID in the given order, the modified Dijkstra (or the escape
 // paths after an unsolvable impasse), the LFT column of the LID, and the
 // channel weight update.
@@ -39,7 +41,8 @@ struct LayerOutcome {
   int64_t repairs = 0;                  // islands reached over their escape path
   int64_t shortcuts = 0;
   int64_t escape_dependencies = 0;
-  int64_t max_weight = 0;  // largest channel weight afterwards
+  int64_t reserved_dependencies = 0;  // up-down turns reserved on layered fabrics
+  int64_t max_weight = 0;             // largest channel weight afterwards
   // route() only: the balance score, taken after the CA/router-port LIDs
   // (switch LIDs come last in every order and carry management traffic
   // only): the largest channel weight then, and the largest channel load
@@ -92,6 +95,8 @@ class LayerRouter {
   CdgDijkstra dijkstra_;
   ChannelLoad load_;
   int32_t root_ = -1;
+  bool layered_ = false;         // layered_heights() held: reserve up-down turns
+  std::vector<int32_t> height_;  // per switch, when layered_
   std::vector<int32_t> parent_, dest_count_;
   std::function<void(int64_t)> progress_;
 };

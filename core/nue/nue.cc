@@ -9,6 +9,8 @@
 //   line 5     central root of H_i (Brandes)         graph/betweenness.h, or NueOptions::root
 //   line 6     new complete CDG D_i (Sec. 4.1)       cdg.h (reset per attempt)
 //   line 7     escape paths D_i^s (Sec. 4.2)         graph/spanning_tree.h, escape_paths.h
+//              + on layered fabrics (fat trees) the   escape_paths.h (reserve_monotone_turns)
+//              up-down turns, reserved
 //   line 8-9   per destination LID: Algorithm 1      dijkstra.h (+ 4.6.2 / 4.6.3 and an
 //              with Algorithm 3 for every new        escape repair), cdg.h, omega.h
 //              dependency; escape fallback
@@ -338,6 +340,7 @@ class Router {
       out_.escape_repairs += o.repairs;
       out_.shortcuts += o.shortcuts;
       out_.escape_dependencies += o.escape_dependencies;
+      out_.reserved_dependencies += o.reserved_dependencies;
       out_.blocked_dependencies += o.cdg.blocked;
     }
   }

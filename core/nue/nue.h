@@ -75,6 +75,8 @@ struct NueResult {
   int64_t escape_repairs = 0;       // islands reached over their escape path
   int64_t shortcuts = 0;            // settled switches rerouted over an island (4.6.3)
   int64_t escape_dependencies = 0;  // dependencies the escape paths put into the CDGs
+  // up-down turns reserved before routing (fat trees: reserve_monotone_turns)
+  int64_t reserved_dependencies = 0;
   int64_t blocked_dependencies = 0;
   // Work over every attempt, kept or not.
   int64_t order_attempts = 0;       // layer routings (one per layer, two for a retried one)

@@ -3,6 +3,7 @@
 // paper (Fig. 2a, 4 and 5).
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "core/graph/betweenness.h"
@@ -150,6 +151,66 @@ TEST(NueEscape, NoDestinationsBehindALeafMeansNoTurnIntoIt) {
   EXPECT_EQ(cdg.state(dep), CompleteCdg::kUsed);
   const int32_t other = cdg.edge(channel_between(f, 0, 1), channel_between(f, 1, 2));
   EXPECT_EQ(cdg.state(other), CompleteCdg::kUnused);
+}
+
+// A k-ary 2-tree: tops 0..k-1 (no CAs), leaves k..2k-1 with one CA each;
+// leaf j's port p + 1 goes to top p.
+Fabric two_level(int k) {
+  Fabric f;
+  for (int i = 0; i < 2 * k; ++i)
+    f.add_switch({0x7000 + static_cast<uint64_t>(i), (i < k ? "T" : "L") + std::to_string(i % k),
+                  static_cast<uint8_t>(k + 1)});
+  for (int j = 0; j < k; ++j)
+    for (int p = 0; p < k; ++p)
+      f.add_link(k + j, static_cast<uint8_t>(p + 1), p, static_cast<uint8_t>(j + 1));
+  for (int j = 0; j < k; ++j) {
+    TerminalInfo t;
+    t.node_guid = 0xa00000 + 2 * static_cast<uint64_t>(j);
+    t.port_guid = t.node_guid + 1;
+    t.name = "H" + std::to_string(j);
+    t.sw = k + j;
+    t.sw_port = static_cast<uint8_t>(k + 1);
+    f.add_terminal(t);
+  }
+  assign_lids(f, 0);
+  f.finalize();
+  return f;
+}
+
+TEST(NueReserve, HeightsOnlyForLayeredFabrics) {
+  std::vector<int32_t> h;
+  const Fabric ft = two_level(3);
+  ASSERT_TRUE(layered_heights(ft, h));
+  EXPECT_EQ(h, (std::vector<int32_t>{1, 1, 1, 0, 0, 0}));
+  // CAs on every switch: nothing is above anything.
+  EXPECT_FALSE(layered_heights(fixtures::ring(4, {.hcas = 1}), h));
+  // No CAs at all: no heights.
+  EXPECT_FALSE(layered_heights(fixtures::from_links(3, {{0, 1}, {1, 2}, {2, 0}}), h));
+}
+
+TEST(NueReserve, TwoLevelFatTreeReservesEveryPeakAndNoValley) {
+  // By hand: a top has k in- and k out-channels, and every turn leaf a ->
+  // top -> leaf b (a != b) is a peak: k * (k - 1) per top, k^2 (k - 1) in
+  // all. A leaf's turns all go top -> leaf -> top: valleys, none reserved.
+  for (const int k : {2, 3, 5}) {
+    const Fabric f = two_level(k);
+    std::vector<int32_t> h;
+    ASSERT_TRUE(layered_heights(f, h));
+    CompleteCdg cdg(f);
+    cdg.reset();
+    EXPECT_EQ(reserve_monotone_turns(h, cdg), static_cast<int64_t>(k) * k * (k - 1)) << k;
+    EXPECT_EQ(used_edges(cdg), static_cast<int64_t>(k) * k * (k - 1)) << k;
+    for (int32_t a = 0; a < f.num_channels(); ++a)
+      for (int32_t b = 0; b < f.num_channels(); ++b) {
+        const int32_t e = cdg.edge(a, b);
+        if (e < 0) continue;
+        const bool peak = f.channel(a).dst < k;  // turns at a top
+        EXPECT_EQ(cdg.state(e), peak ? CompleteCdg::kUsed : CompleteCdg::kUnused)
+            << k << ": " << f.describe(f.channel(a).src) << " -> " << f.describe(f.channel(a).dst)
+            << " -> " << f.describe(f.channel(b).dst);
+      }
+    EXPECT_TRUE(used_acyclic(f, cdg)) << k;
+  }
 }
 
 }  // namespace
