@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/acro/realize.h"
+#include "core/acro/switch_lids.h"
 #include "core/log.h"
 #include "core/minimal/balanced.h"
 #include "core/minimal/dest_trees.h"
@@ -58,6 +59,19 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   ao.seed = opt.layers.seed;
   AcroResult layers;
   if (!assign(f, trees, ao, layers, err)) return engine_error(in.log, kName, err);
+  // Switch LIDs on up*/down* paths when every terminal route is up*/down*
+  // (core/acro/switch_lids.h): taken when ACRO then needs fewer layers.
+  if (layers.num_layers > 1) {
+    minimal::DestTrees ud_trees = trees;
+    SwitchLidRoutes sl;
+    AcroResult ud_layers;
+    if (updown_switch_lids(f, ud_trees, sl) && assign(f, ud_trees, ao, ud_layers, err) &&
+        ud_layers.num_layers < layers.num_layers) {
+      trees = std::move(ud_trees);
+      layers = std::move(ud_layers);
+      res.updown_switch_lids = sl.rerouted;
+    }
+  }
   if (per_lid && layers.num_layers > 1) {
     minimal::DestTrees per_switch;
     AcroResult ps_layers;
@@ -68,6 +82,7 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
       trees = std::move(per_switch);
       layers = std::move(ps_layers);
       res.per_switch_trees = true;
+      res.updown_switch_lids = 0;
     }
   }
   minimal::write_lfts(f, trees, out);
@@ -87,6 +102,7 @@ void report(const EngineInput &in, const EngineResult &res, EngineReport &rep) {
   add_layer_facts(res.layers, res.max_efi, rep);
   rep.add("trees", res.trees);
   rep.add("per_switch_trees", res.per_switch_trees ? 1 : 0);
+  rep.add("updown_switch_lids", res.updown_switch_lids);
   const vlmap::VlMapStats &vs = res.layers.vlmap;
   in.log.logf(LogLevel::kInfo,
               "%s: %d ACRO layers; %lld switch-to-switch paths realized with %d VLs and %d SLs "

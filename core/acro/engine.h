@@ -29,11 +29,13 @@ struct EngineOptions {
 
 // What a run produced; report() turns it into EngineReport facts.
 struct EngineResult {
-  LayerRealization layers;        // ACRO layers and the realization's counters
-  int64_t max_efi = 0;            // largest edge forwarding index of the routes
-  int32_t trees = 0;              // distinct destination trees routed
-  bool per_switch_trees = false;  // one tree per switch: acro_per_lid 0, or per-LID
-                                  // trees needed more ACRO layers
+  LayerRealization layers;         // ACRO layers and the realization's counters
+  int64_t max_efi = 0;             // largest edge forwarding index of the routes
+  int32_t trees = 0;               // distinct destination trees routed
+  bool per_switch_trees = false;   // one tree per switch: acro_per_lid 0, or per-LID
+                                   // trees needed more ACRO layers
+  int32_t updown_switch_lids = 0;  // switch-LID destinations routed up*/down*
+                                   // (core/acro/switch_lids.h), 0 if not taken
 };
 
 // Reads the acro_* options into out. Never fails (the option specs range-check).
