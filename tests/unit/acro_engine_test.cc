@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -123,42 +124,62 @@ std::map<std::pair<int32_t, int32_t>, int64_t> ca_link_loads(const Fabric &f, co
 // 4 up-links, 60 on each (and 60 on each down-link into a leaf); a pod's 16
 // CAs send to the 48 outside over the pod's 16 middle-to-top links, 48 on
 // each (and 48 on each top-to-middle link).
+// With LMC 2 every LMC offset is balanced in a load table of its own (the
+// base LIDs, which the counts are over, exactly as with LMC 0), and the 4
+// LIDs of a CA leave every other leaf on its 4 different up-links.
 TEST(AcroEngine, OneVlAndPerfectBalanceOnThreeLevelFatTree) {
   const topo::GenFabric g = topo::gen_fat_tree(4, 3, topo::TopoOptions{});
-  Fabric f;
-  std::string err;
-  ASSERT_TRUE(io::parse_topology(topo::write_net(g), "fattree-4-3", f, err)) << err;
-  std::vector<int32_t> leaf(f.num_switches(), 0);
-  for (int32_t t = 0; t < f.num_terminals(); ++t) leaf[f.terminal(t).sw] = 1;
-  for (const int vls : {1, 8}) {
-    SCOPED_TRACE(std::to_string(vls) + " VLs");
-    const fixtures::EngineRun run = acro(f, vls);  // run_engine(): self-check, every LID pair
-    ASSERT_TRUE(run.ok) << run.last_line();
-    EXPECT_EQ(run.rep.get("layers"), "1");
-    EXPECT_EQ(run.out.vls_used, 1);
-    EXPECT_EQ(run.rep.get("per_switch_trees"), "0");
-    EXPECT_GT(std::stoi(run.rep.get("updown_switch_lids")), 0);
-    EXPECT_EQ(run.rep.get("max_efi"), "60");
-    EXPECT_EQ(fixtures::credit_loop_problem(f, run.out), "");
-    const auto load = ca_link_loads(f, run.out);
-    EXPECT_EQ(load.size(), static_cast<size_t>(f.num_channels()));
-    for (const auto &[link, n] : load)
-      EXPECT_EQ(n, leaf[link.first] || leaf[link.second] ? 60 : 48)
-          << f.sw(link.first).name << " -> " << f.sw(link.second).name;
-    // Every switch reaches every switch LID (not just the CAs).
-    for (int32_t s = 0; s < f.num_switches(); ++s)
-      for (int32_t d = 0; d < f.num_switches(); ++d) {
-        int32_t x = s, hops = 0;
-        while (x != d && hops < 16) {
-          const PortPeer p = f.peer(x, run.out.out_port(x, f.sw(d).lid));
-          ASSERT_EQ(p.kind, PortPeer::kSwitch) << f.sw(s).name << " -> " << f.sw(d).name;
-          x = f.channel(p.id).dst;
-          ++hops;
+  for (const uint8_t lmc : {0, 2})
+    for (const int vls : {1, 8}) {
+      SCOPED_TRACE("LMC " + std::to_string(lmc) + ", " + std::to_string(vls) + " VLs");
+      Fabric f;
+      std::string err;
+      io::TopologyReadOptions ro;
+      ro.lmc = lmc;
+      ASSERT_TRUE(io::parse_topology(topo::write_net(g), "fattree-4-3", f, err, ro)) << err;
+      std::vector<int32_t> leaf(f.num_switches(), 0);
+      for (int32_t t = 0; t < f.num_terminals(); ++t) leaf[f.terminal(t).sw] = 1;
+      const fixtures::EngineRun run = acro(f, vls);  // run_engine(): self-check, every LID pair
+      ASSERT_TRUE(run.ok) << run.last_line();
+      EXPECT_EQ(run.rep.get("layers"), "1");
+      EXPECT_EQ(run.out.vls_used, 1);
+      EXPECT_EQ(run.rep.get("per_switch_trees"), "0");
+      EXPECT_GT(std::stoi(run.rep.get("updown_switch_lids")), 0);
+      EXPECT_EQ(run.rep.get("max_efi"), "60");
+      EXPECT_EQ(fixtures::credit_loop_problem(f, run.out), "");
+      const auto load = ca_link_loads(f, run.out);
+      EXPECT_EQ(load.size(), static_cast<size_t>(f.num_channels()));
+      for (const auto &[link, n] : load)
+        EXPECT_EQ(n, leaf[link.first] || leaf[link.second] ? 60 : 48)
+            << f.sw(link.first).name << " -> " << f.sw(link.second).name;
+      // Every switch reaches every switch LID (not just the CAs).
+      for (int32_t s = 0; s < f.num_switches(); ++s)
+        for (int32_t d = 0; d < f.num_switches(); ++d) {
+          int32_t x = s, hops = 0;
+          while (x != d && hops < 16) {
+            const PortPeer p = f.peer(x, run.out.out_port(x, f.sw(d).lid));
+            ASSERT_EQ(p.kind, PortPeer::kSwitch) << f.sw(s).name << " -> " << f.sw(d).name;
+            x = f.channel(p.id).dst;
+            ++hops;
+          }
+          EXPECT_EQ(x, d);
+          EXPECT_EQ(run.out.out_port(d, f.sw(d).lid), 0);
         }
-        EXPECT_EQ(x, d);
-        EXPECT_EQ(run.out.out_port(d, f.sw(d).lid), 0);
+      if (lmc == 0) continue;
+      int32_t checked = 0;
+      for (int32_t t = 0; t < f.num_terminals(); ++t) {
+        const TerminalInfo &ca = f.terminal(t);
+        ASSERT_EQ(ca.lmc, lmc);
+        for (int32_t x = 0; x < f.num_switches(); ++x) {
+          if (x == ca.sw || !leaf[x]) continue;
+          std::set<uint8_t> ports;
+          for (uint16_t l = ca.lid; l < ca.lid + 4; ++l) ports.insert(run.out.out_port(x, l));
+          EXPECT_EQ(ports.size(), 4u) << ca.name << " from " << f.sw(x).name;
+          ++checked;
+        }
       }
-  }
+      EXPECT_EQ(checked, 64 * 15);
+    }
 }
 
 TEST(AcroEngine, TooFewVlsFailsWithOneErrorLine) {
