@@ -3,7 +3,10 @@
 // credit loops by ACRO's virtual layers (core/acro/acro.h), realized on
 // InfiniBand as per-(source switch, destination LID) SLs and SL2VL entries
 // (core/vlmap/vlmap.h); the ACRO + realization chain is core/acro/realize.h,
-// shared with keiro-loren.
+// shared with keiro-loren. When ACRO needs more than one layer and every CA
+// route is up*/down* from keiro-dl's root, the destinations holding only
+// switch LIDs are routed up*/down* too (core/acro/switch_lids.h), taken when
+// ACRO then needs fewer layers (one VL on 3-level fat trees).
 //
 // Fails with one ERROR line when the fabric is not connected, when ACRO
 // needs more layers than in.max_vls, or when the SL/VL budget cannot hold

@@ -44,7 +44,7 @@
 // trees coincide share it; merge_identical() order).
 // Time O((1 + refine) * U * (S + C) * (1 + siblings)) for U units (LIDs;
 // siblings < 2^LMC), plus
-// O((1 + refine) * S * (S + C)) for the BFS. Memory O(S + C + U) scratch
+// O((1 + refine) * S * (S + C)) for the BFS. Memory O(S + C * 2^LMC + U) scratch
 // plus S next hops per distinct tree (kept distinct while routing: trees
 // shared by several units are stored once, freed trees reused).
 #pragma once
