@@ -62,10 +62,10 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   // Switch LIDs on up*/down* paths when every terminal route is up*/down*
   // (core/acro/switch_lids.h): taken when ACRO then needs fewer layers.
   if (layers.num_layers > 1) {
-    minimal::DestTrees ud_trees = trees;
+    minimal::DestTrees ud_trees;
     SwitchLidRoutes sl;
     AcroResult ud_layers;
-    if (updown_switch_lids(f, ud_trees, sl) && assign(f, ud_trees, ao, ud_layers, err) &&
+    if (updown_switch_lids(f, trees, ud_trees, sl) && assign(f, ud_trees, ao, ud_layers, err) &&
         ud_layers.num_layers < layers.num_layers) {
       trees = std::move(ud_trees);
       layers = std::move(ud_layers);

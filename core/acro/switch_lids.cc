@@ -12,7 +12,8 @@
 
 namespace keiro::acro {
 
-bool updown_switch_lids(const Fabric &f, minimal::DestTrees &t, SwitchLidRoutes &res) {
+bool updown_switch_lids(const Fabric &f, const minimal::DestTrees &t, minimal::DestTrees &out,
+                        SwitchLidRoutes &res) {
   res = SwitchLidRoutes{};
   const int32_t S = f.num_switches(), K = t.num_dests();
   // Destinations whose LIDs all have weight 0: switch LIDs only.
@@ -42,13 +43,14 @@ bool updown_switch_lids(const Fabric &f, minimal::DestTrees &t, SwitchLidRoutes 
   }
   res.legal = true;
 
+  out = t;
   const dl::Ranks ranks(dl::Restriction::kUD, 1);
   dl::DestSearch search(f, ud, ranks);
   for (int32_t k = 0; k < K; ++k) {
     if (!switch_only[k]) continue;
     const int32_t d = t.root[k];
     if (search.run(d) < 0) return false;  // not on a connected fabric
-    int32_t *next = t.next.data() + static_cast<size_t>(k) * S;
+    int32_t *next = out.next.data() + static_cast<size_t>(k) * S;
     for (int32_t s = 0; s < S; ++s) {
       if (s == d) continue;
       int32_t pick = -1;
@@ -58,7 +60,7 @@ bool updown_switch_lids(const Fabric &f, minimal::DestTrees &t, SwitchLidRoutes 
     }
     ++res.rerouted;
   }
-  minimal::merge_identical(t);
+  minimal::merge_identical(out);
   return true;
 }
 

@@ -41,10 +41,12 @@ struct SwitchLidRoutes {
   int32_t rerouted = 0;  // destinations with only switch LIDs given up*/down* trees
 };
 
-// Rewrites the trees of the destinations that hold only switch LIDs (each
-// LID of weight 0, minimal::lid_weight()) when the rule above applies, then
-// merges identical trees (minimal::merge_identical()). t must be validated
-// trees of f; they stay valid. Returns whether t changed.
-bool updown_switch_lids(const Fabric &f, minimal::DestTrees &t, SwitchLidRoutes &res);
+// When the rule above applies, writes t with the trees of the destinations
+// that hold only switch LIDs (each LID of weight 0, minimal::lid_weight())
+// rewritten into out, identical trees merged (minimal::merge_identical()),
+// and returns true; otherwise leaves out alone (no copy) and returns false.
+// t must be validated trees of f; out is valid too.
+bool updown_switch_lids(const Fabric &f, const minimal::DestTrees &t, minimal::DestTrees &out,
+                        SwitchLidRoutes &res);
 
 }  // namespace keiro::acro
