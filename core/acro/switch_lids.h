@@ -44,7 +44,8 @@ struct SwitchLidRoutes {
 // When the rule above applies, writes t with the trees of the destinations
 // that hold only switch LIDs (each LID of weight 0, minimal::lid_weight())
 // rewritten into out, identical trees merged (minimal::merge_identical()),
-// and returns true; otherwise leaves out alone (no copy) and returns false.
+// and returns true; otherwise returns false (out unspecified; no copy is
+// made unless every terminal tree is legal).
 // t must be validated trees of f; out is valid too.
 bool updown_switch_lids(const Fabric &f, const minimal::DestTrees &t, minimal::DestTrees &out,
                         SwitchLidRoutes &res);
