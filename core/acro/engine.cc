@@ -6,6 +6,7 @@
 
 #include "core/acro/realize.h"
 #include "core/acro/switch_lids.h"
+#include "core/dl/dl.h"
 #include "core/log.h"
 #include "core/minimal/balanced.h"
 #include "core/minimal/dest_trees.h"
@@ -71,6 +72,21 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
       layers = std::move(ud_layers);
       res.updown_switch_lids = sl.rerouted;
     }
+    // Every route up*/down* when that keeps the CA routes minimal
+    // (switch_lids.h): the balanced routing again, on legal paths only.
+    minimal::BalancedOptions lo = bo;
+    if (layers.num_layers > 1 && updown_keeps_terminal_routes_minimal(
+                                     f, sl.root >= 0 ? sl.root : dl::default_root(f), lo.updown)) {
+      minimal::DestTrees legal;
+      AcroResult legal_layers;
+      if (minimal::balanced_routing(f, lo, legal, err) && assign(f, legal, ao, legal_layers, err) &&
+          legal_layers.num_layers < layers.num_layers) {
+        trees = std::move(legal);
+        layers = std::move(legal_layers);
+        res.updown_switch_lids = 0;
+        res.updown_routes = true;
+      }
+    }
   }
   if (per_lid && layers.num_layers > 1) {
     minimal::DestTrees per_switch;
@@ -83,6 +99,7 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
       layers = std::move(ps_layers);
       res.per_switch_trees = true;
       res.updown_switch_lids = 0;
+      res.updown_routes = false;
     }
   }
   minimal::write_lfts(f, trees, out);
@@ -103,6 +120,7 @@ void report(const EngineInput &in, const EngineResult &res, EngineReport &rep) {
   rep.add("trees", res.trees);
   rep.add("per_switch_trees", res.per_switch_trees ? 1 : 0);
   rep.add("updown_switch_lids", res.updown_switch_lids);
+  rep.add("updown_routes", res.updown_routes ? 1 : 0);
   const vlmap::VlMapStats &vs = res.layers.vlmap;
   in.log.logf(LogLevel::kInfo,
               "%s: %d ACRO layers; %lld switch-to-switch paths realized with %d VLs and %d SLs "

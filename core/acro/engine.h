@@ -39,6 +39,8 @@ struct EngineResult {
                                    // trees needed more ACRO layers
   int32_t updown_switch_lids = 0;  // switch-LID destinations routed up*/down*
                                    // (core/acro/switch_lids.h), 0 if not taken
+  bool updown_routes = false;      // every route balanced on legal up*/down*
+                                   // paths (switch_lids.h, second rule)
 };
 
 // Reads the acro_* options into out. Never fails (the option specs range-check).

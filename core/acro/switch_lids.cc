@@ -8,6 +8,7 @@
 #include "core/dl/dl.h"
 #include "core/dl/restriction.h"
 #include "core/dl/updown.h"
+#include "core/graph/bfs.h"
 #include "core/minimal/balanced.h"
 
 namespace keiro::acro {
@@ -61,6 +62,25 @@ bool updown_switch_lids(const Fabric &f, const minimal::DestTrees &t, minimal::D
     ++res.rerouted;
   }
   minimal::merge_identical(out);
+  return true;
+}
+
+bool updown_keeps_terminal_routes_minimal(const Fabric &f, int32_t root, std::vector<uint8_t> &up) {
+  const int32_t S = f.num_switches();
+  dl::UpDown ud;
+  std::string err;
+  if (!dl::build_updown(f, root, ud, err)) return false;
+  const dl::Ranks ranks(dl::Restriction::kUD, 1);
+  dl::DestSearch search(f, ud, ranks);
+  const std::vector<int64_t> weight = minimal::switch_weights(f);
+  std::vector<int32_t> dist(S), queue(S);
+  for (int32_t d = 0; d < S; ++d) {
+    if (!weight[d]) continue;
+    if (search.run(d) < 0 || graph::switch_bfs(f, d, dist, queue) != S) return false;
+    for (int32_t s = 0; s < S; ++s)
+      if (weight[s] && search.depth(s) != dist[s]) return false;
+  }
+  up = std::move(ud.up);
   return true;
 }
 

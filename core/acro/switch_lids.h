@@ -29,6 +29,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "core/fabric.h"
 #include "core/minimal/dest_trees.h"
@@ -49,5 +50,17 @@ struct SwitchLidRoutes {
 // t must be validated trees of f; out is valid too.
 bool updown_switch_lids(const Fabric &f, const minimal::DestTrees &t, minimal::DestTrees &out,
                         SwitchLidRoutes &res);
+
+// The second rule, for fabrics where some CA route of the balanced minimal
+// routing is not up*/down* (a fat tree with failed links): if from root
+// (keiro-dl's default_root()) the shortest legal up*/down* path between
+// every two switches with terminals is as short as the shortest path, the
+// caller may route every LID with the balanced routing restricted to legal
+// up*/down* paths (minimal::BalancedOptions::updown): CA routes stay
+// minimal, the routes from and to switches without terminals may get
+// longer, and ACRO finds one layer. Writes the channels' up flags into up.
+// Time O(S * (S + C)) at most (one BFS and one legal search per switch
+// with terminals; stops at the first pair that up*/down* makes longer).
+bool updown_keeps_terminal_routes_minimal(const Fabric &f, int32_t root, std::vector<uint8_t> &up);
 
 }  // namespace keiro::acro

@@ -40,9 +40,11 @@ int32_t lmc_offset(const Fabric &f, uint16_t lid) {
 // memory grows with the distinct trees, not with the LIDs.
 class Balancer {
  public:
-  Balancer(const Fabric &f, bool count_tie, int32_t tables)
+  Balancer(const Fabric &f, bool count_tie, int32_t tables, const std::vector<uint8_t> &updown)
       : f_(f),
         count_tie_(count_tie),
+        updown_(updown),
+        rank_(updown.empty() ? 0 : f.num_switches(), 0),
         S_(f.num_switches()),
         weight_(switch_weights(f)),
         dist_(S_),
@@ -53,8 +55,49 @@ class Balancer {
         load_(static_cast<size_t>(tables) * f.num_channels(), 0),
         trees_(f.num_channels(), 0) {}
 
-  // BFS from d; false if some switch cannot reach d.
-  bool distances(int32_t d) { return graph::switch_bfs(f_, d, dist_, bfs_) == S_; }
+  // BFS from d (up*/down* mode: legal labels); false if some switch cannot
+  // reach d.
+  bool distances(int32_t d) {
+    if (updown_.empty()) return graph::switch_bfs(f_, d, dist_, bfs_) == S_;
+    return legal_labels(d) == S_;
+  }
+  // Up*/down* labels (BalancedOptions::updown): dist_, rank_ and bfs_ (the
+  // labelling order, non-decreasing hops). Returns the switches labelled.
+  int32_t legal_labels(int32_t d) {
+    std::fill(dist_.begin(), dist_.end(), -1);
+    dist_[d] = 0;
+    rank_[d] = -1;
+    bfs_[0] = d;
+    int32_t n = 1;
+    for (int32_t begin = 0; begin < n;) {
+      const int32_t end = n;
+      for (int32_t i = begin; i < end; ++i) {
+        const int32_t t = bfs_[i];
+        for (int32_t c : f_.in_channels(t)) {
+          const int32_t s = f_.channel(c).src;
+          if (dist_[s] >= 0 && dist_[s] <= dist_[t]) continue;
+          if (!updown_[c] && rank_[t] > 0) continue;  // down, then up
+          const int8_t r = updown_[c] ? 1 : 0;
+          if (dist_[s] < 0) {
+            dist_[s] = dist_[t] + 1;
+            rank_[s] = r;
+            bfs_[n++] = s;
+          } else if (r < rank_[s]) {
+            rank_[s] = r;
+          }
+        }
+      }
+      begin = end;
+    }
+    return n;
+  }
+  // Whether s may take channel c towards the destination being routed.
+  bool candidate(int32_t s, int32_t c) const {
+    const int32_t y = f_.channel(c).dst;
+    if (dist_[y] != dist_[s] - 1) return false;
+    if (updown_.empty()) return true;
+    return updown_[c] ? rank_[s] == 1 : rank_[s] == 0 && rank_[y] <= 0;
+  }
   int32_t unreached() const {
     int32_t s = 0;
     while (dist_[s] >= 0) ++s;
@@ -74,8 +117,8 @@ class Balancer {
       int32_t best = -1, best_sib = 0;
       int64_t best_cost = 0;
       for (int32_t c = f_.out_begin(s); c < f_.out_end(s); ++c) {
+        if (!candidate(s, c)) continue;
         const int32_t y = f_.channel(c).dst;
-        if (dist_[y] != dist_[s] - 1) continue;
         const int64_t v = load[c] + cost_[y];
         int32_t n = 0;
         for (int32_t k : sib) n += tree(k)[s] == c;
@@ -158,7 +201,9 @@ class Balancer {
 
  private:
   const Fabric &f_;
-  bool count_tie_;  // ties: fewer trees on the channel (else the first channel)
+  bool count_tie_;                      // ties: fewer trees on the channel (else the first channel)
+  const std::vector<uint8_t> &updown_;  // BalancedOptions::updown
+  std::vector<int8_t> rank_;            // up*/down* mode: per switch 0 down-only, 1 up first
   int32_t S_;
   std::vector<int64_t> weight_;
   std::vector<int32_t> dist_, bfs_, cand_;
@@ -210,7 +255,7 @@ bool balanced_routing(const Fabric &f, const BalancedOptions &opt, DestTrees &ou
 
   const int32_t tables =
       unit_table.empty() ? 1 : 1 + *std::max_element(unit_table.begin(), unit_table.end());
-  Balancer b(f, !opt.per_lid, tables);
+  Balancer b(f, !opt.per_lid, tables, opt.updown);
   std::vector<int32_t> tree_of(unit_weight.size(), -1);
   // The stored trees of unit u's lower LMC offsets (its siblings).
   auto siblings = [&](int32_t u) {

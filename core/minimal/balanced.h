@@ -62,6 +62,16 @@ struct BalancedOptions {
   uint64_t seed = 0;    // 0: destinations in switch-id order; otherwise a seeded shuffle
   int32_t refine = 2;   // rip-up-and-reroute passes after the first one
   bool per_lid = true;  // false: one tree per switch for all its LIDs
+  // Up*/down* mode: one flag per channel (1 = up, e.g. dl::UpDown::up), or
+  // empty. When given, the "shortest paths" are the shortest legal
+  // up*/down* ones (never a down channel followed by an up channel): per
+  // destination, every switch is labelled (hops, rank) in rounds of
+  // increasing hops (rank 0: its path goes only down, 1: it starts up; the
+  // lower rank among equally short ones), and takes among the channels into
+  // a switch one hop nearer those that keep its rank (a down channel only
+  // into a rank-0 switch), so every tree is legal and as short as legal
+  // paths allow. Paths may then be longer than minimal.
+  std::vector<uint8_t> updown;
 };
 
 // Weights of the switches as sources/destinations of traffic: the number of
