@@ -5,6 +5,8 @@
 #include <string>
 
 #include "core/acro/realize.h"
+#include "core/acro/switch_lids.h"
+#include "core/dl/dl.h"
 #include "core/log.h"
 #include "core/minimal/balanced.h"
 #include "core/minimal/dest_trees.h"
@@ -58,6 +60,34 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   ao.seed = opt.layers.seed;
   AcroResult layers;
   if (!assign(f, trees, ao, layers, err)) return engine_error(in.log, kName, err);
+  // Switch LIDs on up*/down* paths when every terminal route is up*/down*
+  // (core/acro/switch_lids.h): taken when ACRO then needs fewer layers.
+  if (layers.num_layers > 1) {
+    minimal::DestTrees ud_trees;
+    SwitchLidRoutes sl;
+    AcroResult ud_layers;
+    if (updown_switch_lids(f, trees, ud_trees, sl) && assign(f, ud_trees, ao, ud_layers, err) &&
+        ud_layers.num_layers < layers.num_layers) {
+      trees = std::move(ud_trees);
+      layers = std::move(ud_layers);
+      res.updown_switch_lids = sl.rerouted;
+    }
+    // Every route up*/down* when that keeps the CA routes minimal
+    // (switch_lids.h): the balanced routing again, on legal paths only.
+    minimal::BalancedOptions lo = bo;
+    if (layers.num_layers > 1 && updown_keeps_terminal_routes_minimal(
+                                     f, sl.root >= 0 ? sl.root : dl::default_root(f), lo.updown)) {
+      minimal::DestTrees legal;
+      AcroResult legal_layers;
+      if (minimal::balanced_routing(f, lo, legal, err) && assign(f, legal, ao, legal_layers, err) &&
+          legal_layers.num_layers < layers.num_layers) {
+        trees = std::move(legal);
+        layers = std::move(legal_layers);
+        res.updown_switch_lids = 0;
+        res.updown_routes = true;
+      }
+    }
+  }
   if (per_lid && layers.num_layers > 1) {
     minimal::DestTrees per_switch;
     AcroResult ps_layers;
@@ -68,6 +98,8 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
       trees = std::move(per_switch);
       layers = std::move(ps_layers);
       res.per_switch_trees = true;
+      res.updown_switch_lids = 0;
+      res.updown_routes = false;
     }
   }
   minimal::write_lfts(f, trees, out);
@@ -87,6 +119,8 @@ void report(const EngineInput &in, const EngineResult &res, EngineReport &rep) {
   add_layer_facts(res.layers, res.max_efi, rep);
   rep.add("trees", res.trees);
   rep.add("per_switch_trees", res.per_switch_trees ? 1 : 0);
+  rep.add("updown_switch_lids", res.updown_switch_lids);
+  rep.add("updown_routes", res.updown_routes ? 1 : 0);
   const vlmap::VlMapStats &vs = res.layers.vlmap;
   in.log.logf(LogLevel::kInfo,
               "%s: %d ACRO layers; %lld switch-to-switch paths realized with %d VLs and %d SLs "

@@ -3,7 +3,10 @@
 // credit loops by ACRO's virtual layers (core/acro/acro.h), realized on
 // InfiniBand as per-(source switch, destination LID) SLs and SL2VL entries
 // (core/vlmap/vlmap.h); the ACRO + realization chain is core/acro/realize.h,
-// shared with keiro-loren.
+// shared with keiro-loren. When ACRO needs more than one layer and every CA
+// route is up*/down* from keiro-dl's root, the destinations holding only
+// switch LIDs are routed up*/down* too (core/acro/switch_lids.h), taken when
+// ACRO then needs fewer layers (one VL on 3-level fat trees).
 //
 // Fails with one ERROR line when the fabric is not connected, when ACRO
 // needs more layers than in.max_vls, or when the SL/VL budget cannot hold
@@ -29,11 +32,15 @@ struct EngineOptions {
 
 // What a run produced; report() turns it into EngineReport facts.
 struct EngineResult {
-  LayerRealization layers;        // ACRO layers and the realization's counters
-  int64_t max_efi = 0;            // largest edge forwarding index of the routes
-  int32_t trees = 0;              // distinct destination trees routed
-  bool per_switch_trees = false;  // one tree per switch: acro_per_lid 0, or per-LID
-                                  // trees needed more ACRO layers
+  LayerRealization layers;         // ACRO layers and the realization's counters
+  int64_t max_efi = 0;             // largest edge forwarding index of the routes
+  int32_t trees = 0;               // distinct destination trees routed
+  bool per_switch_trees = false;   // one tree per switch: acro_per_lid 0, or per-LID
+                                   // trees needed more ACRO layers
+  int32_t updown_switch_lids = 0;  // switch-LID destinations routed up*/down*
+                                   // (core/acro/switch_lids.h), 0 if not taken
+  bool updown_routes = false;      // every route balanced on legal up*/down*
+                                   // paths (switch_lids.h, second rule)
 };
 
 // Reads the acro_* options into out. Never fails (the option specs range-check).

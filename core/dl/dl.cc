@@ -86,6 +86,23 @@ int32_t default_root(const Fabric &f) {
   return s2.better_than(s1) ? c2 : c1;
 }
 
+bool one_layer_suffices(const Fabric &f, Restriction restriction, int layers, int32_t root) {
+  const int32_t S = f.num_switches();
+  UpDown ud;
+  std::string err;
+  if (!build_updown(f, root, ud, err)) return false;
+  const Ranks one(restriction, 1), all(restriction, layers);
+  DestSearch s1(f, ud, one), sn(f, ud, all);
+  const std::vector<int64_t> weight = minimal::switch_weights(f);
+  for (int32_t d = 0; d < S; ++d) {
+    if (!weight[d]) continue;
+    if (s1.run(d) < 0 || sn.run(d) < 0) return false;
+    for (int32_t s = 0; s < S; ++s)
+      if (weight[s] && s1.depth(s) != sn.depth(s)) return false;
+  }
+  return true;
+}
+
 bool route(const Fabric &f, const DlOptions &opt, DlResult &out, std::string &err) {
   const int32_t S = f.num_switches();
   if (S == 0) {

@@ -112,6 +112,19 @@ struct DlResult {
 // counts differ), plus O(64 * (S + C)) per candidate.
 int32_t default_root(const Fabric &f);
 
+// Whether one sub-network (plain up*/down* from root, layer 0 of the
+// restriction) gives every route between terminals -- from a switch with
+// terminals to a switch with terminals; every switch when the fabric has
+// none -- exactly the hops that `layers` sub-networks give (the trees'
+// depths, dest_search.h). Then the extra layers only shorten routes from
+// and to switches without terminals (management traffic to switch LIDs)
+// and keiro-dl takes one layer with dl_subnets 0: one VL, and every CA
+// tree spread per LID (on a fat tree routed from a leaf, also with failed
+// links). Stops at the first route that one layer makes longer (random
+// fabrics, tori: at the first destinations). Time O(S * (S + C)) at most
+// (two searches per switch with terminals), memory O(S + C).
+bool one_layer_suffices(const Fabric &f, Restriction restriction, int layers, int32_t root);
+
 // Fails (one line in err) when the fabric is not connected or has no switch.
 bool route(const Fabric &f, const DlOptions &opt, DlResult &out, std::string &err);
 

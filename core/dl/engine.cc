@@ -60,6 +60,7 @@ bool read_options(const EngineInput &in, EngineOptions &out) {
     return false;
   }
   opt.layers = subnets > 0 ? static_cast<int>(subnets) : std::max(1, in.max_vls);
+  out.auto_layers = subnets == 0;
   if (in.options.has("dl_root")) {
     std::string err;
     opt.root = f.find_switch(in.options.get("dl_root"), err);
@@ -83,8 +84,21 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
 
   // 1. Routes: one legal in-tree per destination (a switch, or one LID of a
   // switch whose LIDs are spread; dl.h).
+  // With dl_subnets 0, one layer when it gives every route between
+  // terminals the hops of all layers (dl.h one_layer_suffices()).
+  DlOptions dlo = opt.dl;
+  res.options = opt;
+  res.one_layer = false;
+  if (opt.auto_layers && dlo.layers > 1 && f.num_switches() > 0) {
+    if (dlo.root < 0) dlo.root = default_root(f);
+    if (one_layer_suffices(f, dlo.restriction, dlo.layers, dlo.root)) {
+      dlo.layers = 1;
+      dlo.spread_lids = true;
+      res.one_layer = true;
+    }
+  }
   DlResult r;
-  if (!route(f, opt.dl, r, err)) return engine_error(in.log, kName, err);
+  if (!route(f, dlo, r, err)) return engine_error(in.log, kName, err);
   minimal::write_lfts(f, r.trees, out);
 
   // 2. Realization of the layers as SLs + SL2VL. With every hop in layer 0
@@ -108,7 +122,7 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
     vlmap::VlDemand demand;
     vl_demand(f, todo, opt.exact, demand);
     vlmap::VlMapOptions vo;
-    vo.max_vls = opt.dl.layers;
+    vo.max_vls = dlo.layers;
     vo.max_sls = split ? opt.max_sls - 1 : opt.max_sls;
     vo.seed = opt.dl.seed + 1;
     vo.threads = static_cast<int>(in.options.get_int("threads"));
@@ -116,7 +130,7 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
       in.log.logf(LogLevel::kError,
                   "%s: %d sub-networks %s: the SL budget cannot realize the layer changes: %s "
                   "(fewer dl_subnets need fewer SLs; dl_vl_choice=free gives more freedom)",
-                  kName, opt.dl.layers, restriction_name(opt.dl.restriction), err.c_str());
+                  kName, dlo.layers, restriction_name(dlo.restriction), err.c_str());
       return false;
     }
     if (split) {
@@ -127,7 +141,8 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   out.vls_used = vs.vls_used;
   out.sls_used = vs.sls_used;
 
-  res.options = opt;
+  res.options.dl = dlo;
+  res.options.dl.root = opt.dl.root;
   res.root = r.updown.root;
   res.layers_needed = r.layers_needed;
   res.vls_used = vs.vls_used;
@@ -154,6 +169,7 @@ void report(const EngineInput &in, const EngineResult &res, EngineReport &rep) {
   rep.add("repaired_dests", res.repaired_dests);
   rep.add("vl_choice", res.options.exact ? "exact" : "free");
   rep.add("choices", o.slack ? "slack" : "lowest");
+  rep.add("one_layer", res.one_layer ? 1 : 0);
   in.log.logf(LogLevel::kInfo,
               "%s: %s, %d sub-network%s (%d needed), root %s, policy %s: average %.3f hops, "
               "max edge forwarding index %lld; realized with %d VL%s and %d SL%s",

@@ -28,6 +28,10 @@ struct EngineOptions {
   DlOptions dl;        // layers = dl_subnets or the VL budget; root from dl_root
   bool exact = false;  // dl_vl_choice=exact: every hop on the VL of its layer
   int max_sls = 16;    // SL budget of the realization
+  // dl_subnets 0: the layers follow the VL budget, and one layer is taken
+  // when it gives every route between terminals as few hops (dl.h
+  // one_layer_suffices()).
+  bool auto_layers = false;
 };
 
 // What a run produced; report() turns it into EngineReport facts.
@@ -39,6 +43,7 @@ struct EngineResult {
   double avg_hops = 0;  // average_hops() of the routes
   int64_t max_efi = 0;  // largest edge forwarding index
   int64_t repaired_dests = 0;
+  bool one_layer = false;  // auto_layers took one layer (options.dl.layers is then 1)
 };
 
 // Reads the dl_* options and the budgets of in into out. Fails with one ERROR

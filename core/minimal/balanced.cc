@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <numeric>
 #include <random>
+#include <span>
 #include <unordered_map>
 
 #include "core/graph/bfs.h"
@@ -25,15 +26,25 @@ int64_t lid_weight(const Fabric &f, uint16_t lid) {
 
 namespace {
 
+// Where a LID sits in its port's LMC range (0: the base LID).
+int32_t lmc_offset(const Fabric &f, uint16_t lid) {
+  const LidOwner o = f.lid_owner(lid);
+  if (o.kind == LidOwner::kTerminal) return lid - f.terminal(o.id).lid;
+  if (o.kind == LidOwner::kSwitch) return lid - f.sw(o.id).lid;
+  return 0;
+}
+
 // Scratch, loads and the distinct trees of one run. A routed unit (a LID,
 // or a switch's LIDs together) points to one stored tree; units of one root
 // whose trees coincide share it (reference counted, found by hashing), so
 // memory grows with the distinct trees, not with the LIDs.
 class Balancer {
  public:
-  Balancer(const Fabric &f, bool count_tie)
+  Balancer(const Fabric &f, bool count_tie, int32_t tables, const std::vector<uint8_t> &updown)
       : f_(f),
         count_tie_(count_tie),
+        updown_(updown),
+        rank_(updown.empty() ? 0 : f.num_switches(), 0),
         S_(f.num_switches()),
         weight_(switch_weights(f)),
         dist_(S_),
@@ -41,11 +52,52 @@ class Balancer {
         cand_(S_),
         sub_(S_),
         cost_(S_),
-        load_(f.num_channels(), 0),
+        load_(static_cast<size_t>(tables) * f.num_channels(), 0),
         trees_(f.num_channels(), 0) {}
 
-  // BFS from d; false if some switch cannot reach d.
-  bool distances(int32_t d) { return graph::switch_bfs(f_, d, dist_, bfs_) == S_; }
+  // BFS from d (up*/down* mode: legal labels); false if some switch cannot
+  // reach d.
+  bool distances(int32_t d) {
+    if (updown_.empty()) return graph::switch_bfs(f_, d, dist_, bfs_) == S_;
+    return legal_labels(d) == S_;
+  }
+  // Up*/down* labels (BalancedOptions::updown): dist_, rank_ and bfs_ (the
+  // labelling order, non-decreasing hops). Returns the switches labelled.
+  int32_t legal_labels(int32_t d) {
+    std::fill(dist_.begin(), dist_.end(), -1);
+    dist_[d] = 0;
+    rank_[d] = -1;
+    bfs_[0] = d;
+    int32_t n = 1;
+    for (int32_t begin = 0; begin < n;) {
+      const int32_t end = n;
+      for (int32_t i = begin; i < end; ++i) {
+        const int32_t t = bfs_[i];
+        for (int32_t c : f_.in_channels(t)) {
+          const int32_t s = f_.channel(c).src;
+          if (dist_[s] >= 0 && dist_[s] <= dist_[t]) continue;
+          if (!updown_[c] && rank_[t] > 0) continue;  // down, then up
+          const int8_t r = updown_[c] ? 1 : 0;
+          if (dist_[s] < 0) {
+            dist_[s] = dist_[t] + 1;
+            rank_[s] = r;
+            bfs_[n++] = s;
+          } else if (r < rank_[s]) {
+            rank_[s] = r;
+          }
+        }
+      }
+      begin = end;
+    }
+    return n;
+  }
+  // Whether s may take channel c towards the destination being routed.
+  bool candidate(int32_t s, int32_t c) const {
+    const int32_t y = f_.channel(c).dst;
+    if (dist_[y] != dist_[s] - 1) return false;
+    if (updown_.empty()) return true;
+    return updown_[c] ? rank_[s] == 1 : rank_[s] == 0 && rank_[y] <= 0;
+  }
   int32_t unreached() const {
     int32_t s = 0;
     while (dist_[s] >= 0) ++s;
@@ -53,21 +105,27 @@ class Balancer {
   }
 
   // Step 2: the least-loaded shortest path from every switch to d into
-  // cand_ (needs distances(d)).
-  void route(int32_t d) {
+  // cand_ (needs distances(d)), against the loads of table; at every switch
+  // first the channels fewest sibling trees (the stored trees sib) leave it
+  // through.
+  void route(int32_t d, int32_t table, std::span<const int32_t> sib) {
+    const int64_t *load = load_.data() + static_cast<size_t>(table) * f_.num_channels();
     cand_[d] = -1;
     cost_[d] = 0;
     for (int32_t i = 1; i < S_; ++i) {
       const int32_t s = bfs_[i];
-      int32_t best = -1;
+      int32_t best = -1, best_sib = 0;
       int64_t best_cost = 0;
       for (int32_t c = f_.out_begin(s); c < f_.out_end(s); ++c) {
+        if (!candidate(s, c)) continue;
         const int32_t y = f_.channel(c).dst;
-        if (dist_[y] != dist_[s] - 1) continue;
-        const int64_t v = load_[c] + cost_[y];
-        if (best < 0 || v < best_cost ||
-            (v == best_cost && count_tie_ && trees_[c] < trees_[best])) {
+        const int64_t v = load[c] + cost_[y];
+        int32_t n = 0;
+        for (int32_t k : sib) n += tree(k)[s] == c;
+        if (best < 0 || n < best_sib || (n == best_sib && v < best_cost) ||
+            (n == best_sib && v == best_cost && count_tie_ && trees_[c] < trees_[best])) {
           best = c;
+          best_sib = n;
           best_cost = v;
         }
       }
@@ -77,13 +135,14 @@ class Balancer {
   }
 
   // Step 3: adds (sign 1) or removes (sign -1) the loads of stored tree k
-  // for a unit of weight wd (needs distances(root of k)).
-  void account(int32_t k, int64_t wd, int64_t sign) {
+  // for a unit of weight wd to table (needs distances(root of k)).
+  void account(int32_t k, int64_t wd, int64_t sign, int32_t table) {
+    int64_t *load = load_.data() + static_cast<size_t>(table) * f_.num_channels();
     const int32_t *next = tree(k);
     for (int32_t s = 0; s < S_; ++s) sub_[s] = weight_[s];
     for (int32_t i = S_ - 1; i > 0; --i) {  // farthest first: subtree weights are final
       const int32_t s = bfs_[i], c = next[s];
-      load_[c] += sign * sub_[s] * wd;
+      load[c] += sign * sub_[s] * wd;
       trees_[c] += sign;
       sub_[f_.channel(c).dst] += sub_[s];
     }
@@ -142,7 +201,9 @@ class Balancer {
 
  private:
   const Fabric &f_;
-  bool count_tie_;  // ties: fewer trees on the channel (else the first channel)
+  bool count_tie_;                      // ties: fewer trees on the channel (else the first channel)
+  const std::vector<uint8_t> &updown_;  // BalancedOptions::updown
+  std::vector<int8_t> rank_;            // up*/down* mode: per switch 0 down-only, 1 up first
   int32_t S_;
   std::vector<int64_t> weight_;
   std::vector<int32_t> dist_, bfs_, cand_;
@@ -163,12 +224,18 @@ bool balanced_routing(const Fabric &f, const BalancedOptions &opt, DestTrees &ou
   std::vector<uint16_t> lids;
   std::vector<int32_t> unit_start(S + 1, 0), unit_lid_start{0};
   std::vector<int64_t> unit_weight;
+  // Per unit: its LMC offset (the load table it is balanced in) and the
+  // unit of its port's base LID (its lower offsets are the units between).
+  std::vector<int32_t> unit_table, unit_base;
   std::vector<uint16_t> own;
   const std::vector<int64_t> sw_weight = switch_weights(f);
   for (int32_t d = 0; d < S; ++d) {
     switch_lids(f, d, own);
     if (opt.per_lid && !own.empty()) {
       for (uint16_t lid : own) {
+        const int32_t offset = lmc_offset(f, lid);
+        unit_table.push_back(offset);
+        unit_base.push_back(static_cast<int32_t>(unit_weight.size()) - offset);
         lids.push_back(lid);
         unit_lid_start.push_back(static_cast<int32_t>(lids.size()));
         unit_weight.push_back(lid_weight(f, lid));
@@ -176,6 +243,8 @@ bool balanced_routing(const Fabric &f, const BalancedOptions &opt, DestTrees &ou
     } else {
       lids.insert(lids.end(), own.begin(), own.end());
       unit_lid_start.push_back(static_cast<int32_t>(lids.size()));
+      unit_table.push_back(0);
+      unit_base.push_back(static_cast<int32_t>(unit_weight.size()));
       unit_weight.push_back(sw_weight[d]);  // its terminals (or 1)
     }
     unit_start[d + 1] = static_cast<int32_t>(unit_weight.size());
@@ -184,8 +253,14 @@ bool balanced_routing(const Fabric &f, const BalancedOptions &opt, DestTrees &ou
   std::iota(dests.begin(), dests.end(), 0);
   if (opt.seed) std::shuffle(dests.begin(), dests.end(), std::mt19937_64(opt.seed));
 
-  Balancer b(f, !opt.per_lid);
+  const int32_t tables =
+      unit_table.empty() ? 1 : 1 + *std::max_element(unit_table.begin(), unit_table.end());
+  Balancer b(f, !opt.per_lid, tables, opt.updown);
   std::vector<int32_t> tree_of(unit_weight.size(), -1);
+  // The stored trees of unit u's lower LMC offsets (its siblings).
+  auto siblings = [&](int32_t u) {
+    return std::span<const int32_t>(tree_of.data() + unit_base[u], tree_of.data() + u);
+  };
   for (int32_t d : dests) {
     if (!b.distances(d)) {
       err = strprintf("switch '%s' cannot reach switch '%s': the fabric is not connected",
@@ -193,9 +268,9 @@ bool balanced_routing(const Fabric &f, const BalancedOptions &opt, DestTrees &ou
       return false;
     }
     for (int32_t u = unit_start[d]; u < unit_start[d + 1]; ++u) {
-      b.route(d);
+      b.route(d, unit_table[u], siblings(u));
       tree_of[u] = b.keep(d);
-      b.account(tree_of[u], unit_weight[u], 1);
+      b.account(tree_of[u], unit_weight[u], 1, unit_table[u]);
     }
   }
   for (int32_t pass = 0; pass < opt.refine; ++pass) {
@@ -203,14 +278,14 @@ bool balanced_routing(const Fabric &f, const BalancedOptions &opt, DestTrees &ou
     for (int32_t d : dests) {
       b.distances(d);
       for (int32_t u = unit_start[d]; u < unit_start[d + 1]; ++u) {
-        b.account(tree_of[u], unit_weight[u], -1);
-        b.route(d);
+        b.account(tree_of[u], unit_weight[u], -1, unit_table[u]);
+        b.route(d, unit_table[u], siblings(u));
         if (!b.same(tree_of[u])) {
           ++changed;
           b.release(tree_of[u]);
           tree_of[u] = b.keep(d);
         }
-        b.account(tree_of[u], unit_weight[u], 1);
+        b.account(tree_of[u], unit_weight[u], 1, unit_table[u]);
       }
     }
     // Nothing moved: the loads are those of the pass before, and so would

@@ -2,8 +2,15 @@
 // keiro-acro through the engine registry and run_engine()'s self-check.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "core/engine.h"
 #include "core/io/topology_file.h"
+#include "core/topo/fail_links.h"
 #include "core/topo/families.h"
 #include "tests/unit/fabrics.h"
 #include "tests/unit/oracles.h"
@@ -64,14 +71,19 @@ TEST(AcroEngine, PerLidRoutesArePerfectlyEvenOnTwoLevelFatTree) {
   Fabric f;
   std::string err;
   ASSERT_TRUE(io::parse_topology(topo::write_net(g), "fattree-4-2", f, err)) << err;
-  fixtures::EngineRun run = acro(f, 8);
-  ASSERT_TRUE(run.ok) << run.last_line();
-  EXPECT_EQ(run.rep.get("max_efi"), std::to_string(4 * 12 / 4));
-  // Up/down routes between CAs; every spine-to-spine route turns at the same
-  // (first) leaf, so one layer suffices and ACRO finds it.
-  EXPECT_EQ(run.rep.get("layers"), "1");
-  EXPECT_EQ(run.out.vls_used, 1);
-  EXPECT_EQ(run.rep.get("per_switch_trees"), "0");
+  fixtures::EngineRun run;
+  for (const int vls : {1, 8}) {
+    SCOPED_TRACE(std::to_string(vls) + " VLs");
+    run = acro(f, vls);
+    ASSERT_TRUE(run.ok) << run.last_line();
+    EXPECT_EQ(run.rep.get("max_efi"), std::to_string(4 * 12 / 4));
+    // Up/down routes between CAs; every spine-to-spine route turns at the
+    // same (first) leaf, so one layer suffices and ACRO finds it.
+    EXPECT_EQ(run.rep.get("layers"), "1");
+    EXPECT_EQ(run.out.vls_used, 1);
+    EXPECT_EQ(run.rep.get("per_switch_trees"), "0");
+    EXPECT_EQ(run.rep.get("updown_switch_lids"), "0");  // minimal routes took 1 layer
+  }
   // acro_per_lid=0: one tree per switch; a leaf's 4 HCAs share one down-link
   // per source leaf, 4 * 4 routes at least on it.
   fixtures::EngineRun ps = fixtures::run_captured(f, "keiro-acro", {.opts = "acro_per_lid=0"});
@@ -80,6 +92,133 @@ TEST(AcroEngine, PerLidRoutesArePerfectlyEvenOnTwoLevelFatTree) {
   EXPECT_EQ(ps.rep.get("trees"), "8");
   EXPECT_GE(std::stoll(ps.rep.get("max_efi")), 4 * 4);
   EXPECT_EQ(fixtures::credit_loop_problem(f, run.out), "");
+}
+
+// CA routes per directed switch-to-switch link, walking the LFTs for every
+// pair of CAs (base LIDs) on different switches.
+std::map<std::pair<int32_t, int32_t>, int64_t> ca_link_loads(const Fabric &f, const Routing &r) {
+  std::map<std::pair<int32_t, int32_t>, int64_t> load;
+  for (int32_t a = 0; a < f.num_terminals(); ++a)
+    for (int32_t b = 0; b < f.num_terminals(); ++b) {
+      int32_t s = f.terminal(a).sw;
+      const int32_t d = f.terminal(b).sw;
+      for (int hops = 0; s != d && hops < 8; ++hops) {
+        const PortPeer p = f.peer(s, r.out_port(s, f.terminal(b).lid));
+        if (p.kind != PortPeer::kSwitch) {
+          ADD_FAILURE() << f.terminal(a).name << " -> " << f.terminal(b).name << " leaves at "
+                        << f.sw(s).name;
+          break;
+        }
+        ++load[{s, f.channel(p.id).dst}];
+        s = f.channel(p.id).dst;
+      }
+      EXPECT_EQ(s, d) << f.terminal(a).name << " -> " << f.terminal(b).name;
+    }
+  return load;
+}
+
+// keiro topo fattree 4 3: 16 leaves with 4 HCAs, 16 middle and 16 top
+// switches. The minimal routes of the switch LIDs of middle and top switches
+// need down-then-up turns that close credit loops with the CA routes (2
+// layers); routed up*/down* (core/acro/switch_lids.h) everything fits one
+// VL. By hand, perfect balance: a leaf's 4 CAs send to the 60 others over its
+// 4 up-links, 60 on each (and 60 on each down-link into a leaf); a pod's 16
+// CAs send to the 48 outside over the pod's 16 middle-to-top links, 48 on
+// each (and 48 on each top-to-middle link).
+// With LMC 2 every LMC offset is balanced in a load table of its own (the
+// base LIDs, which the counts are over, exactly as with LMC 0), and the 4
+// LIDs of a CA leave every other leaf on its 4 different up-links.
+TEST(AcroEngine, OneVlAndPerfectBalanceOnThreeLevelFatTree) {
+  const topo::GenFabric g = topo::gen_fat_tree(4, 3, topo::TopoOptions{});
+  for (const uint8_t lmc : {0, 2})
+    for (const int vls : {1, 8}) {
+      SCOPED_TRACE("LMC " + std::to_string(lmc) + ", " + std::to_string(vls) + " VLs");
+      Fabric f;
+      std::string err;
+      io::TopologyReadOptions ro;
+      ro.lmc = lmc;
+      ASSERT_TRUE(io::parse_topology(topo::write_net(g), "fattree-4-3", f, err, ro)) << err;
+      std::vector<int32_t> leaf(f.num_switches(), 0);
+      for (int32_t t = 0; t < f.num_terminals(); ++t) leaf[f.terminal(t).sw] = 1;
+      const fixtures::EngineRun run = acro(f, vls);  // run_engine(): self-check, every LID pair
+      ASSERT_TRUE(run.ok) << run.last_line();
+      EXPECT_EQ(run.rep.get("layers"), "1");
+      EXPECT_EQ(run.out.vls_used, 1);
+      EXPECT_EQ(run.rep.get("per_switch_trees"), "0");
+      EXPECT_GT(std::stoi(run.rep.get("updown_switch_lids")), 0);
+      EXPECT_EQ(run.rep.get("max_efi"), "60");
+      EXPECT_EQ(fixtures::credit_loop_problem(f, run.out), "");
+      const auto load = ca_link_loads(f, run.out);
+      EXPECT_EQ(load.size(), static_cast<size_t>(f.num_channels()));
+      for (const auto &[link, n] : load)
+        EXPECT_EQ(n, leaf[link.first] || leaf[link.second] ? 60 : 48)
+            << f.sw(link.first).name << " -> " << f.sw(link.second).name;
+      // Every switch reaches every switch LID (not just the CAs).
+      for (int32_t s = 0; s < f.num_switches(); ++s)
+        for (int32_t d = 0; d < f.num_switches(); ++d) {
+          int32_t x = s, hops = 0;
+          while (x != d && hops < 16) {
+            const PortPeer p = f.peer(x, run.out.out_port(x, f.sw(d).lid));
+            ASSERT_EQ(p.kind, PortPeer::kSwitch) << f.sw(s).name << " -> " << f.sw(d).name;
+            x = f.channel(p.id).dst;
+            ++hops;
+          }
+          EXPECT_EQ(x, d);
+          EXPECT_EQ(run.out.out_port(d, f.sw(d).lid), 0);
+        }
+      if (lmc == 0) continue;
+      int32_t checked = 0;
+      for (int32_t t = 0; t < f.num_terminals(); ++t) {
+        const TerminalInfo &ca = f.terminal(t);
+        ASSERT_EQ(ca.lmc, lmc);
+        for (int32_t x = 0; x < f.num_switches(); ++x) {
+          if (x == ca.sw || !leaf[x]) continue;
+          std::set<uint8_t> ports;
+          for (uint16_t l = ca.lid; l < ca.lid + 4; ++l) ports.insert(run.out.out_port(x, l));
+          EXPECT_EQ(ports.size(), 4u) << ca.name << " from " << f.sw(x).name;
+          ++checked;
+        }
+      }
+      EXPECT_EQ(checked, 64 * 15);
+    }
+}
+
+// The 4-ary 3-tree with 5% of its links failed: some balanced minimal CA
+// routes are not up*/down* from keiro-dl's leaf root (2 layers before), but
+// legal up*/down* paths between leaves are still shortest, so every LID is
+// routed balanced on legal paths (fact updown_routes): one VL, every CA
+// route minimal (checked here against BFS distances), every LID pair
+// reachable and free of credit loops (the self-check of run_engine()).
+TEST(AcroEngine, OneVlOnThreeLevelFatTreeWithFailedLinks) {
+  for (const uint64_t seed : {1, 2, 3}) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    topo::GenFabric g = topo::gen_fat_tree(4, 3, topo::TopoOptions{});
+    ASSERT_FALSE(topo::fail_links(g, 0.05, seed).empty());
+    Fabric f;
+    std::string err;
+    ASSERT_TRUE(io::parse_topology(topo::write_net(g), "fattree-4-3-failed", f, err)) << err;
+    const fixtures::EngineRun run = acro(f, 1);
+    ASSERT_TRUE(run.ok) << run.last_line();
+    EXPECT_EQ(run.rep.get("layers"), "1");
+    EXPECT_EQ(run.rep.get("updown_routes"), "1");
+    EXPECT_EQ(run.out.vls_used, 1);
+    EXPECT_EQ(fixtures::credit_loop_problem(f, run.out), "");
+    const std::vector<int32_t> dist = fixtures::distances(f);
+    const int32_t S = f.num_switches();
+    for (int32_t a = 0; a < f.num_terminals(); ++a)
+      for (int32_t b = 0; b < f.num_terminals(); ++b) {
+        int32_t x = f.terminal(a).sw, hops = 0;
+        const int32_t d = f.terminal(b).sw;
+        while (x != d && hops <= S) {
+          const PortPeer p = f.peer(x, run.out.out_port(x, f.terminal(b).lid));
+          ASSERT_EQ(p.kind, PortPeer::kSwitch);
+          x = f.channel(p.id).dst;
+          ++hops;
+        }
+        EXPECT_EQ(hops, dist[static_cast<size_t>(f.terminal(a).sw) * S + d])
+            << f.terminal(a).name << " -> " << f.terminal(b).name;
+      }
+  }
 }
 
 TEST(AcroEngine, TooFewVlsFailsWithOneErrorLine) {

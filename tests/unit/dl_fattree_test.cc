@@ -15,6 +15,7 @@
 #include "core/dl/updown.h"
 #include "core/fabric.h"
 #include "core/io/topology_file.h"
+#include "core/topo/fail_links.h"
 #include "core/topo/families.h"
 #include "core/topo/gen_fabric.h"
 #include "tests/unit/fabrics.h"
@@ -152,8 +153,11 @@ TEST(DlFatTree, ThreeLevelsSpreadOnSlZeroOthersRealized) {
   Fabric f;
   std::string err;
   ASSERT_TRUE(io::parse_topology(topo::write_net(g), "fattree-4-3", f, err)) << err;
-  const fixtures::EngineRun run = fixtures::run_captured(f, "dl", {.max_vls = 4});
+  // dl_subnets=4: with dl_subnets 0 one layer is taken here (see below).
+  const fixtures::EngineRun run =
+      fixtures::run_captured(f, "dl", {.opts = "dl_subnets=4", .max_vls = 4});
   ASSERT_TRUE(run.ok) << run.last_line();
+  EXPECT_EQ(run.rep.get("one_layer"), "0");
   EXPECT_EQ(run.rep.get("layers_needed"), "2");
   // Within 10% of the perfect 60 (issue 14's bound against d-mod-k;
   // measured 64: the greedy does not reach d-mod-k's exact pattern here).
@@ -181,6 +185,44 @@ TEST(DlFatTree, ThreeLevelsSpreadOnSlZeroOthersRealized) {
     for (int32_t d = 0; d < f.num_switches(); ++d)
       upper = upper || run.out.path_sl(s, f.sw(d).lid) > 0;
   EXPECT_TRUE(upper);
+}
+
+// dl_subnets 0 (the default): one sub-network gives every CA route of the
+// 4-ary 3-tree the hops of 4 (all minimal from the leaf root), so keiro-dl
+// takes one layer -- one VL, every CA LID spread -- and only the middle and
+// top switches' own routes get longer. The same with 2% of the links failed
+// (a degraded fat tree keeps its CA routes minimal from a leaf). Max EFI at
+// most 10% above the perfect 60 (64 measured; the intact tree's CA routes
+// are those of dl_subnets=4 above).
+TEST(DlFatTree, DefaultBudgetTakesOneLayerWhenItIsAsShort) {
+  for (const double fail : {0.0, 0.02}) {
+    SCOPED_TRACE("failed links " + std::to_string(fail));
+    topo::TopoOptions o;
+    topo::GenFabric g = topo::gen_fat_tree(4, 3, o);
+    if (fail > 0) topo::fail_links(g, fail, 1);
+    Fabric f;
+    std::string err;
+    ASSERT_TRUE(io::parse_topology(topo::write_net(g), "fattree-4-3", f, err)) << err;
+    const fixtures::EngineRun run = fixtures::run_captured(f, "dl", {.max_vls = 8});
+    ASSERT_TRUE(run.ok) << run.last_line();
+    EXPECT_EQ(run.rep.get("one_layer"), "1");
+    EXPECT_EQ(run.rep.get("subnets"), "1");
+    EXPECT_EQ(run.rep.get("vls_used"), "1");
+    EXPECT_EQ(run.out.vls_used, 1);
+    EXPECT_EQ(fixtures::credit_loop_problem(f, run.out), "");
+    const fixtures::RouteCheck c = fixtures::check_routes(f, run.out);
+    EXPECT_TRUE(c.ok) << c.problem;
+    if (fail == 0) {
+      EXPECT_LE(std::stoi(run.rep.get("max_efi")), 66);
+    }
+    // The same CA hops as with 8 sub-networks.
+    const fixtures::EngineRun eight =
+        fixtures::run_captured(f, "dl", {.opts = "dl_subnets=8", .max_vls = 8});
+    ASSERT_TRUE(eight.ok) << eight.last_line();
+    EXPECT_EQ(eight.rep.get("one_layer"), "0");
+    EXPECT_EQ(run.rep.get("avg_hops"), eight.rep.get("avg_hops"));
+    EXPECT_GT(std::stoi(eight.rep.get("vls_used")), 1);
+  }
 }
 
 }  // namespace
