@@ -50,7 +50,9 @@
 
 #include "core/engine.h"
 #include "core/fabric.h"
+#include "core/minimal/dest_trees.h"
 #include "core/routing.h"
+#include "core/vlmap/vlmap.h"
 
 namespace keiro {
 
@@ -100,6 +102,27 @@ bool apply_previous_sls(const Fabric &f, const PreviousSls &prev, Routing &r,
 // For per-destination SLs: the previous SL by LID of f for the LIDs that
 // survive (check::kNoPathSl elsewhere); empty when prev is per source switch.
 std::vector<uint8_t> previous_dest_sls(const Fabric &f, const PreviousSls &prev);
+
+// Pins for an SL-stable realization (core/vlmap/vlmap.h VlMapOptions::pins;
+// keiro-acro, keiro-dl, keiro-loren): [k * S + s] = the previous SL of the
+// path from switch s to destination k of t, minus shift, when s had a row
+// before and the surviving LIDs of k had one common SL >= shift from s; -1
+// elsewhere (new or changed ends, the root). Empty when prev is empty or
+// per destination. Time O(S * L). Memory K * S bytes.
+std::vector<int8_t> previous_path_sls(const Fabric &f, const PreviousSls &prev,
+                                      const minimal::DestTrees &t, int shift = 0);
+
+// The pins engine (its OpenSM name) realizes with: previous_path_sls() of
+// in.previous when there is one, option keep_sls is not 0 and the previous
+// routing came from the same engine (or is unnamed); else empty.
+std::vector<int8_t> realization_pins(const EngineInput &in, const char *engine,
+                                     const minimal::DestTrees &t, int shift = 0);
+
+// Re-routing with pins (vs.pins > 0; else nothing): facts pinned_paths,
+// pins_dropped and, when no pinned realization fitted, pins_fallback=yes;
+// log_pins: one INFO line saying how many pins the realization kept.
+void add_pin_facts(const vlmap::VlMapStats &vs, EngineReport &rep);
+void log_pins(Logger &log, const char *engine, const vlmap::VlMapStats &vs);
 
 inline constexpr int kMaxKeepChecks = 256;
 inline constexpr int kGiveUpChecks = 16;

@@ -20,6 +20,7 @@
 
 #include "core/dl/dl.h"
 #include "core/engine.h"
+#include "core/vlmap/vlmap.h"
 
 namespace keiro::dl {
 
@@ -39,6 +40,7 @@ struct EngineResult {
   double avg_hops = 0;  // average_hops() of the routes
   int64_t max_efi = 0;  // largest edge forwarding index
   int64_t repaired_dests = 0;
+  vlmap::VlMapStats vlmap;  // the realization's counters (pins: re-routing)
 };
 
 // Reads the dl_* options and the budgets of in into out. Fails with one ERROR
