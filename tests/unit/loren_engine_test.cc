@@ -125,7 +125,8 @@ TEST(LorenEngine, LayoutLinesOfSwitchesNotInTheFabricAreSkippedWithOneInfoLine) 
   // The admin's file still names a switch that failed: routed, one INFO line.
   const bench::LrtFabric x = bench::make_lrt(4, 4, 2, 1, 2);
   EngineRun r;
-  run(x.f, "loren_layout=" + write_file("extra.layout", x.layout + "0x77 9 9\n\"gone\" 9 8\n"), r);
+  run(x.f, "loren_layout=" + write_file("extra.layout", x.layout + "\n0x77 9 9\n\"gone\" 9 8\n"),
+      r);
   ASSERT_TRUE(r.ok) << (r.log.lines.empty() ? "" : r.log.lines.back().text);
   EXPECT_EQ(r.log.count(LogLevel::kError), 0);
   int found = 0;
@@ -133,7 +134,7 @@ TEST(LorenEngine, LayoutLinesOfSwitchesNotInTheFabricAreSkippedWithOneInfoLine) 
     found +=
         l.level == LogLevel::kInfo && l.text.find("keiro-loren: layout ") == 0 &&
         l.text.find(": 2 switches not in the fabric skipped (first: 0x77)") != std::string::npos;
-  EXPECT_EQ(found, 1);
+  EXPECT_EQ(found, 1) << r.log.lines.size() << " " << r.log.lines.front().text;
 }
 
 TEST(LorenEngine, TmaxTooSmallLivelockAndVlBudgetFailCleanly) {
