@@ -77,9 +77,11 @@ class TreeRealizer {
   // failed: the destinations that needed an SL >= nsl, unplaced: their
   // paths still pending after SL nsl - 1. First fit never lets SLs >= nsl
   // change SLs < nsl, so this is exactly the outcome of a run with nsl SLs.
-  // dropped: pins the run could not honour (opt.pins).
+  // dropped: pins the run could not honour (opt.pins); their destinations
+  // in dropped_dests().
   int run(int V, int cap, int nsl, std::vector<int32_t> &failed, int64_t &unplaced,
           int64_t &dropped);
+  const std::vector<int32_t> &dropped_dests() const { return dropped_dests_; }
   // Keeps / restores the tables of the last run (the best pinned run).
   void save() {
     saved_entries_ = entries_;
@@ -109,6 +111,7 @@ class TreeRealizer {
   std::vector<uint8_t> top_;    // [k * S + s]: first-hop VL of the lowest vector (survey)
   std::vector<int8_t> target_;  // per turn: highest VL any lowest vector gives it
   std::vector<int8_t> saved_entries_, saved_sl_;
+  std::vector<int32_t> dropped_dests_;
   std::unique_ptr<DestDp> dp_;
 };
 
@@ -169,6 +172,7 @@ int TreeRealizer::run(int V, int cap, int nsl, std::vector<int32_t> &failed, int
   failed.clear();
   unplaced = 0;
   dropped = 0;
+  dropped_dests_.clear();
   int used = 0;
   constexpr int8_t kLater = 127;
   std::fill(sl_.begin(), sl_.end(), kLater);
@@ -187,6 +191,7 @@ int TreeRealizer::run(int V, int cap, int nsl, std::vector<int32_t> &failed, int
         else
           ++dropped;
       }
+      const int64_t dropped0 = dropped;
       if (!want) continue;
       DestDp &dp = *dp_;
       dp.load(k, V);
@@ -203,6 +208,7 @@ int TreeRealizer::run(int V, int cap, int nsl, std::vector<int32_t> &failed, int
         for (int32_t x = 0; x < S_; ++x)
           if (sl[x] < 0) sl[x] = kLater, ++dropped;
       }
+      if (dropped > dropped0) dropped_dests_.push_back(k);
     }
   // Hardest sources first: passes by the first-hop VL of the lowest vector.
   const int passes = *std::max_element(diff_.begin(), diff_.end());
@@ -330,7 +336,12 @@ bool realize_tree(const Fabric &f, const minimal::DestTrees &t, const VlDemand &
           best_dropped = dropped;
           rz.save();
         }
-        break;  // a rerun in the same order repeats this run
+        // A rerun in the same order repeats this run. At max_vls (the
+        // last VL count tried), squeaky wheel for pins: the destinations
+        // that dropped some go first in the remaining rounds.
+        if (v < V) break;
+        rz.promote(rz.dropped_dests());
+        continue;
       }
       if (failed.empty()) {
         st.unplaced = 0;
