@@ -67,7 +67,8 @@ class TreeRealizer {
         S_(f.num_switches()),
         K_(t.num_dests()),
         tt_(f, 1, 0),
-        T_(tt_.num_turns()) {}
+        T_(tt_.num_turns()),
+        pins_(opt.pins.begin(), opt.pins.end()) {}
 
   // Lowest vectors within V VLs: unplaceable paths, highest VL needed + 1,
   // and each destination's difficulty.
@@ -82,6 +83,29 @@ class TreeRealizer {
   int run(int V, int cap, int nsl, std::vector<int32_t> &failed, int64_t &unplaced,
           int64_t &dropped);
   const std::vector<int32_t> &dropped_dests() const { return dropped_dests_; }
+  // Drops every pin of these destinations (counted as dropped by later
+  // runs); if they had none left, every pin on the highest pinned SL, which
+  // frees that SL for them. False when no pin is left to drop.
+  bool unpin(const std::vector<int32_t> &dests) {
+    const int64_t before = unpinned_;
+    for (int32_t k : dests)
+      for (int32_t x = 0; x < S_; ++x) {
+        int8_t &p = pins_[static_cast<size_t>(k) * S_ + x];
+        if (x != t_.root[k] && p >= 0) ++unpinned_;
+        p = -1;
+      }
+    if (unpinned_ > before) return true;
+    const int8_t top = pins_.empty() ? -1 : *std::max_element(pins_.begin(), pins_.end());
+    if (top < 0) return false;
+    for (int32_t k = 0; k < K_; ++k)
+      for (int32_t x = 0; x < S_; ++x) {
+        int8_t &p = pins_[static_cast<size_t>(k) * S_ + x];
+        if (p != top) continue;
+        if (x != t_.root[k]) ++unpinned_;
+        p = -1;
+      }
+    return true;
+  }
   // Keeps / restores the tables of the last run (the best pinned run).
   void save() {
     saved_entries_ = entries_;
@@ -112,6 +136,8 @@ class TreeRealizer {
   std::vector<int8_t> target_;  // per turn: highest VL any lowest vector gives it
   std::vector<int8_t> saved_entries_, saved_sl_;
   std::vector<int32_t> dropped_dests_;
+  std::vector<int8_t> pins_;  // opt.pins, less those unpin() dropped
+  int64_t unpinned_ = 0;
   std::unique_ptr<DestDp> dp_;
 };
 
@@ -171,7 +197,7 @@ int TreeRealizer::run(int V, int cap, int nsl, std::vector<int32_t> &failed, int
   sl_.assign(static_cast<size_t>(K_) * S_, -1);
   failed.clear();
   unplaced = 0;
-  dropped = 0;
+  dropped = unpinned_;
   dropped_dests_.clear();
   int used = 0;
   constexpr int8_t kLater = 127;
@@ -179,9 +205,9 @@ int TreeRealizer::run(int V, int cap, int nsl, std::vector<int32_t> &failed, int
   std::vector<uint8_t> is_failed(K_, 0);
   // Pinned paths first: per destination, each group of sources pinned to SL
   // p gets SL p or loses its pin (then placed below like the others).
-  if (!opt_.pins.empty())
+  if (!pins_.empty())
     for (int32_t k : order_) {
-      const int8_t *pin = opt_.pins.data() + static_cast<size_t>(k) * S_;
+      const int8_t *pin = pins_.data() + static_cast<size_t>(k) * S_;
       std::span<int8_t> sl(sl_.data() + static_cast<size_t>(k) * S_, S_);
       uint32_t want = 0;
       for (int32_t x = 0; x < S_; ++x) {
@@ -324,8 +350,9 @@ bool realize_tree(const Fabric &f, const minimal::DestTrees &t, const VlDemand &
   // With pins: the run that fits and drops the fewest pins (the first with
   // none ends the search).
   int64_t best_dropped = -1;
+  const bool pinned = !opt.pins.empty();
   for (int v = opt.fewest_vls ? st.min_vls : V; v <= V; ++v) {
-    const int rounds = opt.rounds > 0 ? opt.rounds : (v < V ? 2 : 4);
+    const int rounds = opt.rounds > 0 ? opt.rounds : (v < V ? 2 : pinned ? 16 : 4);
     for (int r = 0; r < rounds; ++r) {
       // At max_vls the run may use virtual SLs, to say what it would need.
       int64_t unplaced = 0, dropped = 0;
@@ -355,6 +382,12 @@ bool realize_tree(const Fabric &f, const minimal::DestTrees &t, const VlDemand &
         best_unplaced = std::min(best_unplaced, unplaced);
       }
       rz.promote(failed);
+      if (pinned && v == V) {
+        // The pins of the destinations that needed too many SLs go, and
+        // the run repeats (the last VL count: else realize() falls back to
+        // a realization without any pin).
+        if (rz.unpin(failed)) continue;
+      }
       // Reruns only help when few paths are left over.
       if (unplaced > st.paths / 50) break;
     }

@@ -57,13 +57,18 @@
 // take first fit as always. Runs that fit are tried from the fewest VLs up
 // and the first one that keeps every pin wins, else the one that drops the
 // fewest; at max_vls the later rounds put the destinations that dropped
-// pins first (squeaky wheel, as for destinations that need too many SLs). With pins the per-path
-// repair alternative is skipped (it knows no pins). If no pinned run fits max_sls, realize()
-// realizes without pins (every pin counted as dropped, pins_fallback): the result is always a valid
-// realization. Without pins the result is exactly what it was before (byte-identical tables). The
-// per-path methods ignore pins (all dropped). Cost with pins: one extra serve() per (destination,
-// pinned SL) per run, up to V - min_vls + 1 runs more when pins are dropped, and a second
-// realization on the fallback.
+// pins first (squeaky wheel, as for destinations that need too many SLs),
+// and when a run needs more than max_sls SLs, the pins of the destinations
+// that failed are dropped (if they had none: every pin on the highest
+// pinned SL, which frees that SL) and the run repeats (up to 16 rounds).
+// With pins the per-path repair alternative is skipped (it knows no pins).
+// If no pinned run fits max_sls, realize() realizes without pins (every
+// pin counted as dropped, pins_fallback): the result is always a valid
+// realization. Without pins the result is exactly what it was before
+// (byte-identical tables). The per-path methods ignore pins (all dropped).
+// Cost with pins: one extra serve() per (destination, pinned SL) per run,
+// up to V - min_vls + 1 runs more and up to 16 rounds at max_vls when pins
+// are dropped, and a second realization on the fallback.
 // Time: O(K * S * V) for the survey, O(K * S * V * r * m) per run (r: SLs a
 // destination tries, usually 1-3; m: passes, at most V), a few runs per VL
 // count; threads split
