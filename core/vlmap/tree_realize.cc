@@ -351,6 +351,7 @@ bool realize_tree(const Fabric &f, const minimal::DestTrees &t, const VlDemand &
   // none ends the search).
   int64_t best_dropped = -1;
   const bool pinned = !opt.pins.empty();
+  int squeaky = 0;  // squeaky-wheel rounds for dropped pins (at most 3)
   for (int v = opt.fewest_vls ? st.min_vls : V; v <= V; ++v) {
     const int rounds = opt.rounds > 0 ? opt.rounds : (v < V ? 2 : pinned ? 16 : 4);
     for (int r = 0; r < rounds; ++r) {
@@ -366,7 +367,7 @@ bool realize_tree(const Fabric &f, const minimal::DestTrees &t, const VlDemand &
         // A rerun in the same order repeats this run. At max_vls (the
         // last VL count tried), squeaky wheel for pins: the destinations
         // that dropped some go first in the remaining rounds.
-        if (v < V) break;
+        if (v < V || ++squeaky > 3) break;
         rz.promote(rz.dropped_dests());
         continue;
       }

@@ -68,7 +68,8 @@
 // (byte-identical tables). The per-path methods ignore pins (all dropped).
 // Cost with pins: one extra serve() per (destination, pinned SL) per run,
 // up to V - min_vls + 1 runs more and up to 16 rounds at max_vls when pins
-// are dropped, and a second realization on the fallback.
+// are dropped (at most 3 of them squeaky-wheel rounds), and a second
+// realization on the fallback.
 // Time: O(K * S * V) for the survey, O(K * S * V * r * m) per run (r: SLs a
 // destination tries, usually 1-3; m: passes, at most V), a few runs per VL
 // count; threads split
