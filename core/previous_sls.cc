@@ -201,6 +201,61 @@ std::vector<uint8_t> previous_dest_sls(const Fabric &f, const PreviousSls &prev)
   return out;
 }
 
+std::vector<int8_t> previous_path_sls(const Fabric &f, const PreviousSls &prev,
+                                      const minimal::DestTrees &t, int shift) {
+  if (prev.empty() || prev.scope != Routing::SlScope::kPerSourceSwitch) return {};
+  const std::vector<char> alive = surviving_lids(f, prev);
+  const int32_t S = f.num_switches(), K = t.num_dests();
+  std::vector<int8_t> pins(static_cast<size_t>(K) * S, -1);
+  for (int32_t s = 0; s < S; ++s) {
+    const std::vector<uint8_t> *row = previous_row(f, prev, s);
+    if (!row) continue;
+    for (int32_t k = 0; k < K; ++k) {
+      if (s == t.root[k]) continue;
+      int pin = -1;
+      for (uint16_t lid : t.dest_lids(k)) {
+        const uint8_t v = at(*row, lid);
+        if (!alive[lid] || v == check::kNoPathSl) continue;
+        if (pin >= 0 && pin != v) {
+          pin = -2;  // the LIDs disagreed: no pin
+          break;
+        }
+        pin = v;
+      }
+      if (pin >= shift) pins[static_cast<size_t>(k) * S + s] = static_cast<int8_t>(pin - shift);
+    }
+  }
+  return pins;
+}
+
+std::vector<int8_t> realization_pins(const EngineInput &in, const char *engine,
+                                     const minimal::DestTrees &t, int shift) {
+  if (!in.previous || in.previous->empty() || in.options.get_int("keep_sls") == 0) return {};
+  if (!in.previous->engine.empty() && in.previous->engine != engine) return {};
+  return previous_path_sls(in.fabric, *in.previous, t, shift);
+}
+
+void add_pin_facts(const vlmap::VlMapStats &vs, EngineReport &rep) {
+  if (vs.pins == 0) return;
+  rep.add("pinned_paths", static_cast<long>(vs.pins));
+  rep.add("pins_dropped", static_cast<long>(vs.pins_dropped));
+  if (vs.pins_fallback) rep.add("pins_fallback", "yes");
+}
+
+void log_pins(Logger &log, const char *engine, const vlmap::VlMapStats &vs) {
+  if (vs.pins_fallback)
+    log.logf(LogLevel::kInfo,
+             "%s: re-route: no realization with the previous SLs of the %lld surviving paths "
+             "fits the SL budget; realized afresh",
+             engine, static_cast<long long>(vs.pins));
+  else
+    log.logf(LogLevel::kInfo,
+             "%s: re-route: %lld of %lld surviving (source switch, destination) paths realized "
+             "with their previous SL (%lld pins dropped)",
+             engine, static_cast<long long>(vs.pins - vs.pins_dropped),
+             static_cast<long long>(vs.pins), static_cast<long long>(vs.pins_dropped));
+}
+
 void keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
                        EngineReport &rep) {
   const PreviousSls &prev = *in.previous;

@@ -16,8 +16,15 @@
 // the source's switch had a row before.
 //
 // run_engine() (core/engine.h) uses EngineInput::previous after routing:
-//  1. the engine may use it itself (keiro-nue pins surviving destinations to
-//     their previous layer = SL, core/nue/nue.h NueOptions::previous_layer);
+//  1. the engine uses it itself: keiro-nue pins surviving destinations to
+//     their previous layer = SL (core/nue/nue.h NueOptions::previous_layer);
+//     keiro-acro, keiro-dl and keiro-loren realize their new routes with the
+//     surviving (source switch, destination) paths pinned to their previous
+//     SL (realization_pins() below -> core/vlmap/vlmap.h VlMapOptions::pins:
+//     pinned paths placed first, each only on its SL; a pin that conflicts
+//     is dropped and counted, facts pinned_paths / pins_dropped, one INFO
+//     line). With every pin honoured the steps below find nothing changed;
+//     dropped pins leave their pairs to steps 1b-3;
 //  1b. the SLs are renamed (best_sl_renaming) so that as many surviving
 //     pairs as possible get their old SL back: no check needed, SLs are
 //     only labels of the engine's VL patterns (ACRO/DL/LOREN's realization
@@ -32,12 +39,13 @@
 //     kMaxKeepChecks checks (each one self-check), and none beyond
 //     kGiveUpChecks while no range was accepted;
 //  3. the pairs left with a new SL are counted in exactly one WARN line.
-// Option keep_sls=0 skips steps 1 and 2 (the WARN line still counts).
+// Option keep_sls=0 skips steps 1 and 2 (no pins; the WARN line still
+// counts).
 // Facts: previous_pairs, sls_changed, sls_kept (yes|partly|no|off),
 // keep_checks.
 //
-// Time: capture O(S * L); compare/apply O(S * L) (per-source-switch) or
-// O(L * S) counting; step 2 one more self-check. Memory: S * L bytes per
+// Time: capture O(S * L); pins O(S * L); compare/apply O(S * L)
+// (per-source-switch) or O(L * S) counting; step 2 one more self-check. Memory: S * L bytes per
 // PreviousSls (per-source-switch) or L bytes, plus a copy of the Routing
 // while step 2 runs.
 #pragma once
@@ -50,7 +58,9 @@
 
 #include "core/engine.h"
 #include "core/fabric.h"
+#include "core/minimal/dest_trees.h"
 #include "core/routing.h"
+#include "core/vlmap/vlmap.h"
 
 namespace keiro {
 
@@ -100,6 +110,27 @@ bool apply_previous_sls(const Fabric &f, const PreviousSls &prev, Routing &r,
 // For per-destination SLs: the previous SL by LID of f for the LIDs that
 // survive (check::kNoPathSl elsewhere); empty when prev is per source switch.
 std::vector<uint8_t> previous_dest_sls(const Fabric &f, const PreviousSls &prev);
+
+// Pins for an SL-stable realization (core/vlmap/vlmap.h VlMapOptions::pins;
+// keiro-acro, keiro-dl, keiro-loren): [k * S + s] = the previous SL of the
+// path from switch s to destination k of t, minus shift, when s had a row
+// before and the surviving LIDs of k had one common SL >= shift from s; -1
+// elsewhere (new or changed ends, the root). Empty when prev is empty or
+// per destination. Time O(S * L). Memory K * S bytes.
+std::vector<int8_t> previous_path_sls(const Fabric &f, const PreviousSls &prev,
+                                      const minimal::DestTrees &t, int shift = 0);
+
+// The pins engine (its OpenSM name) realizes with: previous_path_sls() of
+// in.previous when there is one, option keep_sls is not 0 and the previous
+// routing came from the same engine (or is unnamed); else empty.
+std::vector<int8_t> realization_pins(const EngineInput &in, const char *engine,
+                                     const minimal::DestTrees &t, int shift = 0);
+
+// Re-routing with pins (vs.pins > 0; else nothing): facts pinned_paths,
+// pins_dropped and, when no pinned realization fitted, pins_fallback=yes;
+// log_pins: one INFO line saying how many pins the realization kept.
+void add_pin_facts(const vlmap::VlMapStats &vs, EngineReport &rep);
+void log_pins(Logger &log, const char *engine, const vlmap::VlMapStats &vs);
 
 inline constexpr int kMaxKeepChecks = 256;
 inline constexpr int kGiveUpChecks = 16;

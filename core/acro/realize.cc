@@ -9,6 +9,7 @@
 
 #include "core/acro/acro.h"
 #include "core/log.h"
+#include "core/previous_sls.h"
 
 namespace keiro::acro {
 
@@ -21,6 +22,7 @@ std::string all_sls_hint(const Fabric &f, const minimal::DestTrees &trees,
   probe.reset(f, Routing::SlScope::kPerSourceSwitch);
   vlmap::VlMapOptions all = vo;
   all.max_sls = kNumSls;
+  all.pins = {};
   vlmap::VlMapStats ps;
   std::string perr;
   return vlmap::realize(f, trees, demand, all, probe, ps, perr)
@@ -83,6 +85,10 @@ bool realize_layers(const EngineInput &in, const minimal::DestTrees &trees, cons
   vo.max_moves = lo.max_moves;
   vo.method = lo.method;
   vo.threads = static_cast<int>(in.options.get_int("threads"));
+  // Re-routing: the surviving paths keep their previous SLs where the new
+  // routes allow (docs/rerouting.md).
+  const std::vector<int8_t> pins = realization_pins(in, w.engine, trees);
+  vo.pins = pins;
   vlmap::VlMapStats &vs = res.vlmap;
   if (!vlmap::realize(f, trees, demand, vo, out, vs, err)) {
     res.outcome = LayerRealization::kUnrealized;
@@ -99,6 +105,7 @@ bool realize_layers(const EngineInput &in, const minimal::DestTrees &trees, cons
                 w.where.c_str(), err.c_str(), hint.c_str());
     return false;
   }
+  if (vs.pins > 0) log_pins(in.log, w.engine, vs);
   res.outcome = LayerRealization::kRealized;
   out.vls_used = vs.vls_used;
   out.sls_used = vs.sls_used;
@@ -117,6 +124,7 @@ void add_layer_facts(const LayerRealization &res, int64_t max_efi, EngineReport 
   rep.add("max_efi", max_efi);
   rep.add("acro_seconds", strprintf("%.3f", res.acro_seconds));
   rep.add("vlmap_seconds", strprintf("%.3f", vs.seconds));
+  add_pin_facts(vs, rep);
 }
 
 }  // namespace keiro::acro

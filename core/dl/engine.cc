@@ -6,6 +6,7 @@
 
 #include "core/dl/dl.h"
 #include "core/minimal/forwarding_index.h"
+#include "core/previous_sls.h"
 #include "core/vlmap/vlmap.h"
 
 namespace keiro::dl {
@@ -126,6 +127,10 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
     vo.max_sls = split ? opt.max_sls - 1 : opt.max_sls;
     vo.seed = opt.dl.seed + 1;
     vo.threads = static_cast<int>(in.options.get_int("threads"));
+    // Re-routing: surviving paths keep their previous SLs where the new
+    // routes allow (docs/rerouting.md); split: the realization's SL q is q + 1.
+    const std::vector<int8_t> pins = realization_pins(in, kName, todo.trees, split ? 1 : 0);
+    vo.pins = pins;
     if (!vlmap::realize(f, todo.trees, demand, vo, split ? shifted : out, vs, err)) {
       in.log.logf(LogLevel::kError,
                   "%s: %d sub-networks %s: the SL budget cannot realize the layer changes: %s "
@@ -137,7 +142,9 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
       shift_sls(f, upper.trees, shifted, out);
       ++vs.sls_used;
     }
+    if (vs.pins > 0) log_pins(in.log, kName, vs);
   }
+  res.vlmap = vs;
   out.vls_used = vs.vls_used;
   out.sls_used = vs.sls_used;
 
@@ -170,6 +177,7 @@ void report(const EngineInput &in, const EngineResult &res, EngineReport &rep) {
   rep.add("vl_choice", res.options.exact ? "exact" : "free");
   rep.add("choices", o.slack ? "slack" : "lowest");
   rep.add("one_layer", res.one_layer ? 1 : 0);
+  add_pin_facts(res.vlmap, rep);
   in.log.logf(LogLevel::kInfo,
               "%s: %s, %d sub-network%s (%d needed), root %s, policy %s: average %.3f hops, "
               "max edge forwarding index %lld; realized with %d VL%s and %d SL%s",

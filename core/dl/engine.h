@@ -20,6 +20,7 @@
 
 #include "core/dl/dl.h"
 #include "core/engine.h"
+#include "core/vlmap/vlmap.h"
 
 namespace keiro::dl {
 
@@ -44,6 +45,7 @@ struct EngineResult {
   int64_t max_efi = 0;  // largest edge forwarding index
   int64_t repaired_dests = 0;
   bool one_layer = false;  // auto_layers took one layer (options.dl.layers is then 1)
+  vlmap::VlMapStats vlmap;  // the realization's counters (pins: re-routing)
 };
 
 // Reads the dl_* options and the budgets of in into out. Fails with one ERROR

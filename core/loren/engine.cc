@@ -42,6 +42,12 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   // 1. The layout.
   Layout layout;
   if (!read_layout(opt.layout_path, f, layout, err)) return engine_error(in.log, kName, err);
+  if (layout.absent > 0)
+    in.log.logf(LogLevel::kInfo,
+                "%s: layout %s: %d switch%s not in the fabric skipped (first: %s); their "
+                "positions are holes in the grid",
+                kName, opt.layout_path.c_str(), layout.absent, layout.absent == 1 ? "" : "es",
+                layout.first_absent.c_str());
 
   // 2. LOREN's tables and forwarding rule (livelock checked).
   LorenRouting &lr = res.routing;

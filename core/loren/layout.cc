@@ -124,6 +124,8 @@ bool parse_layout(std::string_view text, const std::string &name, const Fabric &
   std::unordered_map<uint64_t, int32_t> pos_line;
   out.x.assign(S, -1);
   out.y.assign(S, -1);
+  out.absent = 0;
+  out.first_absent.clear();
 
   auto fail = [&](int32_t line, const std::string &what) {
     err = strprintf("%s:%d: %s", name.c_str(), line, what.c_str());
@@ -151,12 +153,23 @@ bool parse_layout(std::string_view text, const std::string &name, const Fabric &
       return fail(ln, "malformed GUID '" + key + "'");
     std::string why;
     const int32_t s = f.find_switch(key, why);
-    if (s < 0) return fail(ln, why);
+    // A switch that is not in the fabric (failed, or removed) is skipped:
+    // admins keep one layout file across faults. Ambiguous names still fail.
+    const bool absent = s < 0 && [&] {
+      for (int32_t t = 0; t < S; ++t)
+        if (f.sw(t).name == key) return false;
+      return true;
+    }();
+    if (s < 0 && !absent) return fail(ln, why);
     int32_t px = 0, py = 0;
     if (!parse_coord(tx, px))
       return fail(ln, strprintf("X '%s' is not a whole number 0..%d", tx.c_str(), kMaxCoord));
     if (!parse_coord(ty, py))
       return fail(ln, strprintf("Y '%s' is not a whole number 0..%d", ty.c_str(), kMaxCoord));
+    if (absent) {
+      if (out.absent++ == 0) out.first_absent = key;
+      continue;
+    }
     if (line_of[s])
       return fail(ln, strprintf("switch %s is already placed on line %d", f.describe(s).c_str(),
                                 line_of[s]));

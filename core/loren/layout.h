@@ -10,7 +10,12 @@
 // SWITCH is a GUID written with 0x (node GUID of the switch), or the node
 // description, in double quotes when it contains blanks. X and Y are whole
 // numbers 0..65535. Every switch of the fabric must appear exactly once, and
-// no two switches may share a position. Errors name the file and line.
+// no two switches may share a position. Lines naming a switch that is not in
+// the fabric (no switch has that GUID or node description: it failed or was
+// removed; admins keep one file across faults) are skipped and counted
+// (Layout::absent); its position is then a hole in the grid (LOREN's
+// forwarding check rejects the fabric if a hole makes it loop). Errors name
+// the file and line.
 //
 // Time: O(L + S log S) for L lines and S switches. Memory: O(S).
 #pragma once
@@ -27,6 +32,10 @@ namespace keiro::loren {
 struct Layout {
   std::vector<int32_t> x, y;      // per switch id
   int32_t width = 0, height = 0;  // 1 + largest x, 1 + largest y
+  // parse_layout: lines skipped because their switch is not in the fabric,
+  // and the first one's SWITCH word.
+  int32_t absent = 0;
+  std::string first_absent;
 
   int32_t num_switches() const { return static_cast<int32_t>(x.size()); }
   int32_t md(int32_t a, int32_t b) const {

@@ -67,7 +67,8 @@ class TreeRealizer {
         S_(f.num_switches()),
         K_(t.num_dests()),
         tt_(f, 1, 0),
-        T_(tt_.num_turns()) {}
+        T_(tt_.num_turns()),
+        pins_(opt.pins.begin(), opt.pins.end()) {}
 
   // Lowest vectors within V VLs: unplaceable paths, highest VL needed + 1,
   // and each destination's difficulty.
@@ -77,7 +78,43 @@ class TreeRealizer {
   // failed: the destinations that needed an SL >= nsl, unplaced: their
   // paths still pending after SL nsl - 1. First fit never lets SLs >= nsl
   // change SLs < nsl, so this is exactly the outcome of a run with nsl SLs.
-  int run(int V, int cap, int nsl, std::vector<int32_t> &failed, int64_t &unplaced);
+  // dropped: pins the run could not honour (opt.pins); their destinations
+  // in dropped_dests().
+  int run(int V, int cap, int nsl, std::vector<int32_t> &failed, int64_t &unplaced,
+          int64_t &dropped);
+  const std::vector<int32_t> &dropped_dests() const { return dropped_dests_; }
+  // Drops every pin of these destinations (counted as dropped by later
+  // runs); if they had none left, every pin on the highest pinned SL, which
+  // frees that SL for them. False when no pin is left to drop.
+  bool unpin(const std::vector<int32_t> &dests) {
+    const int64_t before = unpinned_;
+    for (int32_t k : dests)
+      for (int32_t x = 0; x < S_; ++x) {
+        int8_t &p = pins_[static_cast<size_t>(k) * S_ + x];
+        if (x != t_.root[k] && p >= 0) ++unpinned_;
+        p = -1;
+      }
+    if (unpinned_ > before) return true;
+    const int8_t top = pins_.empty() ? -1 : *std::max_element(pins_.begin(), pins_.end());
+    if (top < 0) return false;
+    for (int32_t k = 0; k < K_; ++k)
+      for (int32_t x = 0; x < S_; ++x) {
+        int8_t &p = pins_[static_cast<size_t>(k) * S_ + x];
+        if (p != top) continue;
+        if (x != t_.root[k]) ++unpinned_;
+        p = -1;
+      }
+    return true;
+  }
+  // Keeps / restores the tables of the last run (the best pinned run).
+  void save() {
+    saved_entries_ = entries_;
+    saved_sl_ = sl_;
+  }
+  void restore() {
+    entries_ = saved_entries_;
+    sl_ = saved_sl_;
+  }
   void order_by_difficulty();
   void promote(const std::vector<int32_t> &failed);
   void write(Routing &out, int nsl, VlMapStats &st) const;
@@ -97,6 +134,10 @@ class TreeRealizer {
   std::vector<int32_t> diff_;   // per destination: highest VL of its lowest vectors
   std::vector<uint8_t> top_;    // [k * S + s]: first-hop VL of the lowest vector (survey)
   std::vector<int8_t> target_;  // per turn: highest VL any lowest vector gives it
+  std::vector<int8_t> saved_entries_, saved_sl_;
+  std::vector<int32_t> dropped_dests_;
+  std::vector<int8_t> pins_;  // opt.pins, less those unpin() dropped
+  int64_t unpinned_ = 0;
   std::unique_ptr<DestDp> dp_;
 };
 
@@ -148,17 +189,53 @@ void TreeRealizer::promote(const std::vector<int32_t> &failed) {
   std::stable_partition(order_.begin(), order_.end(), [&](int32_t k) { return is[k] != 0; });
 }
 
-int TreeRealizer::run(int V, int cap, int nsl, std::vector<int32_t> &failed, int64_t &unplaced) {
+int TreeRealizer::run(int V, int cap, int nsl, std::vector<int32_t> &failed, int64_t &unplaced,
+                      int64_t &dropped) {
   if (!dp_) dp_ = std::make_unique<DestDp>(f_, t_, d_, tt_);
   dp_->set_targets(target_);
   entries_.assign(static_cast<size_t>(cap) * T_, -1);
   sl_.assign(static_cast<size_t>(K_) * S_, -1);
   failed.clear();
   unplaced = 0;
+  dropped = unpinned_;
+  dropped_dests_.clear();
   int used = 0;
   constexpr int8_t kLater = 127;
   std::fill(sl_.begin(), sl_.end(), kLater);
   std::vector<uint8_t> is_failed(K_, 0);
+  // Pinned paths first: per destination, each group of sources pinned to SL
+  // p gets SL p or loses its pin (then placed below like the others).
+  if (!pins_.empty())
+    for (int32_t k : order_) {
+      const int8_t *pin = pins_.data() + static_cast<size_t>(k) * S_;
+      std::span<int8_t> sl(sl_.data() + static_cast<size_t>(k) * S_, S_);
+      uint32_t want = 0;
+      for (int32_t x = 0; x < S_; ++x) {
+        if (x == t_.root[k] || pin[x] < 0) continue;
+        if (pin[x] < nsl)
+          want |= 1u << pin[x];
+        else
+          ++dropped;
+      }
+      const int64_t dropped0 = dropped;
+      if (!want) continue;
+      DestDp &dp = *dp_;
+      dp.load(k, V);
+      int max_vl = 0;
+      for (uint32_t m = want; m; m &= m - 1) {
+        const int q = std::countr_zero(m);
+        int32_t pending = 0;
+        for (int32_t x = 0; x < S_; ++x)
+          if (x != t_.root[k] && pin[x] == q) sl[x] = -1, ++pending;
+        std::span<int8_t> col(entries_.data() + static_cast<size_t>(q) * T_, T_);
+        const int32_t n = dp.serve(col, sl, q, max_vl);
+        if (n > 0) used = std::max(used, q + 1);
+        if (n == pending) continue;
+        for (int32_t x = 0; x < S_; ++x)
+          if (sl[x] < 0) sl[x] = kLater, ++dropped;
+      }
+      if (dropped > dropped0) dropped_dests_.push_back(k);
+    }
   // Hardest sources first: passes by the first-hop VL of the lowest vector.
   const int passes = *std::max_element(diff_.begin(), diff_.end());
   for (int pass = passes; pass >= 0; --pass)
@@ -270,15 +347,33 @@ bool realize_tree(const Fabric &f, const minimal::DestTrees &t, const VlDemand &
   std::vector<int32_t> failed;
   int best_at_max = kVirtualSls + 1;
   int64_t best_unplaced = st.paths;
+  // With pins: the run that fits and drops the fewest pins (the first with
+  // none ends the search).
+  int64_t best_dropped = -1;
+  const bool pinned = !opt.pins.empty();
+  int squeaky = 0;  // squeaky-wheel rounds for dropped pins (at most 3)
   for (int v = opt.fewest_vls ? st.min_vls : V; v <= V; ++v) {
-    const int rounds = opt.rounds > 0 ? opt.rounds : (v < V ? 2 : 4);
+    const int rounds = opt.rounds > 0 ? opt.rounds : (v < V ? 2 : pinned ? 16 : 4);
     for (int r = 0; r < rounds; ++r) {
       // At max_vls the run may use virtual SLs, to say what it would need.
-      int64_t unplaced = 0;
-      const int used = rz.run(v, v == V ? kVirtualSls : nsl, nsl, failed, unplaced);
+      int64_t unplaced = 0, dropped = 0;
+      const int used = rz.run(v, v == V ? kVirtualSls : nsl, nsl, failed, unplaced, dropped);
       ++st.runs;
+      if (failed.empty() && dropped > 0) {
+        if (best_dropped < 0 || dropped < best_dropped) {
+          best_dropped = dropped;
+          rz.save();
+        }
+        // A rerun in the same order repeats this run. At max_vls (the
+        // last VL count tried), squeaky wheel for pins: the destinations
+        // that dropped some go first in the remaining rounds.
+        if (v < V || ++squeaky > 3) break;
+        rz.promote(rz.dropped_dests());
+        continue;
+      }
       if (failed.empty()) {
         st.unplaced = 0;
+        st.pins_dropped = 0;
         rz.write(out, nsl, st);
         done();
         return true;
@@ -288,9 +383,23 @@ bool realize_tree(const Fabric &f, const minimal::DestTrees &t, const VlDemand &
         best_unplaced = std::min(best_unplaced, unplaced);
       }
       rz.promote(failed);
+      if (pinned && v == V) {
+        // The pins of the destinations that needed too many SLs go, and
+        // the run repeats (the last VL count: else realize() falls back to
+        // a realization without any pin).
+        if (rz.unpin(failed)) continue;
+      }
       // Reruns only help when few paths are left over.
       if (unplaced > st.paths / 50) break;
     }
+  }
+  if (best_dropped >= 0) {
+    rz.restore();
+    st.unplaced = 0;
+    st.pins_dropped = best_dropped;
+    rz.write(out, nsl, st);
+    done();
+    return true;
   }
   st.needed_sls = best_at_max <= kVirtualSls ? best_at_max : 0;
   st.unplaced = best_unplaced;

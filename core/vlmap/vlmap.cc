@@ -304,6 +304,36 @@ bool realize(const Fabric &f, const minimal::DestTrees &t, const VlDemand &deman
     err = "VL realization needs a Routing reset with per-source-switch SLs";
     return false;
   }
+  if (!opt.pins.empty()) {
+    const int32_t S = f.num_switches(), K = t.num_dests();
+    if (opt.pins.size() != static_cast<size_t>(K) * S) {
+      err = "VL realization: pins do not match the destinations";
+      return false;
+    }
+    int64_t pins = 0;
+    for (int32_t k = 0; k < K; ++k)
+      for (int32_t s = 0; s < S; ++s)
+        pins += s != t.root[k] && opt.pins[static_cast<size_t>(k) * S + s] >= 0;
+    VlMapOptions free = opt;
+    free.pins = {};
+    if (pins > 0 && opt.method == VlMapOptions::kTree) {
+      // Pinned tree realization; without the per-path alternative (no pins).
+      if (realize_tree(f, t, demand, opt, out, st, err)) {
+        st.pins = pins;
+        return true;
+      }
+      // The pins do not fit (or nothing does): realize without them.
+      const double pinned_seconds = st.seconds;
+      const bool ok = realize(f, t, demand, free, out, st, err);
+      st.seconds += pinned_seconds;
+      st.pins = st.pins_dropped = pins;
+      st.pins_fallback = true;
+      return ok;
+    }
+    const bool ok = realize(f, t, demand, free, out, st, err);
+    st.pins = st.pins_dropped = pins;  // the per-path methods know no pins
+    return ok;
+  }
   if (opt.method == VlMapOptions::kTree) {
     // Small fabrics: the per-path repair is cheap there and sometimes packs
     // tighter budgets, so both run and the result with fewer VLs, then fewer

@@ -43,7 +43,33 @@
 //     count this).
 //  Up to 300,000 paths (where it costs about a second) the per-path repair
 //  below runs as well and its result wins if it needs fewer VLs, then fewer
-//  SLs, so small fabrics never get worse than with the per-path search.
+//  SLs, so small fabrics never get worse than with the per-path search
+//  (not with pins, see below).
+//
+// Pins (VlMapOptions::pins, SL-stable re-routing, docs/rerouting.md): per
+// (destination, source switch) the SL the path must keep, or -1. Only kTree
+// honours them: every run first places the pinned paths, destination by
+// destination (in the run's order), each group of sources pinned to SL p
+// offered SL p only (the DP above on p's entries: agreeing with the entries
+// already set, so a pinned path gets VLs its demand accepts with its pinned
+// SL); sources the DP cannot serve there lose their pin (counted in
+// VlMapStats::pins_dropped) and are placed like unpinned ones, which then
+// take first fit as always. Runs that fit are tried from the fewest VLs up
+// and the first one that keeps every pin wins, else the one that drops the
+// fewest; at max_vls the later rounds put the destinations that dropped
+// pins first (squeaky wheel, as for destinations that need too many SLs),
+// and when a run needs more than max_sls SLs, the pins of the destinations
+// that failed are dropped (if they had none: every pin on the highest
+// pinned SL, which frees that SL) and the run repeats (up to 16 rounds).
+// With pins the per-path repair alternative is skipped (it knows no pins).
+// If no pinned run fits max_sls, realize() realizes without pins (every
+// pin counted as dropped, pins_fallback): the result is always a valid
+// realization. Without pins the result is exactly what it was before
+// (byte-identical tables). The per-path methods ignore pins (all dropped).
+// Cost with pins: one extra serve() per (destination, pinned SL) per run,
+// up to V - min_vls + 1 runs more and up to 16 rounds at max_vls when pins
+// are dropped (at most 3 of them squeaky-wheel rounds), and a second
+// realization on the fallback.
 // Time: O(K * S * V) for the survey, O(K * S * V * r * m) per run (r: SLs a
 // destination tries, usually 1-3; m: passes, at most V), a few runs per VL
 // count; threads split
@@ -80,6 +106,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include "core/fabric.h"
@@ -108,6 +135,10 @@ struct VlMapOptions {
   int threads = 1;
   // kTree also runs the per-path repair up to this many paths (0: never).
   int64_t small_paths = 300000;
+  // Pins: [k * S + s], the SL the path of source switch s to destination k
+  // must keep (-1: free; the root's cell is ignored). Empty: none. The caller
+  // keeps the storage alive during realize().
+  std::span<const int8_t> pins;
 };
 
 struct VlMapStats {
@@ -124,6 +155,10 @@ struct VlMapStats {
   // they need (needed_vls; 0: more than kMaxDataVls).
   int runs = 0, needed_sls = 0, needed_vls = 0;
   bool by_paths = false;  // kTree on a small fabric: the per-path repair's result was better
+  // Pins given (paths with a pin >= 0) and those not honoured; pins_fallback:
+  // no pinned run fitted, so the result is the realization without pins.
+  int64_t pins = 0, pins_dropped = 0;
+  bool pins_fallback = false;
   double seconds = 0;
 };
 

@@ -117,10 +117,24 @@ TEST(LorenEngine, BadLayoutsFailWithOneErrorLine) {
   dup.replace(l3, 22, "0x0202000001000000 0 0");
   expect_one_error(f, "loren_layout=" + write_file("dup.layout", dup),
                    "dup.layout:3: position (0,0) is already taken on line 2");
-  expect_one_error(f, "loren_layout=" + write_file("unknown.layout", good + "0x77 9 9\n"),
-                   "unknown.layout:18: '0x77' names no switch");
   expect_one_error(f, "loren_layout=" + write_file("nan.layout", "0x0202000000000000 a 0\n"),
                    "nan.layout:1: X 'a' is not a whole number");
+}
+
+TEST(LorenEngine, LayoutLinesOfSwitchesNotInTheFabricAreSkippedWithOneInfoLine) {
+  // The admin's file still names a switch that failed: routed, one INFO line.
+  const bench::LrtFabric x = bench::make_lrt(4, 4, 2, 1, 2);
+  EngineRun r;
+  run(x.f, "loren_layout=" + write_file("extra.layout", x.layout + "\n0x77 9 9\n\"gone\" 9 8\n"),
+      r);
+  ASSERT_TRUE(r.ok) << (r.log.lines.empty() ? "" : r.log.lines.back().text);
+  EXPECT_EQ(r.log.count(LogLevel::kError), 0);
+  int found = 0;
+  for (const auto &l : r.log.lines)
+    found +=
+        l.level == LogLevel::kInfo && l.text.find("keiro-loren: layout ") == 0 &&
+        l.text.find(": 2 switches not in the fabric skipped (first: 0x77)") != std::string::npos;
+  EXPECT_EQ(found, 1) << r.log.lines.size() << " " << r.log.lines.front().text;
 }
 
 TEST(LorenEngine, TmaxTooSmallLivelockAndVlBudgetFailCleanly) {

@@ -53,8 +53,9 @@ TEST(LorenLayout, QuotedDescriptionWithBlanks) {
   ASSERT_TRUE(loren::parse_layout("\"lrt x=1 y=0\" 1 0\n\"lrt x=0 y=0\" 0 0", "lay.txt", f, l, err))
       << err;
   EXPECT_EQ(l.x, (std::vector<int32_t>{0, 1}));
-  EXPECT_NE(parse_err("lrt x=0 y=0 0 0\n", f).find("lay.txt:1: 'lrt' names no switch"),
-            std::string::npos);
+  // Unquoted, the name ends at the blank: 'lrt' is no switch (skipped) and
+  // 'x=0' no X.
+  EXPECT_EQ(parse_err("lrt x=0 y=0 0 0\n", f), "lay.txt:1: X 'x=0' is not a whole number 0..65535");
 }
 
 TEST(LorenLayout, MissingSwitch) {
@@ -71,12 +72,28 @@ TEST(LorenLayout, DuplicatePosition) {
             "lay.txt:4: position (0,0) is already taken on line 1");
 }
 
-TEST(LorenLayout, UnknownGuidAndName) {
-  EXPECT_EQ(parse_err("0x300 0 0\n0x999 1 0\n", four()),
-            "lay.txt:2: '0x999' names no switch (neither a switch GUID nor a node description)");
-  EXPECT_EQ(parse_err("0x300 0 0\nspine7 1 0\n", four()),
-            "lay.txt:2: 'spine7' names no switch (neither a switch GUID nor a node description)");
-  EXPECT_EQ(parse_err("0xZZ 1 0\n", four()), "lay.txt:1: malformed GUID '0xZZ'");
+TEST(LorenLayout, SwitchesNotInTheFabricAreSkipped) {
+  // A switch that failed keeps its line in the admin's file: skipped, counted.
+  const Fabric f = four();
+  loren::Layout l;
+  std::string err;
+  ASSERT_TRUE(
+      loren::parse_layout("0x300 0 0\n0x999 2 0\n0x301 1 0\nspine7 1 0\n0x302 0 1\n"
+                          "0x303 1 1\n",
+                          "lay.txt", f, l, err))
+      << err;
+  EXPECT_EQ(l.absent, 2);
+  EXPECT_EQ(l.first_absent, "0x999");
+  EXPECT_EQ(l.x, (std::vector<int32_t>{0, 1, 0, 1}));
+  EXPECT_EQ(l.y, (std::vector<int32_t>{0, 0, 1, 1}));
+  EXPECT_EQ(l.at(2, 0), -1);  // the skipped switch's position is a hole
+  // Fabric switches missing from the layout are still an error.
+  EXPECT_EQ(parse_err("0x300 0 0\n0x999 1 0\n0x301 1 0\n0x302 1 1\n", f),
+            "lay.txt: switch 'L3' (0x0000000000000303) has no position");
+  // A skipped line must still be well formed.
+  EXPECT_EQ(parse_err("0x300 0 0\n0x999 one 0\n", f),
+            "lay.txt:2: X 'one' is not a whole number 0..65535");
+  EXPECT_EQ(parse_err("0xZZ 1 0\n", f), "lay.txt:1: malformed GUID '0xZZ'");
 }
 
 TEST(LorenLayout, NonNumericFields) {

@@ -181,6 +181,42 @@ TEST(Reroute, PerSourceSwitchEnginesCountAndWarn) {
   }
 }
 
+// ACRO and DL realize the new routes with the surviving paths' previous SLs
+// pinned (core/vlmap/vlmap.h VlMapOptions::pins): after a link failure far
+// fewer SLs change than afresh, the count of dropped pins is reported, the
+// tables as handed out are deadlock free, and keep_sls=0 pins nothing.
+TEST(Reroute, PerSourceSwitchEnginesRealizeWithPinnedSls) {
+  const Fabric f0 = torus5x5();
+  const Fabric f1 = without(f0, -1, fixtures::channel_between(f0, 6, 7));
+  for (const char *engine : {"acro", "dl"}) {
+    SCOPED_TRACE(engine);
+    Routed before;
+    route(f0, engine, nullptr, before);
+    ASSERT_TRUE(before.ok);
+    const PreviousSls prev = capture_previous_sls(f0, before.r);
+    Routed fresh, kept;
+    route(f1, engine, &prev, fresh, "keep_sls=0");
+    route(f1, engine, &prev, kept);
+    ASSERT_TRUE(fresh.ok);
+    ASSERT_TRUE(kept.ok);
+    EXPECT_EQ(fresh.rep.get("pinned_paths"), "");
+    const int64_t fresh_changed = changed_pairs(f0, before.r, f1, fresh.r);
+    const int64_t kept_changed = changed_pairs(f0, before.r, f1, kept.r);
+    ASSERT_FALSE(kept.rep.get("pinned_paths").empty());
+    const int64_t pins = std::stoll(kept.rep.get("pinned_paths"));
+    const int64_t dropped = std::stoll(kept.rep.get("pins_dropped"));
+    EXPECT_GT(pins, 0);
+    EXPECT_LE(dropped, pins / 10) << "most pins fit after one link failure";
+    EXPECT_LT(kept_changed, fresh_changed);
+    EXPECT_EQ(kept.rep.get("sls_changed"), std::to_string(kept_changed));
+    EXPECT_EQ(warn_lines(kept.log), kept_changed > 0 ? 1 : 0);
+    EXPECT_EQ(fixtures::credit_loop_problem(f1, kept.r), "");
+    if (dropped == 0) {
+      EXPECT_EQ(kept_changed, 0);
+    }
+  }
+}
+
 // Layers are pinned by base LID; a layer left empty takes an unpinned port.
 TEST(Reroute, PinPreviousLayers) {
   std::vector<nue::DestinationPort> ports(4);

@@ -167,6 +167,128 @@ TEST(VlmapRealize, ConflictingTurnsNeedTwoSls) {
       }
 }
 
+// Every hop of every path of x (routed r) gets exactly the VL its demand
+// fixes (LineCase: lo = hi everywhere): read from r's SL2VL tables.
+void expect_demanded_vls(const LineCase &x, const Routing &r) {
+  for (int32_t k = 0; k < 2; ++k)
+    for (uint16_t lid : x.t.dest_lids(k))
+      for (int32_t src = 0; src < 5; ++src) {
+        if (src == x.t.root[k]) continue;
+        const uint8_t sl = r.path_sl(src, lid);
+        int32_t prev = -1;
+        for (int32_t s = src; s != x.t.root[k];) {
+          const int32_t c = x.t.hop(k, s);
+          const uint8_t in = prev < 0 ? 0 : x.f.channel(prev).dst_port;
+          EXPECT_EQ(r.vl(s, in, x.f.channel(c).src_port, sl), x.d.lo[k * 5 + s])
+              << "destination " << k << " from switch " << src << " at switch " << s;
+          prev = c;
+          s = x.f.channel(c).dst;
+        }
+      }
+}
+
+// SL-stable re-routing (VlMapOptions::pins). On LineCase the paths to 3 and
+// to 4 from switches 0, 1, 2 cannot share an SL and nothing else conflicts,
+// so pins that give the two destinations different SLs can all be kept --
+// in either naming, whatever first fit would choose -- and pins that give
+// them the same SL cannot: destination 4 (the harder one, placed first)
+// keeps SL 0 and the three pins of destination 3 are dropped (SL 1 then).
+TEST(VlmapRealize, PinnedSlsAreKeptOrDroppedAndCounted) {
+  LineCase x;
+  vlmap::VlMapOptions o;
+  o.max_vls = 2;
+  o.max_sls = 2;
+  const uint16_t lid3 = x.f.terminal(3).lid, lid4 = x.f.terminal(4).lid;
+  for (int sl3 : {0, 1}) {
+    SCOPED_TRACE(sl3);
+    // [k * 5 + s]: k 0 = destination 3, k 1 = destination 4; sources 0..2.
+    std::vector<int8_t> pins(2 * 5, -1);
+    for (int s : {0, 1, 2}) {
+      pins[0 * 5 + s] = static_cast<int8_t>(sl3);
+      pins[1 * 5 + s] = static_cast<int8_t>(1 - sl3);
+    }
+    o.pins = pins;
+    Routing r;
+    r.reset(x.f, Routing::SlScope::kPerSourceSwitch);
+    vlmap::VlMapStats st;
+    std::string err;
+    ASSERT_TRUE(vlmap::realize(x.f, x.t, x.d, o, r, st, err)) << err;
+    EXPECT_EQ(st.pins, 6);
+    EXPECT_EQ(st.pins_dropped, 0);
+    EXPECT_FALSE(st.pins_fallback);
+    for (int s : {0, 1, 2}) {
+      EXPECT_EQ(r.path_sl(s, lid3), sl3);
+      EXPECT_EQ(r.path_sl(s, lid4), 1 - sl3);
+    }
+    expect_demanded_vls(x, r);
+  }
+  // Both destinations pinned to SL 0: three pins must go.
+  std::vector<int8_t> same(2 * 5, -1);
+  for (int s : {0, 1, 2}) same[0 * 5 + s] = same[1 * 5 + s] = 0;
+  o.pins = same;
+  Routing r;
+  r.reset(x.f, Routing::SlScope::kPerSourceSwitch);
+  vlmap::VlMapStats st;
+  std::string err;
+  ASSERT_TRUE(vlmap::realize(x.f, x.t, x.d, o, r, st, err)) << err;
+  EXPECT_EQ(st.pins, 6);
+  EXPECT_EQ(st.pins_dropped, 3);
+  EXPECT_FALSE(st.pins_fallback);
+  for (int s : {0, 1, 2}) {
+    EXPECT_EQ(r.path_sl(s, lid4), 0);
+    EXPECT_EQ(r.path_sl(s, lid3), 1);
+  }
+  expect_demanded_vls(x, r);
+  // With one SL no realization fits, pinned or not: it fails as before.
+  o.max_sls = 1;
+  r.reset(x.f, Routing::SlScope::kPerSourceSwitch);
+  EXPECT_FALSE(vlmap::realize(x.f, x.t, x.d, o, r, st, err));
+  EXPECT_EQ(st.pins_dropped, 6);
+  EXPECT_TRUE(st.pins_fallback);
+  // Pins beyond max_sls are dropped: SL 5 with 2 SLs.
+  o.max_sls = 2;
+  std::vector<int8_t> high(2 * 5, -1);
+  high[1 * 5 + 0] = 5;
+  high[0 * 5 + 0] = 1;
+  o.pins = high;
+  r.reset(x.f, Routing::SlScope::kPerSourceSwitch);
+  ASSERT_TRUE(vlmap::realize(x.f, x.t, x.d, o, r, st, err)) << err;
+  EXPECT_EQ(st.pins, 2);
+  EXPECT_EQ(st.pins_dropped, 1);
+  EXPECT_EQ(r.path_sl(0, lid3), 1);
+  expect_demanded_vls(x, r);
+  // Wrongly sized pins are an error, not ignored.
+  const std::vector<int8_t> short_pins(3, 0);
+  o.pins = short_pins;
+  EXPECT_FALSE(vlmap::realize(x.f, x.t, x.d, o, r, st, err));
+  EXPECT_EQ(err, "VL realization: pins do not match the destinations");
+}
+
+// No pins, or only -1 pins: exactly the realization without them.
+TEST(VlmapRealize, EmptyPinsChangeNothing) {
+  LineCase x;
+  vlmap::VlMapOptions o;
+  o.max_vls = 2;
+  o.max_sls = 2;
+  Routing a, b;
+  a.reset(x.f, Routing::SlScope::kPerSourceSwitch);
+  b.reset(x.f, Routing::SlScope::kPerSourceSwitch);
+  vlmap::VlMapStats st;
+  std::string err;
+  ASSERT_TRUE(vlmap::realize(x.f, x.t, x.d, o, a, st, err)) << err;
+  const std::vector<int8_t> none(2 * 5, -1);
+  o.pins = none;
+  ASSERT_TRUE(vlmap::realize(x.f, x.t, x.d, o, b, st, err)) << err;
+  EXPECT_EQ(st.pins, 0);
+  for (int32_t s = 0; s < 5; ++s)
+    for (uint16_t lid : x.f.lids()) {
+      EXPECT_EQ(a.path_sl(s, lid), b.path_sl(s, lid));
+      for (uint8_t in = 0; in <= x.f.sw(s).num_ports; ++in)
+        for (uint8_t out = 0; out <= x.f.sw(s).num_ports; ++out)
+          for (uint8_t sl = 0; sl < 2; ++sl) EXPECT_EQ(a.vl(s, in, out, sl), b.vl(s, in, out, sl));
+    }
+}
+
 TEST(VlmapRealize, DemandBeyondTheVlBudgetFails) {
   LineCase x;
   vlmap::VlMapOptions o;
