@@ -49,6 +49,11 @@ struct NueOptions {
   // LID (0xFF: none); such destinations keep it instead of the partition's
   // (pin_previous_layers in layers.h). Empty: partition only.
   std::vector<uint8_t> previous_layer;
+  // Worker threads (0: the machine's cores, at most 8). Used where the
+  // algorithm allows, with the same tables for every value: the per-layer
+  // preparation (lines 3-7) of several layers, and the destination-order
+  // attempts of a single layer (routed side by side, decided in order).
+  int threads = 0;
   // Optional: (destination ports routed, ports to route) as routing goes on,
   // for a progress line; with one layer every order attempt counts anew.
   std::function<void(int64_t, int64_t)> progress = {};
