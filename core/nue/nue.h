@@ -25,8 +25,13 @@
 //
 // Time (S switches, C channels, Δ max degree, L LIDs, k layers, A order
 // attempts): O(k * (S * C + S * Δ^2) + A * L * (C + S log S) + cycle
-// searches). Memory O(k * C * Δ + S * L), the S * L bytes of tables
-// included (twice with one layer: the best attempt and the current one).
+// searches) of work; with NueOptions::threads = T, the k layers' preparation
+// and a single layer's attempts run on up to T workers (wall time about
+// divided by min(T, k) and min(T, A) there; the interleaved routing of
+// several layers stays sequential: every LID sees the weights the previous
+// one left). Memory O(k * C * Δ + S * L), the S * L bytes of tables included
+// (with one layer, the attempts in progress or not yet decided and the best
+// one: at most min(T + 1, A) times, and one CDG per worker).
 #pragma once
 
 #include <cstdint>
