@@ -29,7 +29,8 @@ const OptionSpec kGeneralOptions[] = {
                "every pair still connected where the new tables allow (docs/rerouting.md); 0 "
                "routes afresh (one WARN line counts the SLs that changed)"),
     int_option("threads", 0, 256, "0",
-               "worker threads for the self-check and the VL realization (0 = the machine's "
+               "worker threads for the self-check, the VL realization and Nue's independent "
+               "steps (0 = the machine's "
                "cores, at most 8); the result is the same for every value"),
 };
 

@@ -11,6 +11,45 @@
 
 namespace keiro::nue {
 
+namespace {
+
+// Search sets larger than this are sorted by radix (fewer mispredicted
+// branches than comparison sorting at these sizes).
+constexpr int32_t kRadixFrom = 40;
+
+// Sorts n packed keys by their upper 32 bits (the positions, distinct, so
+// the order is that of the whole keys): LSD radix, one byte per pass, passes
+// in which every key has the same byte skipped. tmp is scratch (capacity
+// kept between calls: no allocation once it has grown to the largest set).
+void radix_sort_keys(uint64_t *k, int32_t n, std::vector<uint64_t> &tmp) {
+  uint32_t count[4][256] = {};
+  for (int32_t i = 0; i < n; ++i) {
+    const uint32_t h = static_cast<uint32_t>(k[i] >> 32);
+    ++count[0][h & 255];
+    ++count[1][(h >> 8) & 255];
+    ++count[2][(h >> 16) & 255];
+    ++count[3][h >> 24];
+  }
+  tmp.resize(static_cast<size_t>(n));
+  uint64_t *from = k, *to = tmp.data();
+  for (int d = 0; d < 4; ++d) {
+    uint32_t *const c = count[d];
+    const int shift = 32 + 8 * d;
+    if (c[(from[0] >> shift) & 255] == static_cast<uint32_t>(n)) continue;  // one bucket
+    uint32_t sum = 0;
+    for (int b = 0; b < 256; ++b) {
+      const uint32_t x = c[b];
+      c[b] = sum;
+      sum += x;
+    }
+    for (int32_t i = 0; i < n; ++i) to[c[(from[i] >> shift) & 255]++] = from[i];
+    std::swap(from, to);
+  }
+  if (from != k) std::copy(from, from + n, k);
+}
+
+}  // namespace
+
 CompleteCdg::CompleteCdg(const Fabric &f) : ch_(f) {
   const int32_t c = f.num_channels();
   first_.assign(c + 1, 0);
@@ -237,6 +276,10 @@ bool CompleteCdg::reorder(int32_t a, int32_t b) {
     keys.resize(static_cast<size_t>(n));
     uint64_t *const k = keys.data();
     for (int32_t i = 0; i < n; ++i) k[i] = order_key(set[i]);
+    if (n > kRadixFrom) {
+      radix_sort_keys(k, n, pool_);
+      return;
+    }
     if (n > 24) {
       std::sort(k, k + n);
       return;

@@ -28,7 +28,7 @@ CdgDijkstra::CdgDijkstra(const Fabric &f, CompleteCdg &cdg) : cdg_(cdg), ch_(cdg
   path_.reserve(s);
   order_.resize(s);
   sources_.resize(s);
-  for (int32_t v = 0; v < s; ++v) sources_[v] = 1 + static_cast<int64_t>(f.terminals_of(v).size());
+  for (int32_t v = 0; v < s; ++v) sources_[v] = 1 + static_cast<int32_t>(f.terminals_of(v).size());
   hop_.assign(s, Hop{});
 }
 
@@ -136,14 +136,23 @@ void CdgDijkstra::rebind(int32_t u, std::span<const int64_t> weight) {
   const int32_t q0 = next_[u];
   const int64_t limit = node_[u].dist + w0_ / 2;  // same number of hops as the best route
   size_t n = 0;
-  for (int32_t q = ch_.out_begin[u]; q < ch_.out_begin[u + 1]; ++q) {
-    if (q == q0) continue;
-    const int32_t v = ch_.dst[q];
-    if (!settled(v)) continue;
-    const int64_t nd = node_[v].dist + weight[q];
-    if (nd >= limit) continue;
-    if (n == cand_.size()) cand_.resize(2 * n + 1);
-    cand_[n++] = Candidate{nd, q, 0};
+  {
+    // Hot loop: locals, so that the stores into cand_ do not force reloads
+    // of the member vectors and the stamp.
+    const int32_t *const dst = ch_.dst.data();
+    const Node *const node = node_.data();
+    const int64_t *const w = weight.data();
+    const uint32_t done = base_ + 1;  // settled()
+    const int32_t end = ch_.out_begin[u + 1];
+    if (cand_.size() < static_cast<size_t>(end - ch_.out_begin[u]))
+      cand_.resize(static_cast<size_t>(end - ch_.out_begin[u]));
+    Candidate *const cand = cand_.data();
+    for (int32_t q = ch_.out_begin[u]; q < end; ++q) {
+      const Node &nv = node[dst[q]];
+      if (nv.mark != done || q == q0) continue;
+      const int64_t nd = nv.dist + w[q];
+      if (nd < limit) cand[n++] = Candidate{nd, q, 0};
+    }
   }
   if (n == 0) return;  // no alternative: no path walks
   // No path of this run crosses u yet (only settled switches are on paths),
@@ -180,7 +189,7 @@ void CdgDijkstra::add_in_run(int32_t u) {
   // u just settled: nobody routes through it yet, so its entry starts
   // fresh (no reset between runs needed); its route is fixed from now on
   // (before an impasse settled switches keep their channels).
-  const int64_t load = sources_[u];
+  const int32_t load = sources_[u];
   const int32_t q = next_[u];
   hop_[u] = Hop{load, q >= 0 ? ch_.dst[q] : -1};
   if (q < 0) return;

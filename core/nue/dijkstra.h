@@ -178,13 +178,13 @@ class CdgDijkstra {
   std::vector<Candidate> cand_;
   std::vector<int32_t> keep_, escape_next_, path_, order_;
   int64_t w0_ = 0;                // balance at settle time when > 0
-  std::vector<int64_t> sources_;  // per switch: 1 + attached end ports
+  std::vector<int32_t> sources_;  // per switch: 1 + attached end ports
   // Per switch settled in this run (before an impasse, with balance on): run
   // = sources of this run routed over its channel next_[v], up = the switch
   // that channel enters (-1 at the destination). One entry per hop keeps the
   // path walks of rebind() on one cache line per hop.
   struct Hop {
-    int64_t run = 0;
+    int32_t run = 0;  // at most the sources of the fabric (< 2^31: LIDs are 16 bits)
     int32_t up = -1;
   };
   std::vector<Hop> hop_;

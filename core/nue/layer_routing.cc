@@ -59,6 +59,15 @@ LayerOutcome LayerRouter::route(std::span<const DestinationPort> ports,
                                 std::span<const int32_t> order, std::span<const int32_t> column_of,
                                 std::span<int64_t> weight, std::span<uint8_t> columns,
                                 int64_t abort_above, int64_t w0) {
+  AbortSignal abort;
+  abort.above.store(abort_above, std::memory_order_relaxed);
+  return route(ports, order, column_of, weight, columns, abort, w0);
+}
+
+LayerOutcome LayerRouter::route(std::span<const DestinationPort> ports,
+                                std::span<const int32_t> order, std::span<const int32_t> column_of,
+                                std::span<int64_t> weight, std::span<uint8_t> columns,
+                                const AbortSignal &abort, int64_t w0) {
   LayerOutcome out;
   begin(weight, out);
   const size_t num_sw = static_cast<size_t>(f_.num_switches());
@@ -83,7 +92,8 @@ LayerOutcome LayerRouter::route(std::span<const DestinationPort> ports,
     for (int i = 0; i < p.num_lids; ++i) {
       route_lid(p, i, columns.data() + static_cast<size_t>(column_of[pi] + i) * num_sw, weight,
                 out);
-      if (!scored && out.max_weight > abort_above) {
+      if (abort.cancel.load(std::memory_order_relaxed) ||
+          (!scored && out.max_weight > abort.above.load(std::memory_order_relaxed))) {
         out.aborted = true;
         end(out);
         return out;

@@ -16,6 +16,7 @@
 // back to the escape paths). Memory O(C * Δ + S).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -53,6 +54,14 @@ struct LayerOutcome {
   CompleteCdg::Stats cdg;
 };
 
+// Lets another thread stop LayerRouter::route(): it gives up (aborted) once
+// a channel weight exceeds `above` before the first switch LID, and at the
+// next LID once `cancel` is set.
+struct AbortSignal {
+  std::atomic<int64_t> above{INT64_MAX};
+  std::atomic<bool> cancel{false};
+};
+
 class LayerRouter {
  public:
   explicit LayerRouter(const Fabric &f);
@@ -61,6 +70,8 @@ class LayerRouter {
   // the root; dest_count[v] = destination LIDs of the layer on switch v.
   void set_layer(int32_t root, std::span<const int32_t> parent_channel,
                  std::span<const int32_t> dest_count);
+  // The same layer as o (its root, escape tree and destination counts).
+  void set_layer_from(const LayerRouter &o) { set_layer(o.root_, o.parent_, o.dest_count_); }
 
   // Routes the LIDs of ports[order[i]] in that order. column_of[order[i]] is
   // the first column of the port's LIDs (one column per LID, num_switches
@@ -71,6 +82,11 @@ class LayerRouter {
   LayerOutcome route(std::span<const DestinationPort> ports, std::span<const int32_t> order,
                      std::span<const int32_t> column_of, std::span<int64_t> weight,
                      std::span<uint8_t> columns, int64_t abort_above, int64_t w0);
+  // The same, with the abort threshold (and a cancel flag) read before every
+  // LID, so that another thread may lower it while the layer is routed.
+  LayerOutcome route(std::span<const DestinationPort> ports, std::span<const int32_t> order,
+                     std::span<const int32_t> column_of, std::span<int64_t> weight,
+                     std::span<uint8_t> columns, const AbortSignal &abort, int64_t w0);
 
   // The same one LID at a time, so that several layers (each with its own
   // router and CDG) can take turns. begin(): lines 6-7 (a new complete CDG

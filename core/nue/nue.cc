@@ -54,13 +54,17 @@
 #include "core/nue/nue.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <numeric>
 #include <random>
 #include <span>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include "core/graph/betweenness.h"
@@ -81,6 +85,36 @@ constexpr int kOrderAttempts = 3;
 // leaves the most loaded channel with more than this many times the mean
 // channel load.
 constexpr double kRetryImbalance = 4.0;
+
+// Worker threads for n independent items: NueOptions::threads (0: the
+// machine's cores, at most 8), at most n.
+int worker_count(int threads, int n) {
+  int w = threads;
+  if (w <= 0) w = std::min(8, std::max(1, static_cast<int>(std::thread::hardware_concurrency())));
+  return std::max(1, std::min(w, n));
+}
+
+// Runs fn(worker, i) for every i in [0, n), each index once, on `workers`
+// threads (the caller's included) taking the indices in increasing order
+// from a shared counter. fn must only write state owned by index i or by
+// worker w, so that the outcome does not depend on the thread count.
+template <class Fn>
+void parallel_for(int workers, int n, Fn fn) {
+  std::atomic<int> next{0};
+  auto work = [&](int w) {
+    for (int i; (i = next.fetch_add(1)) < n;) fn(w, i);
+  };
+  std::vector<std::thread> pool;
+  for (int w = 1; w < workers; ++w) {
+    try {
+      pool.emplace_back(work, w);
+    } catch (const std::system_error &) {
+      break;  // fewer threads: the others take the rest
+    }
+  }
+  work(0);
+  for (std::thread &t : pool) t.join();
+}
 
 // Destination order of attempt `attempt` for the ports of one layer: CA and
 // router ports in a seeded random order, then the switch LIDs, also shuffled.
@@ -174,23 +208,23 @@ class Router {
   }
 
   // Lines 3-5 and 7 for every layer: N_i^d, convex subgraph, root, escape
-  // tree, each in its own LayerRouter (with its own CDG).
+  // tree, each in its own LayerRouter (with its own CDG). The layers are
+  // independent here: one worker per layer.
   void prepare_layers() {
     layer_begin_.assign(layers_ + 1, 0);
     out_.layer.resize(layers_);
-    std::vector<int32_t> dest_count(num_sw_), parent(num_sw_), dest_switches;
-    std::vector<double> centrality_weight(num_sw_);
+    for (int layer = 0; layer < layers_; ++layer) {
+      size_t end = layer_begin_[layer];
+      while (end < by_layer_.size() && layer_of_[by_layer_[end]] == layer) ++end;
+      layer_begin_[layer + 1] = end;
+    }
     // Every channel still has the initial weight: uniform tree costs.
     const std::vector<int64_t> tree_cost(f_.num_channels(), 2 * w0_);
-    for (int layer = 0, pos = 0; layer < layers_; ++layer) {
-      size_t end = static_cast<size_t>(pos);
-      std::fill(dest_count.begin(), dest_count.end(), 0);
-      for (; end < by_layer_.size() && layer_of_[by_layer_[end]] == layer; ++end)
-        dest_count[ports_[by_layer_[end]].sw] += ports_[by_layer_[end]].num_lids;
-      layer_begin_[layer] = static_cast<size_t>(pos);
-      layer_begin_[layer + 1] = end;
-      pos = static_cast<int>(end);
-      dest_switches.clear();
+    routers_.resize(layers_);
+    parallel_for(worker_count(opt_.threads, layers_), layers_, [&](int, int layer) {
+      std::vector<int32_t> dest_count(num_sw_, 0), parent(num_sw_), dest_switches;
+      for (size_t i = layer_begin_[layer]; i < layer_begin_[layer + 1]; ++i)
+        dest_count[ports_[by_layer_[i]].sw] += ports_[by_layer_[i]].num_lids;
       for (int32_t s = 0; s < num_sw_; ++s)
         if (dest_count[s] > 0) dest_switches.push_back(s);
       NueLayer &info = out_.layer[layer];
@@ -198,66 +232,113 @@ class Router {
       if (info.root < 0) {
         const graph::ConvexSubgraph h = graph::convex_subgraph(g_, dest_switches);
         info.convex_subgraph = h.num_nodes;
-        for (int32_t s = 0; s < num_sw_; ++s) centrality_weight[s] = dest_count[s];
+        const std::vector<double> centrality_weight(dest_count.begin(), dest_count.end());
         const std::vector<double> c =
             graph::betweenness(g_, h.node_in.data(), h.arc_in.data(), centrality_weight);
         info.root = graph::most_central(c, h.node_in.data());
       }
-      info.ports = static_cast<int32_t>(end - layer_begin_[layer]);
+      info.ports = static_cast<int32_t>(layer_begin_[layer + 1] - layer_begin_[layer]);
       info.switches = static_cast<int32_t>(dest_switches.size());
       graph::min_depth_spanning_tree(g_, info.root, tree_cost, parent);
-      routers_.push_back(std::make_unique<LayerRouter>(f_));
-      routers_.back()->set_layer(info.root, parent, dest_count);
-      routers_.back()->set_balance(w0_);
-    }
+      routers_[layer] = std::make_unique<LayerRouter>(f_);
+      routers_[layer]->set_layer(info.root, parent, dest_count);
+      routers_[layer]->set_balance(w0_);
+    });
     outcome_.resize(std::max(layers_, 1));
   }
 
   // Lines 6-11 with one layer: route it in up to kOrderAttempts destination
   // orders and keep the best attempt.
+  //
+  // The attempts are independent (each in its own CDG, with its own copy of
+  // the weights and its own tables) and run side by side on the workers; the
+  // decisions are taken in attempt order, as a sequential run takes them, so
+  // the kept attempt is the same for every thread count. An attempt stops
+  // early only when it cannot change the outcome: its largest channel weight
+  // exceeds the score of an earlier finished attempt before its own score is
+  // taken (it would lose against that one), or an earlier attempt was kept
+  // with an imbalance that ends the retries (it would not have run).
   void route_single_layer() {
     const std::span<const int32_t> grouped(by_layer_);
-    std::vector<int32_t> order;
-    std::vector<int64_t> attempt_weight, best_weight;
-    std::vector<uint8_t> &columns = out_.out_port;
-    std::vector<uint8_t> best_columns(columns.size());
-    int best_attempt = -1;
-    // Invariant: weight_ holds the weights before the layer; once an attempt
-    // has finished, outcome_[0], best_weight and best_columns hold the best
-    // one so far (smallest largest channel weight, then fewest escape
-    // fallbacks, the earlier one on ties). An attempt that exceeds the best
-    // largest weight is aborted: it cannot win.
-    for (int attempt = 0; attempt < kOrderAttempts; ++attempt) {
-      // Attempt 0 balances inside each LID's run (CdgDijkstra::set_balance);
-      // attempt 1 routes the same order without it: where the balanced
-      // choices fill the CDG with dependencies that block later destinations
-      // (fat trees with failed links on one VL), the plain greedy may do
-      // better. Attempt 2 tries another order, also plain.
-      attempt_order(ports_, grouped, attempt == 0 ? 0 : attempt - 1,
-                    static_cast<uint64_t>(opt_.seed) * 64, order);
-      routers_[0]->set_balance(attempt == 0 ? w0_ : 0);
-      if (opt_.progress) {
-        const int64_t total = static_cast<int64_t>(order.size());
-        routers_[0]->set_progress([this, total](int64_t done) { opt_.progress(done, total); });
-      }
-      attempt_weight = weight_;
-      const int64_t abort_above =
-          best_attempt >= 0 ? outcome_[0].score : std::numeric_limits<int64_t>::max();
-      LayerOutcome o =
-          routers_[0]->route(ports_, order, column_of_, attempt_weight, columns, abort_above, w0_);
-      count_work(o);
-      if (o.aborted) continue;
-      if (best_attempt >= 0 &&
-          (o.score > outcome_[0].score ||
-           (o.score == outcome_[0].score && o.fallbacks >= outcome_[0].fallbacks)))
-        continue;
-      outcome_[0] = std::move(o);
-      best_attempt = attempt;
-      best_weight.swap(attempt_weight);
-      best_columns.swap(columns);
-      if (outcome_[0].imbalance <= kRetryImbalance) break;
+    const int workers = worker_count(opt_.threads, kOrderAttempts);
+    for (int w = 1; w < workers; ++w) {  // one router (and CDG) per worker
+      routers_.push_back(std::make_unique<LayerRouter>(f_));
+      routers_.back()->set_layer_from(*routers_[0]);
     }
-    columns.swap(best_columns);
+    struct Attempt {
+      AbortSignal abort;
+      LayerOutcome outcome;
+      std::vector<uint8_t> columns;
+      bool finished = false, ran = false;
+    };
+    std::vector<Attempt> at(kOrderAttempts);
+    const size_t table_bytes = out_.out_port.size();
+    std::vector<uint8_t>().swap(out_.out_port);  // the kept attempt's tables replace it
+    std::mutex mu;
+    int decided = 0, best = -1;
+    bool stop = false;
+    // Under mu: the sequential decisions over the finished prefix. Invariant:
+    // attempts [0, decided) are decided; best is the kept one among them
+    // (smallest largest channel weight, then fewest escape fallbacks, the
+    // earlier one on ties); stop: an attempt ended the retries.
+    const auto decide = [&] {
+      while (!stop && decided < kOrderAttempts && at[decided].finished) {
+        Attempt &a = at[decided];
+        const int k = decided++;
+        const LayerOutcome &o = a.outcome;
+        const bool wins =
+            a.ran && !o.aborted &&
+            (best < 0 || o.score < at[best].outcome.score ||
+             (o.score == at[best].outcome.score && o.fallbacks < at[best].outcome.fallbacks));
+        if (!wins) {
+          std::vector<uint8_t>().swap(a.columns);
+          continue;
+        }
+        if (best >= 0) std::vector<uint8_t>().swap(at[best].columns);
+        best = k;
+        if (o.imbalance <= kRetryImbalance) {
+          stop = true;
+          for (int j = k + 1; j < kOrderAttempts; ++j)
+            at[j].abort.cancel.store(true, std::memory_order_relaxed);
+        }
+      }
+    };
+    const int64_t total = static_cast<int64_t>(grouped.size());
+    parallel_for(workers, kOrderAttempts, [&](int w, int attempt) {
+      Attempt &a = at[attempt];
+      if (!a.abort.cancel.load(std::memory_order_relaxed)) {
+        a.ran = true;
+        // Attempt 0 balances inside each LID's run (CdgDijkstra::set_balance);
+        // attempt 1 routes the same order without it: where the balanced
+        // choices fill the CDG with dependencies that block later
+        // destinations (fat trees with failed links on one VL), the plain
+        // greedy may do better. Attempt 2 tries another order, also plain.
+        std::vector<int32_t> order;
+        attempt_order(ports_, grouped, attempt == 0 ? 0 : attempt - 1,
+                      static_cast<uint64_t>(opt_.seed) * 64, order);
+        LayerRouter &router = *routers_[w];
+        router.set_balance(attempt == 0 ? w0_ : 0);
+        if (opt_.progress)
+          router.set_progress([this, total, &mu](int64_t done) {
+            const std::lock_guard<std::mutex> lock(mu);
+            opt_.progress(done, total);
+          });
+        std::vector<int64_t> weight = weight_;
+        a.columns.assign(table_bytes, 0);
+        a.outcome = router.route(ports_, order, column_of_, weight, a.columns, a.abort, w0_);
+        router.set_progress({});
+      }
+      const std::lock_guard<std::mutex> lock(mu);
+      a.finished = true;
+      if (a.ran) count_work(a.outcome);
+      if (a.ran && !a.outcome.aborted)  // later attempts above this score lose
+        for (int j = attempt + 1; j < kOrderAttempts; ++j)
+          if (at[j].abort.above.load(std::memory_order_relaxed) > a.outcome.score)
+            at[j].abort.above.store(a.outcome.score, std::memory_order_relaxed);
+      decide();
+    });
+    outcome_[0] = std::move(at[best].outcome);
+    out_.out_port.swap(at[best].columns);
   }
 
   // Lines 6-11 with several layers, taking turns: every layer routes its
@@ -274,8 +355,10 @@ class Router {
       attempt_order(ports_, grouped, 0, static_cast<uint64_t>(opt_.seed) * 64 + layer,
                     layer_order[layer]);
       for (int32_t pi : layer_order[layer]) cas[layer] += ports_[pi].is_switch ? 0 : 1;
-      routers_[layer]->begin(weight_, outcome_[layer]);
     }
+    // Lines 6-7 (a new CDG with the escape paths) for every layer at once.
+    parallel_for(worker_count(opt_.threads, layers_), layers_,
+                 [&](int, int layer) { routers_[layer]->begin(weight_, outcome_[layer]); });
     int64_t routed = 0;
     // Two rounds: the CA/router ports of all layers, then the switch LIDs
     // (each layer's order lists its CA/router ports first).

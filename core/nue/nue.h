@@ -25,8 +25,13 @@
 //
 // Time (S switches, C channels, Δ max degree, L LIDs, k layers, A order
 // attempts): O(k * (S * C + S * Δ^2) + A * L * (C + S log S) + cycle
-// searches). Memory O(k * C * Δ + S * L), the S * L bytes of tables
-// included (twice with one layer: the best attempt and the current one).
+// searches) of work; with NueOptions::threads = T, the k layers' preparation
+// and a single layer's attempts run on up to T workers (wall time about
+// divided by min(T, k) and min(T, A) there; the interleaved routing of
+// several layers stays sequential: every LID sees the weights the previous
+// one left). Memory O(k * C * Δ + S * L), the S * L bytes of tables included
+// (with one layer, the attempts in progress or not yet decided and the best
+// one: at most min(T + 1, A) times, and one CDG per worker).
 #pragma once
 
 #include <cstdint>
@@ -49,6 +54,11 @@ struct NueOptions {
   // LID (0xFF: none); such destinations keep it instead of the partition's
   // (pin_previous_layers in layers.h). Empty: partition only.
   std::vector<uint8_t> previous_layer;
+  // Worker threads (0: the machine's cores, at most 8). Used where the
+  // algorithm allows, with the same tables for every value: the per-layer
+  // preparation (lines 3-7) of several layers, and the destination-order
+  // attempts of a single layer (routed side by side, decided in order).
+  int threads = 0;
   // Optional: (destination ports routed, ports to route) as routing goes on,
   // for a progress line; with one layer every order attempt counts anew.
   std::function<void(int64_t, int64_t)> progress = {};

@@ -575,3 +575,60 @@ TEST(NueRoute, LmcOffsetsTakeDifferentTopsOnATwoLevelFatTree) {
 
 }  // namespace
 }  // namespace keiro
+
+namespace keiro {
+namespace {
+
+// NueOptions::threads: the layers' preparation runs on several workers and
+// the order attempts of a single layer run side by side; the tables, the
+// layers, the roots and the kept attempt's counters must not depend on the
+// thread count. The single-layer fabrics are picked so that one thread
+// routes more than one order attempt (the side-by-side path decides).
+TEST(NueRoute, SameTablesForEveryThreadCount) {
+  struct Case {
+    Fabric f;
+    int layers;
+  };
+  std::vector<Case> cases;
+  cases.push_back({fixtures::random_regular(64, 6, 5, {.hcas = 2}), 1});
+  cases.push_back({fixtures::random_regular(96, 5, 9, {.hcas = 3, .lmc = 1}), 1});
+  cases.push_back({fixtures::random_regular(96, 6, 2, {.hcas = 2}), 4});
+  cases.push_back(
+      {fixtures::from_links(64, fixtures::torus_links(4, 4, 4, 0.03, 3), {.hcas = 1}), 8});
+  int retried = 0;
+  for (size_t c = 0; c < cases.size(); ++c) {
+    const Fabric &f = cases[c].f;
+    nue::NueOptions opt;
+    opt.layers = cases[c].layers;
+    opt.threads = 1;
+    nue::NueResult one;
+    std::string err;
+    ASSERT_TRUE(nue::route(f, opt, one, err)) << err;
+    if (cases[c].layers == 1 && one.order_attempts > 1) ++retried;
+    for (int threads : {2, 3, 4, 0}) {
+      opt.threads = threads;
+      nue::NueResult r;
+      ASSERT_TRUE(nue::route(f, opt, r, err)) << err;
+      SCOPED_TRACE("case " + std::to_string(c) + ", threads " + std::to_string(threads));
+      EXPECT_EQ(r.layers, one.layers);
+      EXPECT_EQ(r.column_lid, one.column_lid);
+      EXPECT_EQ(r.column_layer, one.column_layer);
+      EXPECT_TRUE(r.out_port == one.out_port);
+      ASSERT_EQ(r.layer.size(), one.layer.size());
+      for (size_t i = 0; i < r.layer.size(); ++i) {
+        EXPECT_EQ(r.layer[i].root, one.layer[i].root);
+        EXPECT_EQ(r.layer[i].convex_subgraph, one.layer[i].convex_subgraph);
+        EXPECT_EQ(r.layer[i].escape_dependencies, one.layer[i].escape_dependencies);
+        EXPECT_EQ(r.layer[i].fallback_lids, one.layer[i].fallback_lids);
+      }
+      EXPECT_EQ(r.escape_fallbacks, one.escape_fallbacks);
+      EXPECT_EQ(r.backtracking, one.backtracking);
+      EXPECT_EQ(r.shortcuts, one.shortcuts);
+      EXPECT_EQ(r.blocked_dependencies, one.blocked_dependencies);
+    }
+  }
+  EXPECT_GE(retried, 1);  // the attempts' decision in order was exercised
+}
+
+}  // namespace
+}  // namespace keiro
