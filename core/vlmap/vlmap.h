@@ -123,7 +123,8 @@ struct VlMapStats {
   // max_vls needs (0: more than 64) or, when paths are unplaceable, the VLs
   // they need (needed_vls; 0: more than kMaxDataVls).
   int runs = 0, needed_sls = 0, needed_vls = 0;
-  bool by_paths = false;  // kTree on a small fabric: the per-path repair's result was better
+  bool by_paths = false;   // kTree on a small fabric: the per-path repair's result was better
+  bool by_levels = false;  // kTree: the late-levels run (turn_levels.h) gave the result
   double seconds = 0;
 };
 
