@@ -297,8 +297,10 @@ void TreeRealizer::write(Routing &out, int nsl, VlMapStats &st) const {
       if (s != t_.root[k]) seen |= 1u << sl_[static_cast<size_t>(k) * S_ + s];
   st.sls_used = std::max(1, std::popcount(seen));
   int vmax = 0;
+  // The entries of the SLs the run had (a late-levels run may have fewer).
+  const int nq = std::min<int>(nsl, static_cast<int>(entries_.size() / std::max<int32_t>(1, T_)));
   for (int32_t turn = 0; turn < T_; ++turn) {
-    for (int q = 0; q < nsl; ++q) {
+    for (int q = 0; q < nq; ++q) {
       const int8_t v = entries_[static_cast<size_t>(q) * T_ + turn];
       if (v < 0) continue;
       vmax = std::max<int>(vmax, v);

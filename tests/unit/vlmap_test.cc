@@ -547,6 +547,7 @@ TEST(VlmapTree, RandomFabricsPassTheChecks) {
   struct Case {
     int n, d, hcas, sls, vls;
   };
+  int levels_won = 0;
   for (const Case c : {Case{32, 3, 2, 16, 8}, Case{48, 5, 1, 6, 4}, Case{64, 4, 2, 16, 8}}) {
     for (uint64_t seed = 1; seed <= 2; ++seed) {
       AcroCase x(c.n, c.d, c.hcas, seed);
@@ -559,12 +560,16 @@ TEST(VlmapTree, RandomFabricsPassTheChecks) {
       ASSERT_TRUE(vlmap::realize(x.f, x.t, x.d, tree_only(c.sls, c.vls), r, st, err))
           << c.n << "/" << c.d << ": " << err;
       EXPECT_FALSE(st.by_paths);
+      levels_won += st.by_levels;
       EXPECT_EQ(st.min_vls, x.layers);
       EXPECT_GE(st.vls_used, x.layers);
       EXPECT_LE(st.sls_used, c.sls);
       check_tables(x, r, c.sls, c.vls);
     }
   }
+  // The late-levels run gives fewer SLs on most of them (the tables above
+  // are its own then): 5 of these 6 on 2026-11-24.
+  EXPECT_GE(levels_won, 3);
 }
 
 TEST(VlmapTree, SameTablesForEveryThreadCount) {
