@@ -38,7 +38,18 @@
 //     the run repeats (a few rounds, "squeaky wheel", while at most 2% of
 //     the paths are left over); the fewest VLs the survey allows are tried
 //     first, then one more, ... up to max_vls;
-//  4. if no run fits, one error line says how many SLs the best run needs
+//  4. late levels (core/vlmap/turn_levels.h): per VL count, after the
+//     runs above, one more placement in which an SL's entries are not fixed
+//     when set: an SL holds the turn pairs ("arcs") its paths use and the
+//     least levels that make every one of them descend; a path joins if the
+//     levels it raises (and what leads into them) stay within the VLs.
+//     Sources in passes by path length, longest first; per pass
+//     destinations in the same order; SLs first fit; a destination's
+//     sources one by one (a failing one is undone). It runs when the runs
+//     above fit (its result is kept if it needs fewer SLs) or, at max_vls
+//     or when they left at most 2% over, when they did not (10x10x10 torus
+//     with acro: 26 SLs instead of 43; random fabrics: often one SL fewer);
+//  5. if no run fits, one error line says how many SLs the best run needs
 //     with max_vls VLs (runs at max_vls may use up to 64 virtual SLs to
 //     count this).
 //  Up to 300,000 paths (where it costs about a second) the per-path repair
@@ -46,11 +57,15 @@
 //  SLs, so small fabrics never get worse than with the per-path search.
 // Time: O(K * S * V) for the survey, O(K * S * V * r * m) per run (r: SLs a
 // destination tries, usually 1-3; m: passes, at most V), a few runs per VL
-// count; threads split
+// count; the late-levels run O(K * S * (h + r)) plus O(P * r * L) for the
+// source paths it tries (h: longest path; each try walks the new part of its
+// path and the turns it raises, all undone when it fails); threads split
 // the survey and the table writing over destinations (results identical for
-// every thread count). Memory: K * S bytes of path SLs, 64 * T bytes of
-// entries (T = sum over switches of (in channels + 1) * out channels) and
-// O(S * V) per thread; no per-path lists.
+// every thread count; the placements are sequential). Memory: 2 * K * S
+// bytes of path SLs (the fitting run's kept while late levels try fewer), 64
+// * T bytes of entries (T = sum over switches of (in channels + 1) * out
+// channels), for late levels 2 bytes per (SL, turn) and 1 bit per (SL,
+// turn, in slot), and O(S * V) per thread; no per-path lists.
 //
 // Methods kFirstFit, kBestFit and kRepair place single paths (kept for
 // comparison; O(P * L) memory for P paths of average length L):
