@@ -81,7 +81,8 @@ class TreeRealizer {
   int run(int V, int cap, int nsl, std::vector<int32_t> &failed, int64_t &unplaced);
   // The same with late levels (core/vlmap/turn_levels.h): sources in passes
   // by path length, longest first; per pass destinations in the current
-  // order, SLs first fit, a destination's sources deepest first.
+  // order; a source first tries the SLs its next switch's path has, then
+  // SLs first fit.
   int run_levels(int V, int cap, int nsl, std::vector<int32_t> &failed, int64_t &unplaced);
   // Keeps the last run's SLs and entries aside (stash) and brings them back.
   void stash() {
@@ -263,6 +264,21 @@ int TreeRealizer::run_levels(int V, int cap, int nsl, std::vector<int32_t> &fail
       }
       int32_t pending = static_cast<int32_t>(todo.size());
       for (int32_t x : todo) sl[x] = -1;
+      // Each source first tries the SLs its next switch's path already has
+      // (it adds one turn and arc there), then first fit.
+      for (int32_t x : todo) {
+        const int32_t p = f_.channel(t_.hop(k, x)).dst;
+        if (p == root) continue;
+        for (uint64_t m = mask[p] & (cap >= 64 ? ~uint64_t{0} : (uint64_t{1} << cap) - 1); m;
+             m &= m - 1) {
+          const int q = std::countr_zero(m);
+          if (!lv.add_source(q, x, mask)) continue;
+          sl[x] = static_cast<int8_t>(q);
+          --pending;
+          used = std::max(used, q + 1);
+          break;
+        }
+      }
       for (int q = 0; q < cap && pending > 0; ++q) {
         if (q == nsl) {
           fail(k);

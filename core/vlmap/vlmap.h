@@ -44,11 +44,12 @@
 //     least levels that make every one of them descend; a path joins if the
 //     levels it raises (and what leads into them) stay within the VLs.
 //     Sources in passes by path length, longest first; per pass
-//     destinations in the same order; SLs first fit; a destination's
-//     sources one by one (a failing one is undone). It runs when the runs
+//     destinations in the same order; a source first tries the SLs its
+//     next switch's path already has, then SLs first fit; one source at a
+//     time (a failing one is undone). It runs when the runs
 //     above fit (its result is kept if it needs fewer SLs) or, at max_vls
 //     or when they left at most 2% over, when they did not (10x10x10 torus
-//     with acro: 26 SLs instead of 43; random fabrics: often one SL fewer);
+//     with acro: 27 SLs instead of 43; random fabrics: often one SL fewer);
 //  5. if no run fits, one error line says how many SLs the best run needs
 //     with max_vls VLs (runs at max_vls may use up to 64 virtual SLs to
 //     count this).
