@@ -13,6 +13,7 @@
 
 #include "core/log.h"
 #include "core/vlmap/dest_dp.h"
+#include "core/vlmap/turn_levels.h"
 #include "core/vlmap/turn_table.h"
 
 namespace keiro::vlmap {
@@ -83,6 +84,12 @@ class TreeRealizer {
   int run(int V, int cap, int nsl, std::vector<int32_t> &failed, int64_t &unplaced,
           int64_t &dropped);
   const std::vector<int32_t> &dropped_dests() const { return dropped_dests_; }
+  // A run like run() with late levels (core/vlmap/turn_levels.h), without
+  // pins: sources in passes
+  // by path length, longest first; per pass destinations in the current
+  // order; a source first tries the SLs its next switch's path has, then
+  // SLs first fit.
+  int run_levels(int V, int cap, int nsl, std::vector<int32_t> &failed, int64_t &unplaced);
   // Drops every pin of these destinations (counted as dropped by later
   // runs); if they had none left, every pin on the highest pinned SL, which
   // frees that SL for them. False when no pin is left to drop.
@@ -115,6 +122,17 @@ class TreeRealizer {
     entries_ = saved_entries_;
     sl_ = saved_sl_;
   }
+  // Keeps the last run's SLs and entries aside (stash) and brings them back.
+  void stash() {
+    saved_sl_.swap(sl_);
+    saved_entries_.swap(entries_);
+  }
+  void unstash() {
+    sl_.swap(saved_sl_);
+    entries_.swap(saved_entries_);
+    saved_sl_.clear();
+    saved_entries_.clear();
+  }
   void order_by_difficulty();
   void promote(const std::vector<int32_t> &failed);
   void write(Routing &out, int nsl, VlMapStats &st) const;
@@ -130,11 +148,13 @@ class TreeRealizer {
   int32_t T_;
   std::vector<int8_t> entries_;  // [q * T + turn]
   std::vector<int8_t> sl_;       // [k * S + s]
+  // The best pinned run (save/restore) or the fitting run while late levels
+  // try fewer SLs (stash/unstash); never both: late levels skip pins.
+  std::vector<int8_t> saved_sl_, saved_entries_;
   std::vector<int32_t> order_;
   std::vector<int32_t> diff_;   // per destination: highest VL of its lowest vectors
   std::vector<uint8_t> top_;    // [k * S + s]: first-hop VL of the lowest vector (survey)
   std::vector<int8_t> target_;  // per turn: highest VL any lowest vector gives it
-  std::vector<int8_t> saved_entries_, saved_sl_;
   std::vector<int32_t> dropped_dests_;
   std::vector<int8_t> pins_;  // opt.pins, less those unpin() dropped
   int64_t unpinned_ = 0;
@@ -282,6 +302,89 @@ int TreeRealizer::run(int V, int cap, int nsl, std::vector<int32_t> &failed, int
   return used;
 }
 
+int TreeRealizer::run_levels(int V, int cap, int nsl, std::vector<int32_t> &failed,
+                             int64_t &unplaced) {
+  TurnLevels lv(f_, tt_, d_, V, cap);
+  failed.clear();
+  unplaced = 0;
+  int used = 0;
+  constexpr int8_t kLater = 127;
+  sl_.assign(static_cast<size_t>(K_) * S_, kLater);
+  std::vector<uint8_t> is_failed(K_, 0);
+  std::vector<int32_t> depth(S_), order(S_), count, todo;
+  std::vector<uint64_t> mask(S_);
+  int longest = 0;
+  for (int32_t k = 0; k < K_; ++k) {
+    minimal::tree_depths(f_, t_, k, depth);
+    longest = std::max(longest, *std::max_element(depth.begin(), depth.end()));
+  }
+  auto fail = [&](int32_t k) {
+    if (!is_failed[k]) failed.push_back(k);
+    is_failed[k] = 1;
+  };
+  for (int pass = longest; pass >= 1; --pass)
+    for (int32_t k : order_) {
+      int8_t *sl = sl_.data() + static_cast<size_t>(k) * S_;
+      const int32_t root = t_.root[k];
+      minimal::tree_depths(f_, t_, k, depth);
+      todo.clear();
+      for (int32_t x = 0; x < S_; ++x)
+        if (x != root && sl[x] == kLater && depth[x] == pass) todo.push_back(x);
+      if (todo.empty()) continue;
+      lv.load(t_, k);
+      minimal::deepest_first(depth, count, order);
+      // SLs already in each subtree (sources of longer paths).
+      std::fill(mask.begin(), mask.end(), 0);
+      for (int32_t x : order) {
+        if (x == root) continue;
+        if (sl[x] >= 0 && sl[x] < 64) mask[x] |= uint64_t{1} << sl[x];
+        const int32_t p = f_.channel(t_.hop(k, x)).dst;
+        if (p != root) mask[p] |= mask[x];
+      }
+      int32_t pending = static_cast<int32_t>(todo.size());
+      for (int32_t x : todo) sl[x] = -1;
+      // Each source first tries the SLs its next switch's path already has
+      // (it adds one turn and arc there), then first fit.
+      for (int32_t x : todo) {
+        const int32_t p = f_.channel(t_.hop(k, x)).dst;
+        if (p == root) continue;
+        for (uint64_t m = mask[p] & (cap >= 64 ? ~uint64_t{0} : (uint64_t{1} << cap) - 1); m;
+             m &= m - 1) {
+          const int q = std::countr_zero(m);
+          if (!lv.add_source(q, x, mask)) continue;
+          sl[x] = static_cast<int8_t>(q);
+          --pending;
+          used = std::max(used, q + 1);
+          break;
+        }
+      }
+      for (int q = 0; q < cap && pending > 0; ++q) {
+        if (q == nsl) {
+          fail(k);
+          unplaced += pending;
+        }
+        for (int32_t x : todo) {
+          if (sl[x] != -1 || !lv.add_source(q, x, mask)) continue;
+          sl[x] = static_cast<int8_t>(q);
+          --pending;
+          used = std::max(used, q + 1);
+        }
+      }
+      if (pending > 0) {
+        fail(k);
+        if (cap <= nsl) unplaced += pending;
+        used = cap + 1;
+        for (int32_t x = 0; x < S_; ++x)
+          if (sl[x] < 0) sl[x] = kLater - 1;  // given up
+      }
+    }
+  entries_.assign(static_cast<size_t>(cap) * T_, -1);
+  for (int q = 0; q < cap; ++q)
+    for (int32_t turn = 0; turn < T_; ++turn)
+      entries_[static_cast<size_t>(q) * T_ + turn] = static_cast<int8_t>(lv.level(q, turn));
+  return used;
+}
+
 void TreeRealizer::write(Routing &out, int nsl, VlMapStats &st) const {
   uint32_t seen = 0;
   for (int32_t k = 0; k < K_; ++k)
@@ -289,8 +392,10 @@ void TreeRealizer::write(Routing &out, int nsl, VlMapStats &st) const {
       if (s != t_.root[k]) seen |= 1u << sl_[static_cast<size_t>(k) * S_ + s];
   st.sls_used = std::max(1, std::popcount(seen));
   int vmax = 0;
+  // The entries of the SLs the run had (a late-levels run may have fewer).
+  const int nq = std::min<int>(nsl, static_cast<int>(entries_.size() / std::max<int32_t>(1, T_)));
   for (int32_t turn = 0; turn < T_; ++turn) {
-    for (int q = 0; q < nsl; ++q) {
+    for (int q = 0; q < nq; ++q) {
       const int8_t v = entries_[static_cast<size_t>(q) * T_ + turn];
       if (v < 0) continue;
       vmax = std::max<int>(vmax, v);
@@ -354,6 +459,8 @@ bool realize_tree(const Fabric &f, const minimal::DestTrees &t, const VlDemand &
   int squeaky = 0;  // squeaky-wheel rounds for dropped pins (at most 3)
   for (int v = opt.fewest_vls ? st.min_vls : V; v <= V; ++v) {
     const int rounds = opt.rounds > 0 ? opt.rounds : (v < V ? 2 : pinned ? 16 : 4);
+    int fit = 0;              // SLs of a fitting run with fixed entries
+    int64_t left = st.paths;  // its fewest paths left over
     for (int r = 0; r < rounds; ++r) {
       // At max_vls the run may use virtual SLs, to say what it would need.
       int64_t unplaced = 0, dropped = 0;
@@ -372,12 +479,10 @@ bool realize_tree(const Fabric &f, const minimal::DestTrees &t, const VlDemand &
         continue;
       }
       if (failed.empty()) {
-        st.unplaced = 0;
-        st.pins_dropped = 0;
-        rz.write(out, nsl, st);
-        done();
-        return true;
+        fit = used;
+        break;
       }
+      left = std::min(left, unplaced);
       if (v == V) {
         best_at_max = std::min(best_at_max, used);
         best_unplaced = std::min(best_unplaced, unplaced);
@@ -391,6 +496,32 @@ bool realize_tree(const Fabric &f, const minimal::DestTrees &t, const VlDemand &
       }
       // Reruns only help when few paths are left over.
       if (unplaced > st.paths / 50) break;
+    }
+    // Late levels: a fit with fewer SLs, or one where fixed entries failed
+    // (below max_vls only when they came close). Not with pins: late levels
+    // may raise the entries a pinned path was placed on.
+    const int cap = fit ? fit - 1 : (v == V ? kVirtualSls : (left <= st.paths / 50 ? nsl : 0));
+    if (cap >= 1 && !pinned) {
+      if (fit) rz.stash();
+      int64_t unplaced = 0;
+      const int used = rz.run_levels(v, cap, std::min(cap, nsl), failed, unplaced);
+      ++st.runs;
+      if (failed.empty()) {
+        st.by_levels = true;
+        fit = used;
+      } else if (fit) {
+        rz.unstash();
+      } else if (v == V) {
+        best_at_max = std::min(best_at_max, used);
+        best_unplaced = std::min(best_unplaced, unplaced);
+      }
+    }
+    if (fit) {
+      st.unplaced = 0;
+      st.pins_dropped = 0;
+      rz.write(out, nsl, st);
+      done();
+      return true;
     }
   }
   if (best_dropped >= 0) {

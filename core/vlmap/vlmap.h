@@ -38,7 +38,19 @@
 //     the run repeats (a few rounds, "squeaky wheel", while at most 2% of
 //     the paths are left over); the fewest VLs the survey allows are tried
 //     first, then one more, ... up to max_vls;
-//  4. if no run fits, one error line says how many SLs the best run needs
+//  4. late levels (core/vlmap/turn_levels.h): per VL count, after the
+//     runs above, one more placement in which an SL's entries are not fixed
+//     when set: an SL holds the turn pairs ("arcs") its paths use and the
+//     least levels that make every one of them descend; a path joins if the
+//     levels it raises (and what leads into them) stay within the VLs.
+//     Sources in passes by path length, longest first; per pass
+//     destinations in the same order; a source first tries the SLs its
+//     next switch's path already has, then SLs first fit; one source at a
+//     time (a failing one is undone). It runs when the runs
+//     above fit (its result is kept if it needs fewer SLs) or, at max_vls
+//     or when they left at most 2% over, when they did not (10x10x10 torus
+//     with acro: 27 SLs instead of 43; random fabrics: often one SL fewer);
+//  5. if no run fits, one error line says how many SLs the best run needs
 //     with max_vls VLs (runs at max_vls may use up to 64 virtual SLs to
 //     count this).
 //  Up to 300,000 paths (where it costs about a second) the per-path repair
@@ -61,7 +73,8 @@
 // and when a run needs more than max_sls SLs, the pins of the destinations
 // that failed are dropped (if they had none: every pin on the highest
 // pinned SL, which frees that SL) and the run repeats (up to 16 rounds).
-// With pins the per-path repair alternative is skipped (it knows no pins).
+// With pins the per-path repair alternative and the late-levels run are
+// skipped (they know no pins).
 // If no pinned run fits max_sls, realize() realizes without pins (every
 // pin counted as dropped, pins_fallback): the result is always a valid
 // realization. Without pins the result is exactly what it was before
@@ -72,11 +85,15 @@
 // realization on the fallback.
 // Time: O(K * S * V) for the survey, O(K * S * V * r * m) per run (r: SLs a
 // destination tries, usually 1-3; m: passes, at most V), a few runs per VL
-// count; threads split
+// count; the late-levels run O(K * S * (h + r)) plus O(P * r * L) for the
+// source paths it tries (h: longest path; each try walks the new part of its
+// path and the turns it raises, all undone when it fails); threads split
 // the survey and the table writing over destinations (results identical for
-// every thread count). Memory: K * S bytes of path SLs, 64 * T bytes of
-// entries (T = sum over switches of (in channels + 1) * out channels) and
-// O(S * V) per thread; no per-path lists.
+// every thread count; the placements are sequential). Memory: 2 * K * S
+// bytes of path SLs (the fitting run's kept while late levels try fewer), 64
+// * T bytes of entries (T = sum over switches of (in channels + 1) * out
+// channels), for late levels 2 bytes per (SL, turn) and 1 bit per (SL,
+// turn, in slot), and O(S * V) per thread; no per-path lists.
 //
 // Methods kFirstFit, kBestFit and kRepair place single paths (kept for
 // comparison; O(P * L) memory for P paths of average length L):
@@ -154,7 +171,8 @@ struct VlMapStats {
   // max_vls needs (0: more than 64) or, when paths are unplaceable, the VLs
   // they need (needed_vls; 0: more than kMaxDataVls).
   int runs = 0, needed_sls = 0, needed_vls = 0;
-  bool by_paths = false;  // kTree on a small fabric: the per-path repair's result was better
+  bool by_paths = false;   // kTree on a small fabric: the per-path repair's result was better
+  bool by_levels = false;  // kTree: the late-levels run (turn_levels.h) gave the result
   // Pins given (paths with a pin >= 0) and those not honoured; pins_fallback:
   // no pinned run fitted, so the result is the realization without pins.
   int64_t pins = 0, pins_dropped = 0;
