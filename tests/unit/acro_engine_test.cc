@@ -183,6 +183,31 @@ TEST(AcroEngine, OneVlAndPerfectBalanceOnThreeLevelFatTree) {
     }
 }
 
+// k-ary 3-trees for k = 6, 8, 10: a leaf's k CAs send to the k^3 - k CAs
+// outside the leaf over its k up-links, so no routing has a leaf up-link
+// with fewer than k^3 - k routes, and d-mod-k (OpenSM's ftree) meets that
+// bound: max EFI k^3 - k (210, 504, 990). A pod's k^2 CAs send to the
+// k^3 - k^2 outside over k^2 middle-to-top links, k^3 - k^2 each, below the
+// leaf bound. keiro-acro's per-LID routing must reach the bound too, on one
+// VL. (With 2 rip-up passes the 8-ary tree ended at 640: the destinations in
+// switch order left late leaves' LIDs on shared down-links.)
+TEST(AcroEngine, PerLidRoutesMeetTheLeafBoundOnKaryThreeTrees) {
+  for (const int k : {6, 8, 10}) {
+    SCOPED_TRACE(std::to_string(k) + "-ary 3-tree");
+    const topo::GenFabric g = topo::gen_fat_tree(k, 3, topo::TopoOptions{});
+    Fabric f;
+    std::string err;
+    ASSERT_TRUE(io::parse_topology(topo::write_net(g), "fattree", f, err)) << err;
+    ASSERT_EQ(f.num_terminals(), k * k * k);
+    const fixtures::EngineRun run = acro(f, 8);
+    ASSERT_TRUE(run.ok) << run.last_line();
+    EXPECT_EQ(run.out.vls_used, 1);
+    int64_t worst = 0;
+    for (const auto &[link, n] : ca_link_loads(f, run.out)) worst = std::max<int64_t>(worst, n);
+    EXPECT_EQ(worst, k * k * k - k);
+  }
+}
+
 // The 4-ary 3-tree with 5% of its links failed: some balanced minimal CA
 // routes are not up*/down* from keiro-dl's leaf root (2 layers before), but
 // legal up*/down* paths between leaves are still shortest, so every LID is
