@@ -44,7 +44,7 @@ struct EngineResult {
   double avg_hops = 0;  // average_hops() of the routes
   int64_t max_efi = 0;  // largest edge forwarding index
   int64_t repaired_dests = 0;
-  bool one_layer = false;  // auto_layers took one layer (options.dl.layers is then 1)
+  bool one_layer = false;   // auto_layers took one layer (options.dl.layers is then 1)
   vlmap::VlMapStats vlmap;  // the realization's counters (pins: re-routing)
 };
 
