@@ -75,6 +75,7 @@
 #include "core/log.h"
 #include "core/nue/channel_load.h"
 #include "core/nue/layer_routing.h"
+#include "core/parallel.h"
 
 namespace keiro::nue {
 
@@ -85,36 +86,6 @@ constexpr int kOrderAttempts = 3;
 // leaves the most loaded channel with more than this many times the mean
 // channel load.
 constexpr double kRetryImbalance = 4.0;
-
-// Worker threads for n independent items: NueOptions::threads (0: the
-// machine's cores, at most 8), at most n.
-int worker_count(int threads, int n) {
-  int w = threads;
-  if (w <= 0) w = std::min(8, std::max(1, static_cast<int>(std::thread::hardware_concurrency())));
-  return std::max(1, std::min(w, n));
-}
-
-// Runs fn(worker, i) for every i in [0, n), each index once, on `workers`
-// threads (the caller's included) taking the indices in increasing order
-// from a shared counter. fn must only write state owned by index i or by
-// worker w, so that the outcome does not depend on the thread count.
-template <class Fn>
-void parallel_for(int workers, int n, Fn fn) {
-  std::atomic<int> next{0};
-  auto work = [&](int w) {
-    for (int i; (i = next.fetch_add(1)) < n;) fn(w, i);
-  };
-  std::vector<std::thread> pool;
-  for (int w = 1; w < workers; ++w) {
-    try {
-      pool.emplace_back(work, w);
-    } catch (const std::system_error &) {
-      break;  // fewer threads: the others take the rest
-    }
-  }
-  work(0);
-  for (std::thread &t : pool) t.join();
-}
 
 // Destination order of attempt `attempt` for the ports of one layer: CA and
 // router ports in a seeded random order, then the switch LIDs, also shuffled.
@@ -221,7 +192,7 @@ class Router {
     // Every channel still has the initial weight: uniform tree costs.
     const std::vector<int64_t> tree_cost(f_.num_channels(), 2 * w0_);
     routers_.resize(layers_);
-    parallel_for(worker_count(opt_.threads, layers_), layers_, [&](int, int layer) {
+    parallel_for(worker_count(opt_.threads, layers_), layers_, 1, [&](int, int layer) {
       std::vector<int32_t> dest_count(num_sw_, 0), parent(num_sw_), dest_switches;
       for (size_t i = layer_begin_[layer]; i < layer_begin_[layer + 1]; ++i)
         dest_count[ports_[by_layer_[i]].sw] += ports_[by_layer_[i]].num_lids;
@@ -304,7 +275,7 @@ class Router {
       }
     };
     const int64_t total = static_cast<int64_t>(grouped.size());
-    parallel_for(workers, kOrderAttempts, [&](int w, int attempt) {
+    parallel_for(workers, kOrderAttempts, 1, [&](int w, int attempt) {
       Attempt &a = at[attempt];
       if (!a.abort.cancel.load(std::memory_order_relaxed)) {
         a.ran = true;
@@ -357,7 +328,7 @@ class Router {
       for (int32_t pi : layer_order[layer]) cas[layer] += ports_[pi].is_switch ? 0 : 1;
     }
     // Lines 6-7 (a new CDG with the escape paths) for every layer at once.
-    parallel_for(worker_count(opt_.threads, layers_), layers_,
+    parallel_for(worker_count(opt_.threads, layers_), layers_, 1,
                  [&](int, int layer) { routers_[layer]->begin(weight_, outcome_[layer]); });
     int64_t routed = 0;
     // Two rounds: the CA/router ports of all layers, then the switch LIDs

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "core/log.h"
+#include "core/parallel.h"
 #include "core/vlmap/dest_dp.h"
 #include "core/vlmap/turn_levels.h"
 #include "core/vlmap/turn_table.h"
@@ -21,41 +22,6 @@ namespace keiro::vlmap {
 namespace {
 
 constexpr int kVirtualSls = 64;  // SLs a run at max_vls may use to count what it needs
-
-int worker_count(int threads, int32_t items) {
-  int n = threads;
-  if (n <= 0) n = std::min(8, std::max(1, static_cast<int>(std::thread::hardware_concurrency())));
-  return std::max(1, std::min<int>(n, std::max<int32_t>(1, items / 16)));
-}
-
-// Runs fn(worker, i) for i in [0, n): worker w takes blocks of 16 indices
-// from a shared counter. fn must only write state owned by index i (or by
-// worker w), so the outcome does not depend on the thread count.
-template <class Fn>
-void parallel_for(int workers, int32_t n, Fn fn) {
-  if (workers <= 1) {
-    for (int32_t i = 0; i < n; ++i) fn(0, i);
-    return;
-  }
-  std::atomic<int32_t> next{0};
-  auto work = [&](int w) {
-    for (;;) {
-      const int32_t b = next.fetch_add(16);
-      if (b >= n) return;
-      for (int32_t i = b; i < std::min(n, b + 16); ++i) fn(w, i);
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int w = 1; w < workers; ++w) {
-    try {
-      pool.emplace_back(work, w);
-    } catch (const std::system_error &) {
-      break;  // fewer threads: the others take the rest
-    }
-  }
-  work(0);
-  for (std::thread &t : pool) t.join();
-}
 
 class TreeRealizer {
  public:
@@ -136,7 +102,7 @@ class TreeRealizer {
   void order_by_difficulty();
   void promote(const std::vector<int32_t> &failed);
   void write(Routing &out, int nsl, VlMapStats &st) const;
-  int workers(int32_t items) const { return worker_count(opt_.threads, items); }
+  int workers(int32_t items) const { return worker_count(opt_.threads, items, 16); }
 
  private:
   const Fabric &f_;
@@ -173,7 +139,7 @@ void TreeRealizer::survey(int V, int64_t &unplaceable, int &lowest) {
   std::vector<int32_t> unserved(K_, 0), top(K_, 0);
   diff_.assign(K_, 0);
   top_.assign(static_cast<size_t>(K_) * S_, 0);
-  parallel_for(W, K_, [&](int w, int32_t k) {
+  parallel_for(W, K_, 16, [&](int w, int32_t k) {
     DestDp &dp = *dps[w];
     std::vector<int8_t> &sl = scratch[w];
     dp.load(k, V);
@@ -404,7 +370,7 @@ void TreeRealizer::write(Routing &out, int nsl, VlMapStats &st) const {
   }
   st.vls_used = vmax + 1;
   // Path SLs: every (switch, LID) cell belongs to one destination.
-  parallel_for(workers(K_), K_, [&](int, int32_t k) {
+  parallel_for(workers(K_), K_, 16, [&](int, int32_t k) {
     const int8_t *row = sl_.data() + static_cast<size_t>(k) * S_;
     for (uint16_t lid : t_.dest_lids(k))
       for (int32_t s = 0; s < S_; ++s)
