@@ -3,7 +3,7 @@
 # plugin, the keiro tool and the unit tests. Each directory of core/ has its
 # own fragment listing its files.
 libkeirocore_la_SOURCES += core/engine.cc core/engine.h core/enum_names.h core/fabric.cc core/fabric.h core/fixed_sl.cc core/fixed_sl.h core/log.cc core/log.h \
-	core/previous_sls.cc core/previous_sls.h \
+	core/previous_sls.cc core/previous_sls.h core/incremental.cc core/incremental.h \
 	core/options.cc core/options.h core/routing.cc core/routing.h core/timing.h core/parallel.h
 libkeirocore_la_LIBADD = $(METIS_LIBS)
 

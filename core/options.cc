@@ -28,6 +28,11 @@ const OptionSpec kGeneralOptions[] = {
                "re-routing after a fabric change: 1 keeps the path SLs handed out before for "
                "every pair still connected where the new tables allow (docs/rerouting.md); 0 "
                "routes afresh (one WARN line counts the SLs that changed)"),
+    int_option("incremental", 0, 1, "1",
+               "re-routing of keiro-acro, -dl and -loren when the fresh routing would change "
+               "SLs: 1 keeps the previous routes the fault left intact and re-routes only the "
+               "broken ones, so that every SL is kept (docs/rerouting.md); 0 uses the fresh "
+               "routes with the previous SLs pinned where they fit"),
     int_option("threads", 0, 256, "0",
                "worker threads for the self-check, the VL realization and Nue's independent "
                "steps (0 = the machine's "

@@ -5,6 +5,8 @@
 #include <utility>
 
 #include "core/check/verify.h"
+#include "core/incremental.h"
+#include "core/log.h"
 
 namespace keiro {
 
@@ -69,6 +71,22 @@ PreviousSls capture_previous_sls(const Fabric &f, const Routing &r) {
     row.assign(top + 1u, check::kNoPathSl);
     for (uint16_t lid : f.lids())
       if (lid <= top) row[lid] = r.path_sl(s, lid);
+    PreviousSls::SwitchTables &t = p.tables[f.sw(s).guid];
+    const unsigned ports = f.sw(s).num_ports;
+    t.ports = static_cast<uint8_t>(ports);
+    t.lft.assign(r.lft_row(s), r.lft_row(s) + top + 1u);
+    t.peer.assign(ports + 1u, 0);
+    for (unsigned port = 1; port <= ports; ++port) {
+      const PortPeer pp = f.peer(s, static_cast<uint8_t>(port));
+      if (pp.kind == PortPeer::kSwitch) t.peer[port] = f.sw(f.channel(pp.id).dst).guid;
+      if (pp.kind == PortPeer::kTerminal) t.peer[port] = f.terminal(pp.id).port_guid;
+    }
+    t.sl2vl.assign((ports + 1u) * (ports + 1u) * kNumSls, 0);
+    for (unsigned in = 0; in <= ports; ++in)
+      for (unsigned o = 0; o <= ports; ++o)
+        for (unsigned sl = 0; sl < kNumSls; ++sl)
+          t.sl2vl[(in * (ports + 1u) + o) * kNumSls + sl] =
+              r.vl(s, static_cast<uint8_t>(in), static_cast<uint8_t>(o), static_cast<uint8_t>(sl));
   }
   return p;
 }
@@ -294,6 +312,44 @@ void keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
   co.max_problems = 1;
   co.name_cycle_paths = false;
   int checks = 0;
+  // Step 1c: the incremental route (core/incremental.h): the previous
+  // tables where the fault left them intact, only broken paths re-routed.
+  if (keep && in.options.get_int("incremental") != 0 && !prev.tables.empty() &&
+      out.sl_scope() == Routing::SlScope::kPerSourceSwitch) {
+    Routing inc;
+    IncrementalStats is;
+    bool ok = incremental_reroute(in.fabric, prev, out, in.max_vls, in.max_sls, inc, is);
+    if (ok) {
+      ++checks;
+      const check::Result r = check::verify(in.fabric, inc, co);
+      ok = r.ok && compare_sls(in.fabric, inc, prev).changed == 0;
+      if (!r.ok) is.why = "its tables fail the check: " + r.first_problem;
+    }
+    rep.add("incremental", ok ? "yes" : "no");
+    rep.add("incremental_seconds", strprintf("%.3f", is.seconds));
+    if (ok) {
+      out = std::move(inc);
+      rep.add("kept_lft_entries", static_cast<long>(is.kept_entries));
+      rep.add("repaired_lft_entries", static_cast<long>(is.repaired_entries));
+      rep.add("changed_paths", static_cast<long>(is.changed_paths));
+      rep.add("sls_changed", 0L);
+      rep.add("sls_kept", "yes");
+      rep.add("keep_checks", static_cast<long>(checks));
+      in.log.logf(LogLevel::kInfo,
+                  "%s: re-route: incremental: %lld of %lld LFT entries kept, %lld re-routed "
+                  "(%lld source-switch paths changed, %lld of them new); every one of the %lld "
+                  "(source, destination) pairs routed before keeps its SL (the fresh routing "
+                  "would have changed %lld)",
+                  e.osm_name, static_cast<long long>(is.kept_entries),
+                  static_cast<long long>(is.kept_entries + is.repaired_entries),
+                  static_cast<long long>(is.repaired_entries),
+                  static_cast<long long>(is.changed_paths), static_cast<long long>(is.new_pairs),
+                  static_cast<long long>(c.surviving), static_cast<long long>(c.changed));
+      return;
+    }
+    in.log.logf(LogLevel::kInfo, "%s: re-route: no incremental route: %s", e.osm_name,
+                is.why.c_str());
+  }
   if (keep) {
     Routing kept = out;
     if (apply_previous_sls(in.fabric, prev, kept)) {

@@ -29,6 +29,12 @@
 //     pairs as possible get their old SL back: no check needed, SLs are
 //     only labels of the engine's VL patterns (ACRO/DL/LOREN's realization
 //     and Nue's layer order number them arbitrarily);
+//  1c. per-source-switch engines with option incremental (default 1): the
+//     incremental route (core/incremental.h) -- previous routes and SL2VL
+//     entries where the fault left them intact, broken paths re-routed on
+//     their old SLs -- self-checked and taken when it keeps every SL (one
+//     INFO line; facts incremental, kept_lft_entries, repaired_lft_entries,
+//     changed_paths, incremental_seconds);
 //  2. if surviving pairs still have other SLs, the new tables with the old
 //     SLs on surviving pairs (new SLs on new pairs) are checked; if that
 //     passes they are what is handed out (every SL kept);
@@ -44,7 +50,7 @@
 // Facts: previous_pairs, sls_changed, sls_kept (yes|partly|no|off),
 // keep_checks.
 //
-// Time: capture O(S * L); pins O(S * L); compare/apply O(S * L)
+// Time: capture O(S * (L + P^2 * 16)) for P ports per switch; pins O(S * L); compare/apply O(S * L)
 // (per-source-switch) or O(L * S) counting; step 2 one more self-check. Memory: S * L bytes per
 // PreviousSls (per-source-switch) or L bytes, plus a copy of the Routing
 // while step 2 runs.
@@ -71,6 +77,17 @@ struct PreviousSls {
   std::vector<uint8_t> dest_sl;     // kPerDestination: SL by LID (check::kNoPathSl: none)
   // kPerSourceSwitch: by source switch GUID, the SL by destination LID.
   std::unordered_map<uint64_t, std::vector<uint8_t>> switch_sl;
+  // kPerSourceSwitch only, for the incremental re-route (core/incremental.h):
+  // by switch GUID, its previous LFT (out port by LID), the GUID behind each
+  // port (switch GUID or CA/router port GUID; 0: nothing) and its SL2VL
+  // entries [(in * (ports + 1) + out) * 16 + SL].
+  struct SwitchTables {
+    uint8_t ports = 0;
+    std::vector<uint8_t> lft;
+    std::vector<uint64_t> peer;
+    std::vector<uint8_t> sl2vl;
+  };
+  std::unordered_map<uint64_t, SwitchTables> tables;
   bool empty() const { return lid_owner.empty(); }
   // The previous SL of a pair, or -1 when the pair was not routed before.
   // src_guid: GUID of the source's switch (per-source-switch scope only).
@@ -80,7 +97,8 @@ struct PreviousSls {
 // The GUID owning a LID of f (switch GUID or CA/router port GUID), 0 if none.
 uint64_t lid_owner_guid(const Fabric &f, uint16_t lid);
 
-// The path SLs of routing r on fabric f (r.path_sl for every LID of f).
+// The path SLs of routing r on fabric f (r.path_sl for every LID of f) and,
+// for per-source-switch SLs, its LFTs and SL2VL tables (tables above).
 PreviousSls capture_previous_sls(const Fabric &f, const Routing &r);
 
 // How the path SLs of r compare with prev, in (source LID, destination LID)

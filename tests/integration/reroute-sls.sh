@@ -6,11 +6,12 @@
 # each change's sweeps the installed tables pass keiro check with the SA's
 # new SLs, and with the SLs the SA gave before the change for every pair
 # still connected (new SLs for pairs that were not connected). keiro-nue
-# must keep every SL (no WARN line). keiro-acro/-dl/-loren realize the new
-# routes with the previous SLs pinned (core/vlmap/vlmap.h) and keep most of
-# them; a re-route that could not keep them all must say so in exactly one
-# WARN line, and then the check with the old SLs is reported, not required
-# (without a WARN line it is required). keiro-loren: links only (a missing
+# (destinations keep their layer) and keiro-acro / keiro-dl (incremental
+# re-route, core/incremental.h) must keep every SL (no WARN line).
+# keiro-loren falls back to the pinned realization (core/vlmap/vlmap.h) when
+# its incremental route does not fit; a re-route that could not keep every
+# SL must say so in exactly one WARN line, and then the check with the old
+# SLs is reported, not required (without a WARN line it is required). keiro-loren: links only (a missing
 # switch is skipped in the layout, but the hole it leaves in the grid makes
 # LOREN's forwarding loop: one ERROR line, OpenSM uses the next engine).
 . "${KEIRO_SRCDIR:-$(dirname "$0")/../..}/tests/integration/common.sh"
@@ -72,7 +73,7 @@ step() {
                        tail -n 5 "$IT_OUT/check-old-$tag.txt"; return 1; }
     it_log "$e $tag: every SL kept; installed tables pass with the new and the old SLs ($facts)"
   else
-    [ "$e" = keiro-nue ] && { it_fail "keiro-nue $tag: $warn WARN lines, SLs not kept"; return 1; }
+    [ "$e" != keiro-loren ] && { it_fail "$e $tag: $warn WARN lines, SLs not kept ($facts)"; return 1; }
     it_log "$e $tag: $warn re-route(s) changed SLs ($facts); new SLs pass, old SLs: $(
       [ $rc -eq 0 ] && echo pass || echo "fail ($(grep -m1 -o 'credit loop[^:]*' "$IT_OUT/check-old-$tag.txt"))")"
   fi

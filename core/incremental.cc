@@ -1,0 +1,500 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "core/incremental.h"
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <vector>
+
+#include "core/check/verify.h"
+#include "core/graph/bfs.h"
+#include "core/graph/dynamic_dag.h"
+#include "core/log.h"
+#include "core/timing.h"
+
+namespace keiro {
+
+namespace {
+
+// Dependency-graph node of channel c on VL v (room for every VL an entry
+// can hold, so frozen entries beyond the budget are recognised, not aliased).
+inline int32_t node(int32_t c, int v) {
+  return c * kNumSls + v;
+}
+
+// VL tries per path (depth-first over its unfrozen entries) before it is
+// given up on that SL and next hop.
+constexpr int kPathBudget = 256;
+// Pass-2 rounds (squeaky wheel) before the incremental route gives up.
+constexpr int kRounds = 6;
+
+class Incremental {
+ public:
+  Incremental(const Fabric &f, const PreviousSls &prev, const Routing &fresh, int max_vls,
+              int max_sls, Routing &out, IncrementalStats &st)
+      : f_(f), prev_(prev), fresh_(fresh), vls_(max_vls), sls_(max_sls), out_(out), st_(st) {}
+
+  bool run();
+
+ private:
+  // Previous tables of switch s (null: new switch or other port count).
+  const PreviousSls::SwitchTables *tables(int32_t s) const { return prevt_[s]; }
+  size_t entry(int32_t s, unsigned in, unsigned o, unsigned sl) const {
+    const unsigned ports = f_.sw(s).num_ports + 1u;
+    return entry_start_[s] + (static_cast<size_t>(in) * ports + o) * kNumSls + sl;
+  }
+  // The LFT column of LID d into out_ (write) and good_[] (intact paths).
+  void column(uint16_t d, bool write);
+  // Walks the intact paths of d: freeze (pass 1) or only mark visited_.
+  void intact_paths(uint16_t d, bool freeze);
+  // Adds the path of switch s to d with SL sl; false (all undone) on a cycle
+  // or a VL beyond the budget.
+  bool add_path(int32_t s, uint16_t d, int sl);
+  // Depth-first over the hops from switch x (entered through port in; 0:
+  // the source), trying the candidate VLs of unfrozen entries; false when
+  // the path cannot be completed within budget_ tries (partial work undone
+  // by the caller).
+  bool extend(int32_t x, unsigned in, int32_t prev_node, int prev_vl, uint16_t d, int sl,
+              int depth);
+  void undo_to(size_t entries, size_t edges, size_t marks);
+  // Pass 2 for LID d: SLs of intact paths, then the new pairs on intact
+  // paths, then the broken switches nearest first, each taking the first
+  // next hop (towards a switch already routed: the fresh routing's, then the
+  // shortest) and SL with which its path fits.
+  // A path that fits nowhere puts d into failed_ (st_.why: the first such
+  // path) and the round goes on.
+  void changed_paths(uint16_t d);
+  bool fail(std::string why) {
+    st_.why = std::move(why);
+    return false;
+  }
+
+  const Fabric &f_;
+  const PreviousSls &prev_;
+  const Routing &fresh_;
+  const int vls_, sls_;
+  Routing &out_;
+  IncrementalStats &st_;
+
+  std::vector<const PreviousSls::SwitchTables *> prevt_;
+  std::vector<const std::vector<uint8_t> *> prev_sl_;  // previous SL row per switch
+  std::vector<char> alive_;                            // by LID: same owner as before
+  std::vector<size_t> entry_start_;
+  std::vector<uint8_t> frozen_;  // per entry: 1 when its VL may not change
+  graph::DynamicDag dag_;
+  // Per destination, reused.
+  std::vector<int8_t> good_;  // per switch: 1 intact path, 0 not, -1 unknown, 2 on the walk
+  // Per (channel, VL, SL): stamp when the path's suffix from there is in the
+  // graph (the next hops' VLs depend on the channel and SL only).
+  std::vector<uint32_t> visited_;
+  uint32_t stamp_ = 0;
+  std::vector<int32_t> walk_, dist_, order_, len_, pending_;
+  std::vector<std::pair<int32_t, int32_t>> cand_;  // (route length + preference, channel)
+  // Undo logs of one path attempt.
+  struct SetEntry {
+    size_t e;
+    int32_t sw;
+    uint8_t in, out, sl, vl;  // vl: the value before
+  };
+  std::vector<SetEntry> set_entries_;
+  std::vector<std::pair<int32_t, int32_t>> added_edges_;
+  std::vector<size_t> marked_;
+  int budget_ = 0;
+  std::vector<uint16_t> failed_;  // LIDs with a path that did not fit, this round
+  uint32_t sl_mask_ = 0;
+};
+
+void Incremental::column(uint16_t d, bool write) {
+  const int32_t S = f_.num_switches();
+  const int32_t t = f_.lid_switch(d);
+  std::fill(good_.begin(), good_.end(), -1);
+  good_[t] = 1;
+  const bool survives = alive_[d];
+  for (int32_t s0 = 0; s0 < S; ++s0) {
+    if (!survives) {
+      good_[s0] = s0 == t;
+      continue;
+    }
+    // Follow the previous hops until a switch whose state is known.
+    walk_.clear();
+    int32_t x = s0;
+    int8_t verdict = 0;
+    while (true) {
+      if (good_[x] == 0 || good_[x] == 1) {
+        verdict = good_[x];
+        break;
+      }
+      if (good_[x] == 2) break;  // a loop in the previous tables
+      const PreviousSls::SwitchTables *pt = tables(x);
+      const uint8_t p = pt && d < pt->lft.size() ? pt->lft[d] : kNoPort;
+      const PortPeer pp = p == 0 || p > f_.sw(x).num_ports ? PortPeer{} : f_.peer(x, p);
+      const int32_t y = pp.kind == PortPeer::kSwitch ? f_.channel(pp.id).dst : -1;
+      if (y < 0 || f_.sw(y).guid != pt->peer[p]) {
+        good_[x] = 0;  // its previous hop is gone
+        break;
+      }
+      good_[x] = 2;
+      walk_.push_back(x);
+      x = y;
+    }
+    for (int32_t w : walk_) good_[w] = verdict;
+  }
+  if (!write) return;
+  for (int32_t s = 0; s < S; ++s) {
+    const uint8_t port = s != t && good_[s] == 1 ? tables(s)->lft[d] : fresh_.out_port(s, d);
+    out_.set_out_port(s, d, port);
+    if (s != t && good_[s] == 1)
+      ++st_.kept_entries;
+    else if (s != t)
+      ++st_.repaired_entries;
+  }
+}
+
+void Incremental::intact_paths(uint16_t d, bool freeze) {
+  const int32_t t = f_.lid_switch(d);
+  for (int32_t s = 0; s < f_.num_switches(); ++s) {
+    if (s == t || good_[s] != 1) continue;
+    const int sl = prev_.sl(f_.sw(s).guid, d);
+    if (sl < 0 || sl >= kNumSls) continue;
+    int32_t x = s, prev_node = -1;
+    unsigned in = 0;
+    while (x != t) {
+      const uint8_t p = out_.out_port(x, d);
+      const int32_t c = f_.peer(x, p).id;
+      const size_t e = entry(x, in, p, static_cast<unsigned>(sl));
+      const uint8_t v = out_.vl(x, static_cast<uint8_t>(in), p, static_cast<uint8_t>(sl));
+      if (freeze) {
+        frozen_[e] = 1;
+        const int32_t n = node(c, v);
+        if (prev_node >= 0) dag_.add_edge_unchecked(prev_node, n);
+        prev_node = n;
+      }
+      const size_t key = static_cast<size_t>(node(c, v)) * kNumSls + sl;
+      if (visited_[key] == stamp_) break;
+      visited_[key] = stamp_;
+      in = f_.channel(c).dst_port;
+      x = f_.channel(c).dst;
+    }
+  }
+}
+
+bool Incremental::extend(int32_t x, unsigned in, int32_t prev_node, int prev_vl, uint16_t d, int sl,
+                         int depth) {
+  const int32_t t = f_.lid_switch(d);
+  if (x == t) return true;
+  const uint8_t p = out_.out_port(x, d);
+  if (p == kNoPort || depth > f_.num_switches()) return true;  // unrouted: nothing to add
+  const PortPeer pp = f_.peer(x, p);
+  if (pp.kind != PortPeer::kSwitch) return true;
+  const int32_t c = pp.id;
+  const auto usl = static_cast<uint8_t>(sl);
+  const auto uin = static_cast<uint8_t>(in);
+  const size_t e = entry(x, in, p, usl);
+  const uint8_t now = out_.vl(x, uin, p, usl);
+  // Candidates: a frozen entry's VL; else the entry's previous value, the
+  // VL the packet arrives on, then higher, then lower VLs.
+  int cand[2 * kNumSls + 2], n = 0;
+  cand[n++] = now;
+  if (!frozen_[e]) {
+    if (prev_vl >= 0) {
+      cand[n++] = prev_vl;
+      for (int w = prev_vl + 1; w < vls_; ++w) cand[n++] = w;
+      for (int w = prev_vl - 1; w >= 0; --w) cand[n++] = w;
+    } else {
+      for (int w = 0; w < vls_; ++w) cand[n++] = w;
+    }
+  }
+  for (int i = 0; i < n; ++i) {
+    const int w = cand[i];
+    if (w >= vls_ || (i > 0 && w == now)) continue;
+    if (budget_-- <= 0) return false;
+    const size_t e0 = set_entries_.size(), a0 = added_edges_.size(), m0 = marked_.size();
+    const int32_t to = node(c, w);
+    if (prev_node >= 0) {
+      bool added = false;
+      if (!dag_.add_edge(prev_node, to, &added)) continue;
+      if (added) added_edges_.emplace_back(prev_node, to);
+    }
+    if (!frozen_[e]) {
+      set_entries_.push_back({e, x, uin, p, usl, now});
+      frozen_[e] = 1;
+      out_.set_vl(x, uin, p, usl, static_cast<uint8_t>(w));
+    }
+    const size_t key = static_cast<size_t>(to) * kNumSls + usl;
+    if (visited_[key] == stamp_) return true;  // the rest of the path is in the graph
+    visited_[key] = stamp_;
+    marked_.push_back(key);
+    if (extend(f_.channel(c).dst, f_.channel(c).dst_port, to, w, d, sl, depth + 1)) return true;
+    undo_to(e0, a0, m0);
+    if (budget_ <= 0) return false;
+  }
+  return false;
+}
+
+void Incremental::undo_to(size_t e0, size_t a0, size_t m0) {
+  while (added_edges_.size() > a0) {
+    dag_.remove_last_edge(added_edges_.back().first, added_edges_.back().second);
+    added_edges_.pop_back();
+  }
+  while (set_entries_.size() > e0) {
+    const SetEntry &u = set_entries_.back();
+    frozen_[u.e] = 0;
+    out_.set_vl(u.sw, u.in, u.out, u.sl, u.vl);
+    set_entries_.pop_back();
+  }
+  while (marked_.size() > m0) {
+    visited_[marked_.back()] = 0;
+    marked_.pop_back();
+  }
+}
+
+bool Incremental::add_path(int32_t s, uint16_t d, int sl) {
+  set_entries_.clear();
+  added_edges_.clear();
+  marked_.clear();
+  budget_ = kPathBudget;
+  if (!extend(s, 0, -1, -1, d, sl, 0)) {
+    undo_to(0, 0, 0);
+    return false;
+  }
+  st_.new_dependencies += static_cast<int64_t>(added_edges_.size());
+  return true;
+}
+
+void Incremental::changed_paths(uint16_t d) {
+  const int32_t S = f_.num_switches();
+  const int32_t t = f_.lid_switch(d);
+  column(d, false);
+  ++stamp_;
+  intact_paths(d, false);
+  // len_: hops of the route to d of every switch routed so far (-1: not yet).
+  std::fill(len_.begin(), len_.end(), -1);
+  len_[t] = 0;
+  for (int32_t s0 = 0; s0 < S; ++s0) {
+    if (good_[s0] != 1 || len_[s0] >= 0) continue;
+    walk_.clear();
+    int32_t x = s0;
+    while (len_[x] < 0) {
+      walk_.push_back(x);
+      x = f_.channel(f_.peer(x, out_.out_port(x, d)).id).dst;
+    }
+    int32_t hops = len_[x];
+    for (auto it = walk_.rbegin(); it != walk_.rend(); ++it) len_[*it] = ++hops;
+  }
+  auto previous_sl = [&](int32_t s) {
+    const int old = prev_.sl(f_.sw(s).guid, d);
+    return alive_[d] && old >= 0 && old < kNumSls ? old : -1;
+  };
+  // The path of s (route already in out_) with its previous SL, or the first SL that fits.
+  auto place = [&](int32_t s, int old) {
+    if (old >= 0) return add_path(s, d, old) ? old : -1;
+    for (int k = 0; k < sls_; ++k)
+      if (add_path(s, d, k)) return k;
+    return -1;
+  };
+  for (int32_t s = 0; s < S; ++s) {
+    const int old = previous_sl(s);
+    if (s == t) {
+      out_.set_path_sl(s, d, static_cast<uint8_t>(old >= 0 ? old : 0));
+      continue;
+    }
+    if (good_[s] != 1) continue;
+    int sl = old;
+    if (old < 0) {  // a new pair on an intact route
+      ++st_.changed_paths;
+      ++st_.new_pairs;
+      sl = place(s, -1);
+      if (sl < 0) {
+        if (failed_.empty())
+          fail(strprintf("the path from %s to LID %u fits none of the %d SLs",
+                         f_.describe(s).c_str(), d, sls_));
+        if (failed_.empty() || failed_.back() != d) failed_.push_back(d);
+        continue;
+      }
+    }
+    out_.set_path_sl(s, d, static_cast<uint8_t>(sl));
+    sl_mask_ |= 1u << sl;
+  }
+  // Broken switches in order of distance to d on the new fabric, each
+  // towards a neighbour routed before it; those that fit nowhere wait and
+  // try again once the others are routed (more neighbours to go through),
+  // until a retry routes none of them.
+  auto route_switch = [&](int32_t x) {
+    const int old = previous_sl(x);
+    const uint8_t fresh_port = fresh_.out_port(x, d);
+    cand_.clear();
+    for (int32_t c = f_.out_begin(x); c < f_.out_end(x); ++c) {
+      const int32_t y = f_.channel(c).dst;
+      if (len_[y] < 0) continue;
+      const bool is_fresh = f_.channel(c).src_port == fresh_port;
+      cand_.emplace_back(2 * len_[y] + (is_fresh ? 0 : 1), c);
+    }
+    std::sort(cand_.begin(), cand_.end());
+    for (const auto &[rank, c] : cand_) {
+      out_.set_out_port(x, d, f_.channel(c).src_port);
+      const int sl = place(x, old);
+      if (sl >= 0) {
+        len_[x] = len_[f_.channel(c).dst] + 1;
+        out_.set_path_sl(x, d, static_cast<uint8_t>(sl));
+        sl_mask_ |= 1u << sl;
+        return true;
+      }
+    }
+    out_.set_out_port(x, d, fresh_port);
+    return false;
+  };
+  pending_.clear();
+  const int32_t reached = graph::switch_bfs(f_, t, dist_, order_);
+  for (int32_t i = 0; i < reached; ++i) {
+    const int32_t x = order_[i];
+    if (x == t || good_[x] == 1) continue;
+    ++st_.changed_paths;
+    if (previous_sl(x) < 0) ++st_.new_pairs;
+    if (!route_switch(x)) pending_.push_back(x);
+  }
+  for (size_t before = pending_.size() + 1; !pending_.empty() && pending_.size() < before;) {
+    before = pending_.size();
+    std::erase_if(pending_, route_switch);
+  }
+  if (pending_.empty()) return;
+  const int32_t x = pending_.front();
+  const int old = previous_sl(x);
+  if (failed_.empty())
+    fail(old >= 0 ? strprintf("no next hop from %s to LID %u keeps its previous SL %d free of "
+                              "credit loops",
+                              f_.describe(x).c_str(), d, old)
+                  : strprintf("no next hop and SL from %s to LID %u is free of credit loops",
+                              f_.describe(x).c_str(), d));
+  if (failed_.empty() || failed_.back() != d) failed_.push_back(d);
+  // The round goes on (its result is dropped): the rest of the switches
+  // route through these as the fresh routing does.
+  for (int32_t y : pending_) len_[y] = S;
+}
+
+bool Incremental::run() {
+  const int32_t S = f_.num_switches();
+  if (prev_.scope != Routing::SlScope::kPerSourceSwitch || prev_.tables.empty())
+    return fail("the previous routing has no per-source-switch tables");
+  if (fresh_.sl_scope() != Routing::SlScope::kPerSourceSwitch)
+    return fail("the engine's SLs are not per source switch");
+  prevt_.assign(S, nullptr);
+  size_t entries = 0;
+  entry_start_.resize(S);
+  for (int32_t s = 0; s < S; ++s) {
+    const auto it = prev_.tables.find(f_.sw(s).guid);
+    if (it != prev_.tables.end() && it->second.ports == f_.sw(s).num_ports &&
+        it->second.peer.size() == f_.sw(s).num_ports + 1u)
+      prevt_[s] = &it->second;
+    entry_start_[s] = entries;
+    const size_t ports = f_.sw(s).num_ports + 1u;
+    entries += ports * ports * kNumSls;
+  }
+  alive_.assign(f_.max_lid() + 1u, 0);
+  for (uint16_t lid : f_.lids())
+    alive_[lid] = lid < prev_.lid_owner.size() && prev_.lid_owner[lid] != 0 &&
+                  prev_.lid_owner[lid] == lid_owner_guid(f_, lid);
+
+  out_.reset(f_, Routing::SlScope::kPerSourceSwitch);
+  // SL2VL: the previous entries of every switch that was there.
+  for (int32_t s = 0; s < S; ++s) {
+    const PreviousSls::SwitchTables *pt = tables(s);
+    if (!pt) continue;
+    const unsigned ports = pt->ports + 1u;
+    for (unsigned in = 0; in < ports; ++in)
+      for (unsigned o = 0; o < ports; ++o)
+        for (unsigned sl = 0; sl < kNumSls; ++sl)
+          out_.set_vl(s, static_cast<uint8_t>(in), static_cast<uint8_t>(o),
+                      static_cast<uint8_t>(sl), pt->sl2vl[(in * ports + o) * kNumSls + sl]);
+  }
+  for (int32_t t = 0; t < f_.num_terminals(); ++t)
+    for (unsigned sl = 0; sl < kNumSls; ++sl)
+      out_.set_terminal_vl(t, static_cast<uint8_t>(sl),
+                           fresh_.terminal_vl(t, static_cast<uint8_t>(sl)));
+
+  frozen_.assign(entries, 0);
+  dag_.reset(f_.num_channels() * kNumSls);
+  good_.assign(S, -1);
+  len_.assign(S, -1);
+  dist_.assign(S, -1);
+  order_.assign(S, -1);
+  visited_.assign(static_cast<size_t>(f_.num_channels()) * kNumSls * kNumSls, 0);
+  stamp_ = 0;
+
+  // Pass 1: LFT columns, and the intact paths' dependencies, frozen.
+  for (uint16_t d : f_.lids()) {
+    column(d, true);
+    ++stamp_;
+    intact_paths(d, true);
+  }
+  if (!dag_.build_order()) return fail("the previous tables' intact paths have a credit loop");
+
+  // Pass 2: the paths that changed, on top. The choices of one LID's paths
+  // constrain the next LIDs', so when paths do not fit, the round is undone
+  // and the LIDs that failed go first in the next one (squeaky wheel).
+  std::vector<uint16_t> order(f_.lids());
+  const Routing after_pass1 = out_;
+  const std::vector<uint8_t> frozen1 = frozen_;
+  const graph::DynamicDag dag1 = dag_;
+  const IncrementalStats st1 = st_;
+  for (int round = 0;; ++round) {
+    failed_.clear();
+    for (uint16_t d : order) changed_paths(d);
+    if (failed_.empty()) break;
+    if (round + 1 >= kRounds) {
+      st_.why += strprintf(" (%zu LIDs with such paths after %d rounds)", failed_.size(), kRounds);
+      return false;
+    }
+    std::vector<char> first(f_.max_lid() + 1u, 0);
+    for (uint16_t d : failed_) first[d] = 1;
+    std::stable_partition(order.begin(), order.end(), [&](uint16_t d) { return first[d]; });
+    out_ = after_pass1;
+    frozen_ = frozen1;
+    dag_ = dag1;
+    st_ = st1;
+    sl_mask_ = 0;
+  }
+
+  // First hops: every source port of a switch (its CAs, port 0) uses the
+  // entry of port 0, the one the walks set.
+  for (int32_t s = 0; s < S; ++s) {
+    const unsigned ports = f_.sw(s).num_ports;
+    for (int32_t term : f_.terminals_of(s)) {
+      const uint8_t tp = f_.terminal(term).sw_port;
+      for (unsigned o = 1; o <= ports; ++o)
+        for (unsigned sl = 0; sl < kNumSls; ++sl)
+          out_.set_vl(s, tp, static_cast<uint8_t>(o), static_cast<uint8_t>(sl),
+                      out_.vl(s, 0, static_cast<uint8_t>(o), static_cast<uint8_t>(sl)));
+    }
+  }
+  // VLs in use: the values of the entries the paths use (frozen).
+  uint32_t vmask = 0;
+  for (int32_t s = 0; s < S; ++s) {
+    const unsigned ports = f_.sw(s).num_ports + 1u;
+    for (unsigned in = 0; in < ports; ++in)
+      for (unsigned o = 1; o < ports; ++o) {
+        if (f_.peer(s, static_cast<uint8_t>(o)).kind != PortPeer::kSwitch) continue;
+        for (unsigned sl = 0; sl < kNumSls; ++sl)
+          if (frozen_[entry(s, in, o, sl)])
+            vmask |= 1u << out_.vl(s, static_cast<uint8_t>(in), static_cast<uint8_t>(o),
+                                   static_cast<uint8_t>(sl));
+      }
+  }
+  out_.vls_used = std::max(1, std::popcount(vmask));
+  out_.sls_used = std::max(1, std::popcount(sl_mask_));
+  out_.engine = fresh_.engine;
+  return true;
+}
+
+}  // namespace
+
+bool incremental_reroute(const Fabric &f, const PreviousSls &prev, const Routing &fresh,
+                         int max_vls, int max_sls, Routing &out, IncrementalStats &st) {
+  const auto t0 = std::chrono::steady_clock::now();
+  st = {};
+  Incremental inc(f, prev, fresh, max_vls, max_sls, out, st);
+  const bool ok = inc.run();
+  st.seconds = seconds_since(t0);
+  return ok;
+}
+
+}  // namespace keiro
