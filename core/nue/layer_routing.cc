@@ -31,6 +31,12 @@ void LayerRouter::begin(std::span<const int64_t> weight, LayerOutcome &out) {
 
 void LayerRouter::route_lid(const DestinationPort &p, int offset, uint8_t *col,
                             std::span<int64_t> weight, LayerOutcome &out) {
+  route_lid_tree(p, offset, col, weight, out);
+  add_lid_weight(p, weight, out);
+}
+
+void LayerRouter::route_lid_tree(const DestinationPort &p, int offset, uint8_t *col,
+                                 std::span<const int64_t> weight, LayerOutcome &out) {
   const int32_t num_sw = f_.num_switches();
   const CdgDijkstra::Outcome o = dijkstra_.route(p.sw, weight, &escape_);
   if (o.reached_all) {
@@ -49,9 +55,13 @@ void LayerRouter::route_lid(const DestinationPort &p, int offset, uint8_t *col,
   const std::span<const int32_t> next = dijkstra_.next();
   for (int32_t s = 0; s < num_sw; ++s)
     col[s] = s == p.sw ? p.port : (next[s] >= 0 ? f_.channel(next[s]).src_port : kNoPort);
+}
+
+void LayerRouter::add_lid_weight(const DestinationPort &p, std::span<int64_t> weight,
+                                 LayerOutcome &out) {
   // Line 11: weights.
-  out.max_weight =
-      std::max(out.max_weight, load_.add_tree(p.sw, next, weight, dijkstra_.settle_order()));
+  out.max_weight = std::max(
+      out.max_weight, load_.add_tree(p.sw, dijkstra_.next(), weight, dijkstra_.settle_order()));
   ++out.lids;
 }
 

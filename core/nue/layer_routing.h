@@ -96,6 +96,13 @@ class LayerRouter {
   // bytes) and the weight update.
   void route_lid(const DestinationPort &p, int offset, uint8_t *col, std::span<int64_t> weight,
                  LayerOutcome &out);
+  // route_lid() in two steps, so that the routes of several layers' LIDs
+  // can be built side by side against the same weights: lines 8-10 (reads
+  // weight only), then line 11 for that LID (before the router's next
+  // route_lid_tree()).
+  void route_lid_tree(const DestinationPort &p, int offset, uint8_t *col,
+                      std::span<const int64_t> weight, LayerOutcome &out);
+  void add_lid_weight(const DestinationPort &p, std::span<int64_t> weight, LayerOutcome &out);
   void end(LayerOutcome &out) const { out.cdg = cdg_.stats(); }
   // w0: weight of an unloaded channel; > 0 balances each LID's routes as
   // they are built (CdgDijkstra::set_balance).

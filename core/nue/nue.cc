@@ -40,7 +40,12 @@
 // then interleaves the layers' destinations in proportion to the layers'
 // sizes, each routed in its own layer's CDG (one CDG per layer in memory;
 // route_interleaved). The escape trees are therefore built before any
-// weight exists: minimum-depth trees with uniform costs.
+// weight exists: minimum-depth trees with uniform costs. The layers' CDGs
+// are independent, so consecutive LIDs of different layers are routed side
+// by side, in waves of at most one LID per layer, against the weights as
+// they stood before the wave; a LID misses the line-11 updates of at most
+// k - 1 LIDs routed just before it (route_waves; docs/nue.md has what that
+// costs in balance).
 //
 // docs/nue.md ("Design notes and measurements") has the figures behind
 // both choices.
@@ -55,6 +60,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <barrier>
 #include <cassert>
 #include <limits>
 #include <memory>
@@ -330,9 +336,11 @@ class Router {
     // Lines 6-7 (a new CDG with the escape paths) for every layer at once.
     parallel_for(worker_count(opt_.threads, layers_), layers_, 1,
                  [&](int, int layer) { routers_[layer]->begin(weight_, outcome_[layer]); });
-    int64_t routed = 0;
-    // Two rounds: the CA/router ports of all layers, then the switch LIDs
-    // (each layer's order lists its CA/router ports first).
+    // The order of the LIDs (one pick per LID): two rounds, the CA/router
+    // ports of all layers, then the switch LIDs (each layer's order lists
+    // its CA/router ports first).
+    std::vector<Pick> picks;
+    picks.reserve(out_.column_lid.size());
     for (int round = 0; round < 2; ++round) {
       const auto stop = [&](int layer) {
         return round == 0 ? cas[layer] : layer_order[layer].size();
@@ -357,18 +365,99 @@ class Router {
         }
         if (pick < 0) break;
         const int32_t pi = layer_order[pick][next[pick]++];
-        const DestinationPort &p = ports_[pi];
-        if (opt_.progress) opt_.progress(routed++, static_cast<int64_t>(ports_.size()));
-        for (int i = 0; i < p.num_lids; ++i)
-          routers_[pick]->route_lid(
-              p, i, out_.out_port.data() + static_cast<size_t>(column_of_[pi] + i) * num_sw_,
-              weight_, outcome_[pick]);
+        for (int i = 0; i < ports_[pi].num_lids; ++i) picks.push_back({pick, pi, i});
       }
     }
+    route_waves(picks);
     for (int layer = 0; layer < layers_; ++layer) {
       routers_[layer]->end(outcome_[layer]);
       count_work(outcome_[layer]);
     }
+  }
+
+  struct Pick {
+    int32_t layer, port, offset;  // a LID: ports_[port].lid + offset, routed in layer
+  };
+
+  // Routes the picks (every LID once) in waves: a wave takes, from the
+  // first picks not yet routed, at most one LID per layer (looking at most
+  // kWaveWindow layers' worth of picks ahead), so every layer routes its
+  // LIDs in pick order. The LIDs of a wave are routed side by side (each
+  // layer has its own CDG and router) against the weights as they stood
+  // before the wave; their weight updates (line 11) follow in pick order.
+  // A LID thus misses the weight updates of at most layers - 1 LIDs routed
+  // just before it. The waves depend on the picks only, so the tables are
+  // the same for every thread count.
+  void route_waves(const std::vector<Pick> &picks) {
+    constexpr size_t kWaveWindow = 4;
+    std::vector<int32_t> wave_picks;  // pick indices, wave after wave
+    std::vector<size_t> wave_begin{0};
+    wave_picks.reserve(picks.size());
+    {
+      std::vector<char> taken(picks.size(), 0), in_wave(layers_, 0);
+      size_t first = 0;  // first pick not yet in a wave
+      while (first < picks.size()) {
+        size_t wave_size = 0;
+        const size_t window = kWaveWindow * static_cast<size_t>(layers_);
+        for (size_t i = first, seen = 0; i < picks.size() && seen < window; ++i) {
+          if (taken[i]) continue;
+          ++seen;
+          const int32_t layer = picks[i].layer;
+          if (in_wave[layer]) continue;
+          in_wave[layer] = 1;
+          taken[i] = 1;
+          wave_picks.push_back(static_cast<int32_t>(i));
+          if (++wave_size == static_cast<size_t>(layers_)) break;
+        }
+        for (size_t k = wave_begin.back(); k < wave_picks.size(); ++k)
+          in_wave[picks[wave_picks[k]].layer] = 0;
+        wave_begin.push_back(wave_picks.size());
+        while (first < picks.size() && taken[first]) ++first;
+      }
+    }
+    const size_t num_waves = wave_begin.size() - 1;
+    const auto column = [&](const Pick &pk) {
+      return out_.out_port.data() + static_cast<size_t>(column_of_[pk.port] + pk.offset) * num_sw_;
+    };
+    const int64_t total = static_cast<int64_t>(ports_.size());
+    int64_t routed = 0;
+    size_t wave = 0;  // written by the barrier's completion step only
+    std::atomic<size_t> cursor{0};
+    // After every wave, on one thread while the others wait: line 11 in pick
+    // order, then the next wave.
+    const auto finish_wave = [&]() noexcept {
+      for (size_t k = wave_begin[wave]; k < wave_begin[wave + 1]; ++k) {
+        const Pick &pk = picks[wave_picks[k]];
+        routers_[pk.layer]->add_lid_weight(ports_[pk.port], weight_, outcome_[pk.layer]);
+        if (pk.offset == 0 && opt_.progress) opt_.progress(routed++, total);
+      }
+      ++wave;
+      cursor.store(0, std::memory_order_relaxed);
+    };
+    const int workers =
+        static_cast<int>(std::min<size_t>(worker_count(opt_.threads, layers_), num_waves + 1));
+    std::barrier sync(workers, finish_wave);
+    const auto work = [&] {
+      while (wave < num_waves) {
+        const size_t b = wave_begin[wave], n = wave_begin[wave + 1] - b;
+        for (size_t k; (k = cursor.fetch_add(1, std::memory_order_relaxed)) < n;) {
+          const Pick &pk = picks[wave_picks[b + k]];
+          routers_[pk.layer]->route_lid_tree(ports_[pk.port], pk.offset, column(pk), weight_,
+                                             outcome_[pk.layer]);
+        }
+        sync.arrive_and_wait();
+      }
+    };
+    std::vector<std::thread> pool;
+    for (int w = 1; w < workers; ++w) {
+      try {
+        pool.emplace_back(work);
+      } catch (const std::system_error &) {
+        sync.arrive_and_drop();  // one participant fewer; the others share its part
+      }
+    }
+    work();
+    for (std::thread &t : pool) t.join();
   }
 
   // Work of one layer routing, kept or not.

@@ -25,11 +25,11 @@
 //
 // Time (S switches, C channels, Δ max degree, L LIDs, k layers, A order
 // attempts): O(k * (S * C + S * Δ^2) + A * L * (C + S log S) + cycle
-// searches) of work; with NueOptions::threads = T, the k layers' preparation
-// and a single layer's attempts run on up to T workers (wall time about
-// divided by min(T, k) and min(T, A) there; the interleaved routing of
-// several layers stays sequential: every LID sees the weights the previous
-// one left). Memory O(k * C * Δ + S * L), the S * L bytes of tables included
+// searches) of work; with NueOptions::threads = T, the k layers' preparation,
+// the interleaved routing of several layers (in waves of up to k LIDs, one
+// per layer: nue.cc) and a single layer's attempts run on up to T workers
+// (wall time about divided by min(T, k) there, and by min(T, A) for the
+// attempts). Memory O(k * C * Δ + S * L), the S * L bytes of tables included
 // (with one layer, the attempts in progress or not yet decided and the best
 // one: at most min(T + 1, A) times, and one CDG per worker).
 #pragma once

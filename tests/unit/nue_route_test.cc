@@ -395,8 +395,10 @@ TEST(NueRoute, TorusWithFailuresAllK) {
 // the METIS layers are compact regions, and routing them one after the other
 // left the most loaded link at 1.64 (4 layers) and 1.56 (8 layers) times the
 // mean edge forwarding index of this fabric; interleaving them gave 1.28 and
-// 1.17 at the same average path length, and 1.239 and 1.136 (switch hops
-// 2.566 and 2.536) as measured on 2026-11-24.
+// 1.17 at the same average path length, and 1.217 and 1.130 (switch hops
+// 2.560 and 2.536) before the waves; with the waves (a LID misses the
+// weight updates of up to k - 1 LIDs of other layers) 1.251 and 1.136
+// (switch hops 2.565 and 2.536), measured on 2026-11-24.
 TEST(NueRoute, InterleavedLayersBalance) {
   const Fabric f =
       fixtures::from_links(128, fixtures::random_regular_links(128, 8, 3), {.hcas = 4});
@@ -404,10 +406,10 @@ TEST(NueRoute, InterleavedLayersBalance) {
     int k;
     double efi_ratio, hops;
   };
-  // Measured 1.239 / 2.566 (k = 4) and 1.136 / 2.536 (k = 8), deterministic
+  // Measured 1.251 / 2.565 (k = 4) and 1.136 / 2.536 (k = 8), deterministic
   // (METIS and the orders are seeded): about 1% above, so a loss of balance
   // or path length shows.
-  for (const Bound b : {Bound{4, 1.25, 2.575}, Bound{8, 1.15, 2.545}}) {
+  for (const Bound b : {Bound{4, 1.265, 2.575}, Bound{8, 1.15, 2.545}}) {
     NueRun run;
     route(f, "", b.k, run);
     ASSERT_TRUE(run.ok) << b.k;
@@ -579,11 +581,11 @@ TEST(NueRoute, LmcOffsetsTakeDifferentTopsOnATwoLevelFatTree) {
 namespace keiro {
 namespace {
 
-// NueOptions::threads: the layers' preparation runs on several workers and
-// the order attempts of a single layer run side by side; the tables, the
-// layers, the roots and the kept attempt's counters must not depend on the
-// thread count. The single-layer fabrics are picked so that one thread
-// routes more than one order attempt (the side-by-side path decides).
+// NueOptions::threads: the layers' preparation and the waves of several
+// layers' LIDs run on several workers, and the order attempts of a single
+// layer run side by side; the tables, the layers, the roots and the kept
+// attempt's counters must not depend on the thread count. The single-layer fabrics are picked so
+// that one thread routes more than one order attempt (the side-by-side path decides).
 TEST(NueRoute, SameTablesForEveryThreadCount) {
   struct Case {
     Fabric f;
@@ -593,6 +595,9 @@ TEST(NueRoute, SameTablesForEveryThreadCount) {
   cases.push_back({fixtures::random_regular(64, 6, 5, {.hcas = 2}), 1});
   cases.push_back({fixtures::random_regular(96, 5, 9, {.hcas = 3, .lmc = 1}), 1});
   cases.push_back({fixtures::random_regular(96, 6, 2, {.hcas = 2}), 4});
+  // Several LIDs per port in several layers: a layer's next LID waits for
+  // the next wave (route_waves).
+  cases.push_back({fixtures::random_regular(96, 5, 9, {.hcas = 3, .lmc = 2}), 5});
   cases.push_back(
       {fixtures::from_links(64, fixtures::torus_links(4, 4, 4, 0.03, 3), {.hcas = 1}), 8});
   int retried = 0;
