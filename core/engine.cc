@@ -105,7 +105,11 @@ bool run_engine(const EngineDesc &e, const EngineInput &in, Routing &out, Engine
     if (!route_fixed_sl(e, plain, fixed_sl, out, rep)) return false;
   } else {
     if (!e.route(in, out, rep)) return false;
-    if (in.previous && !in.previous->empty()) keep_previous_sls(e, in, out, rep);
+    // With rep.repair_only the engine's tables are a guide only: the
+    // previous routing repaired (keep_previous_sls), or the one ERROR line.
+    const bool previous = in.previous && !in.previous->empty();
+    if (previous ? !keep_previous_sls(e, in, out, rep) : !rep.repair_only.empty())
+      return engine_error(in.log, e.osm_name, rep.repair_only);
   }
   rep.route_seconds = seconds_since(t0);
   out.engine = e.osm_name;

@@ -54,6 +54,12 @@ struct EngineInput {
 struct EngineReport {
   std::vector<std::pair<std::string, std::string>> facts;
   double route_seconds = 0, check_seconds = 0;
+  // Set by an engine that could not route the fabric itself but handed out
+  // guide tables (LFTs only) for the incremental repair of its previous
+  // routing (core/incremental.h): why it could not. run_engine() then takes
+  // the repaired previous routing or fails with this as the one ERROR line;
+  // the guide tables themselves are never used.
+  std::string repair_only;
   void add(const std::string &key, const std::string &value) { facts.emplace_back(key, value); }
   void add(const std::string &key, long value) { add(key, std::to_string(value)); }
   std::string get(const std::string &key) const;

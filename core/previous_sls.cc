@@ -274,9 +274,65 @@ void log_pins(Logger &log, const char *engine, const vlmap::VlMapStats &vs) {
              static_cast<long long>(vs.pins), static_cast<long long>(vs.pins_dropped));
 }
 
-void keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
+namespace {
+
+// Step 1c: the incremental route from fresh (or guide) tables, checked, and
+// taken only when it keeps every previous SL. Facts incremental,
+// incremental_seconds and, when taken, the LFT counts, sls_changed=0 and
+// sls_kept=yes; is.why says why not.
+bool try_incremental(const EngineInput &in, const PreviousSls &prev, const Routing &fresh,
+                     Routing &inc, IncrementalStats &is, EngineReport &rep) {
+  bool ok = incremental_reroute(in.fabric, prev, fresh, in.max_vls, in.max_sls, inc, is);
+  if (ok) {
+    check::Options co;
+    co.threads = static_cast<int>(in.options.get_int("threads"));
+    co.max_problems = 1;
+    co.name_cycle_paths = false;
+    const check::Result r = check::verify(in.fabric, inc, co);
+    ok = r.ok && compare_sls(in.fabric, inc, prev).changed == 0;
+    if (!r.ok) is.why = "its tables fail the check: " + r.first_problem;
+  }
+  rep.add("incremental", ok ? "yes" : "no");
+  rep.add("incremental_seconds", strprintf("%.3f", is.seconds));
+  if (!ok) return false;
+  rep.add("kept_lft_entries", static_cast<long>(is.kept_entries));
+  rep.add("repaired_lft_entries", static_cast<long>(is.repaired_entries));
+  rep.add("changed_paths", static_cast<long>(is.changed_paths));
+  rep.add("sls_changed", 0L);
+  rep.add("sls_kept", "yes");
+  return true;
+}
+
+}  // namespace
+
+bool can_repair_previous(const EngineInput &in) {
+  return in.previous && in.previous->scope == Routing::SlScope::kPerSourceSwitch &&
+         !in.previous->tables.empty() && in.options.get_int("keep_sls") != 0 &&
+         in.options.get_int("incremental") != 0;
+}
+
+bool keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
                        EngineReport &rep) {
   const PreviousSls &prev = *in.previous;
+  if (!rep.repair_only.empty()) {
+    // The engine could not route; out holds guide LFTs (EngineReport).
+    Routing inc;
+    IncrementalStats is;
+    if (try_incremental(in, prev, out, inc, is, rep)) {
+      out = std::move(inc);
+      in.log.logf(LogLevel::kWarn,
+                  "%s: %s; its previous routing was repaired instead: %lld of %lld LFT entries "
+                  "kept, %lld re-routed; every (source, destination) pair routed before keeps "
+                  "its SL",
+                  e.osm_name, rep.repair_only.c_str(), static_cast<long long>(is.kept_entries),
+                  static_cast<long long>(is.kept_entries + is.repaired_entries),
+                  static_cast<long long>(is.repaired_entries));
+      rep.add("repaired_previous", "yes");
+      return true;
+    }
+    rep.repair_only += "; the previous routing could not be repaired either: " + is.why;
+    return false;
+  }
   SlComparison c = compare_sls(in.fabric, out, prev);
   if (c.changed > 0 && in.options.get_int("keep_sls") != 0) {
     // Step 1b: rename the SLs towards the old names.
@@ -302,7 +358,7 @@ void keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
                 "%s: re-route: every one of the %lld (source, destination) pairs routed before "
                 "keeps its SL",
                 e.osm_name, static_cast<long long>(c.surviving));
-    return;
+    return true;
   }
   const bool keep = in.options.get_int("keep_sls") != 0;
   std::string why = keep ? "the previous SLs do not fit the new tables' SL scope"
@@ -318,22 +374,9 @@ void keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
       out.sl_scope() == Routing::SlScope::kPerSourceSwitch) {
     Routing inc;
     IncrementalStats is;
-    bool ok = incremental_reroute(in.fabric, prev, out, in.max_vls, in.max_sls, inc, is);
-    if (ok) {
-      ++checks;
-      const check::Result r = check::verify(in.fabric, inc, co);
-      ok = r.ok && compare_sls(in.fabric, inc, prev).changed == 0;
-      if (!r.ok) is.why = "its tables fail the check: " + r.first_problem;
-    }
-    rep.add("incremental", ok ? "yes" : "no");
-    rep.add("incremental_seconds", strprintf("%.3f", is.seconds));
-    if (ok) {
+    ++checks;
+    if (try_incremental(in, prev, out, inc, is, rep)) {
       out = std::move(inc);
-      rep.add("kept_lft_entries", static_cast<long>(is.kept_entries));
-      rep.add("repaired_lft_entries", static_cast<long>(is.repaired_entries));
-      rep.add("changed_paths", static_cast<long>(is.changed_paths));
-      rep.add("sls_changed", 0L);
-      rep.add("sls_kept", "yes");
       rep.add("keep_checks", static_cast<long>(checks));
       in.log.logf(LogLevel::kInfo,
                   "%s: re-route: incremental: %lld of %lld LFT entries kept, %lld re-routed "
@@ -345,7 +388,7 @@ void keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
                   static_cast<long long>(is.repaired_entries),
                   static_cast<long long>(is.changed_paths), static_cast<long long>(is.new_pairs),
                   static_cast<long long>(c.surviving), static_cast<long long>(c.changed));
-      return;
+      return true;
     }
     in.log.logf(LogLevel::kInfo, "%s: re-route: no incremental route: %s", e.osm_name,
                 is.why.c_str());
@@ -366,7 +409,7 @@ void keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
                     "before (the fresh routing would have changed %lld)",
                     e.osm_name, static_cast<long long>(c.surviving),
                     static_cast<long long>(c.changed));
-        return;
+        return true;
       }
       why = "the new tables with all previous SLs: " + r.first_problem;
       // Step 2b: bisect the destinations whose SLs changed.
@@ -401,14 +444,14 @@ void keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
         rep.add("sls_changed", static_cast<long>(left.changed));
         rep.add("sls_kept", left.changed == 0 ? "yes" : "partly");
         rep.add("keep_checks", static_cast<long>(checks));
-        if (left.changed == 0) return;
+        if (left.changed == 0) return true;
         in.log.logf(LogLevel::kWarn,
                     "%s: re-route changed the SL of %lld of %lld (source, destination) pairs "
                     "routed before (%lld with a fresh routing; the others keep theirs); jobs "
                     "that asked the SA for PathRecords before must query them again",
                     e.osm_name, static_cast<long long>(left.changed),
                     static_cast<long long>(c.surviving), static_cast<long long>(c.changed));
-        return;
+        return true;
       }
     }
   }
@@ -420,6 +463,7 @@ void keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
               "before; jobs that asked the SA for PathRecords before must query them again (%s)",
               e.osm_name, static_cast<long long>(c.changed), static_cast<long long>(c.surviving),
               why.c_str());
+  return true;
 }
 
 }  // namespace keiro

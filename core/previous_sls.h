@@ -155,7 +155,16 @@ inline constexpr int kGiveUpChecks = 16;
 
 // Steps 2 and 3 above, called by run_engine() on the engine's checked-to-be
 // tables; out may get the previous SLs. Logs one INFO line (kept) or one WARN
-// line (changed). threads: check workers.
-void keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out, EngineReport &rep);
+// line (changed). threads: check workers. With rep.repair_only set (the
+// engine could not route, out holds guide LFTs) only the incremental route
+// is tried: true with out = the repaired previous routing and one WARN line
+// saying the engine's routing failed, false (rep.repair_only extended with
+// why the repair failed, nothing else logged at ERROR) when it does not fit.
+bool keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out, EngineReport &rep);
+
+// Whether an engine that cannot route may hand out guide tables instead
+// (EngineReport::repair_only): a previous per-source-switch routing with its
+// tables, and keep_sls and incremental not switched off.
+bool can_repair_previous(const EngineInput &in);
 
 }  // namespace keiro

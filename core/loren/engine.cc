@@ -6,8 +6,10 @@
 #include "core/acro/realize.h"
 #include "core/loren/layout.h"
 #include "core/loren/loren.h"
+#include "core/minimal/balanced.h"
 #include "core/minimal/dest_trees.h"
 #include "core/minimal/forwarding_index.h"
+#include "core/previous_sls.h"
 
 namespace keiro::loren {
 
@@ -51,7 +53,20 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
 
   // 2. LOREN's tables and forwarding rule (livelock checked).
   LorenRouting &lr = res.routing;
-  if (!route(f, layout, opt.loren, lr, err)) return engine_error(in.log, kName, err);
+  if (!route(f, layout, opt.loren, lr, err)) {
+    // After a fault (a switch gone leaves a hole in the grid, which LOREN's
+    // forwarding cannot cross) the previous LOREN routing may still be
+    // repaired: hand out balanced minimal LFTs as the guide of the
+    // incremental re-route (EngineReport::repair_only, core/incremental.h).
+    if (!can_repair_previous(in)) return engine_error(in.log, kName, err);
+    minimal::DestTrees guide;
+    std::string why;
+    if (!minimal::balanced_routing(f, minimal::BalancedOptions{}, guide, why))
+      return engine_error(in.log, kName, err);
+    minimal::write_lfts(f, guide, out);
+    res.repair_only = err;
+    return true;
+  }
   minimal::write_lfts(f, lr.trees, out);
 
   // 3. ACRO's layers on LOREN's routes, realized as SLs and SL2VL
@@ -66,6 +81,10 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
 }
 
 void report(const EngineInput &in, const EngineResult &res, EngineReport &rep) {
+  if (!res.repair_only.empty()) {
+    rep.repair_only = "LOREN cannot route this fabric: " + res.repair_only;
+    return;
+  }
   const Fabric &f = in.fabric;
   const LorenRouting &lr = res.routing;
   const LorenTables &t = lr.tables;

@@ -42,6 +42,10 @@ struct EngineResult {
   LorenRouting routing;           // tables, next hops, hop statistics
   acro::LayerRealization layers;  // ACRO layers and the realization's counters
   int64_t max_efi = 0;            // largest edge forwarding index of the routes
+  // Non-empty: LOREN could not route this fabric (why), and out holds
+  // balanced minimal LFTs as the guide for repairing the previous routing
+  // (EngineReport::repair_only; only when can_repair_previous()).
+  std::string repair_only;
 };
 
 // Reads the loren_* and acro_* options into out. Fails with one ERROR line
@@ -49,7 +53,9 @@ struct EngineResult {
 bool read_options(const EngineInput &in, EngineOptions &out);
 
 // Reads the layout, routes (loren.h) and realizes ACRO's layers into out
-// (reset here), filling res. Fails with one ERROR line (see above).
+// (reset here), filling res. Fails with one ERROR line (see above), except
+// when LOREN's own routing fails on a fabric whose previous routing may be
+// repaired: then res.repair_only (above).
 bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineResult &res);
 
 // The facts of res in rep (see above; table_sizes last) and one INFO line in in.log.

@@ -10,7 +10,10 @@
 // O(S * (S + C) + LIDs * C). Memory O(S * S) for the distance tables.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
+#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +27,14 @@
 #include "core/routing.h"
 
 namespace keiro::fixtures {
+
+// Writes text to a file named name in GoogleTest's temporary directory;
+// returns its path (layout files for keiro-loren).
+inline std::string temp_file(const std::string &name, const std::string &text) {
+  const std::string path = ::testing::TempDir() + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
 
 // A switch-to-switch link; port 0 = the next free port of that switch.
 struct Link {

@@ -15,9 +15,7 @@ namespace keiro {
 namespace {
 
 std::string write_file(const std::string &name, const std::string &text) {
-  const std::string path = ::testing::TempDir() + "/" + name;
-  std::ofstream(path) << text;
-  return path;
+  return fixtures::temp_file(name, text);
 }
 
 using EngineRun = fixtures::EngineRun;

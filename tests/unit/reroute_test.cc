@@ -14,6 +14,7 @@
 #include "core/engine.h"
 #include "core/nue/layers.h"
 #include "core/previous_sls.h"
+#include "tests/bench/loren_lrt.h"
 #include "tests/unit/fabrics.h"
 #include "tests/unit/oracles.h"
 
@@ -252,6 +253,60 @@ TEST(Reroute, IncrementalKeepsRoutesAndSls) {
                 cases);
     EXPECT_GE(taken, std::string(engine) == "acro" ? 60 : 52);
   }
+}
+
+// keiro-loren after a switch failure: the failed switch leaves a hole in the
+// layout's grid, and LOREN's forwarding then loops for some destinations
+// (its livelock check fails). With the previous routing at hand the engine
+// hands out guide LFTs instead (EngineReport::repair_only) and the previous
+// routing is repaired incrementally: every pair still connected keeps its SL
+// (counted from the two Routings), the tables are deadlock free (independent
+// oracle), one WARN line and no ERROR. When the repair does not fit, and
+// without a previous routing, exactly one ERROR line. Every single switch
+// failure of an LRT(25, 4, 2) with 2 CAs per switch.
+TEST(Reroute, LorenRepairsThePreviousRoutingWhereItCannotRoute) {
+  const bench::LrtFabric x = bench::make_lrt(5, 4, 2, 2, 1);
+  const Fabric &f0 = x.f;
+  const std::string opts = "loren_layout=" + fixtures::temp_file("reroute-lrt25.layout", x.layout);
+  Routed before;
+  route(f0, "loren", nullptr, before, opts);
+  ASSERT_TRUE(before.ok) << (before.log.lines.empty() ? "" : before.log.lines.back().text);
+  const PreviousSls prev = capture_previous_sls(f0, before.r);
+  int loren_fails = 0, repaired = 0;
+  for (int32_t s = 0; s < f0.num_switches(); ++s) {
+    SCOPED_TRACE(f0.describe(s));
+    const Fabric f1 = without(f0, s, -1);
+    Routed fresh;
+    route(f1, "loren", nullptr, fresh, opts);
+    if (fresh.ok) continue;  // LOREN routes around this hole itself
+    ++loren_fails;
+    EXPECT_EQ(fresh.log.count(LogLevel::kError), 1);
+    EXPECT_TRUE(fresh.log.contains("livelock")) << fresh.log.lines.back().text;
+    Routed kept;
+    route(f1, "loren", &prev, kept, opts);
+    if (!kept.ok) {
+      EXPECT_EQ(kept.log.count(LogLevel::kError), 1);
+      EXPECT_TRUE(kept.log.contains("could not be repaired either"));
+      continue;
+    }
+    ++repaired;
+    EXPECT_EQ(kept.rep.get("repaired_previous"), "yes");
+    EXPECT_EQ(kept.rep.get("incremental"), "yes");
+    EXPECT_EQ(changed_pairs(f0, before.r, f1, kept.r), 0);
+    EXPECT_EQ(fixtures::credit_loop_problem(f1, kept.r), "");
+    EXPECT_EQ(kept.log.count(LogLevel::kError), 0);
+    EXPECT_EQ(warn_lines(kept.log), 1);
+    EXPECT_TRUE(kept.log.contains("LOREN cannot route this fabric"));
+    // incremental=0: no repair, the one ERROR line of LOREN's failure.
+    Routed off;
+    route(f1, "loren", &prev, off, opts + " incremental=0");
+    EXPECT_FALSE(off.ok);
+    EXPECT_EQ(off.log.count(LogLevel::kError), 1);
+  }
+  std::printf("LRT 25: LOREN fails after %d of %d single switch failures; %d repaired\n",
+              loren_fails, f0.num_switches(), repaired);
+  EXPECT_GE(loren_fails, 1);
+  EXPECT_EQ(repaired, loren_fails);
 }
 
 // Layers are pinned by base LID; a layer left empty takes an unpinned port.
