@@ -130,11 +130,16 @@ bool run_engine(const EngineDesc &e, const EngineInput &in, Routing &out, Engine
     // proves both alone as well (core/fixed_sl.h).
     co.fixed_sl = fixed_sl;
     co.fixed_sl_mixed = fixed_sl >= 0;
+    if (fixed_sl < 0) co.project_sl = 0;
     r = check::verify(in.fabric, routed, co);
     if (r.ok && fixed_sl < 0) {
       if (sl0_like_path_sls(in.fabric, routed, r.sl_mask)) {
         sl0_safe = 1;
+      } else if (r.projected_sl_ok >= 0) {  // SL 0 on one VL everywhere: no second walk
+        sl0_safe = r.projected_sl_ok;
+        sl0_problem = r.projected_sl_problem;
       } else {
+        co.project_sl = -1;
         co.fixed_sl = 0;
         co.max_problems = 1;
         co.name_cycle_paths = false;  // the INFO line shows the cycle only

@@ -111,7 +111,8 @@ int route(EngineRun &run, OsmLogger &log) {
   double install_s = 0;
   const StageFn stage = [&](const Routing &routed_tables) {
     const auto t1 = std::chrono::steady_clock::now();
-    routed = install_tables(f, routed_tables, sf.osm_switch);
+    routed =
+        install_tables(f, routed_tables, sf.osm_switch, static_cast<int>(opt.get_int("threads")));
     install_s = seconds_since(t1);
     return true;
   };
@@ -159,6 +160,7 @@ int ucast_build_fwd_tables(void *context) {
   const EngineDesc &e = *run.reg->desc;
   OsmLogger log(&run.osm->log, kErrRouting);
   ++run.runs;
+  if (run.trim_pending) trim_heap(run);  // the last sweep ended before its ROUTING_DONE
   const PluginState &plugin = *run.reg->plugin;
   if (!plugin.options_ok) {
     ++run.failures;
@@ -178,12 +180,9 @@ int ucast_build_fwd_tables(void *context) {
     log.error(kErrInternal, std::string(e.osm_name) + ": unexpected exception; not routing");
   }
   if (rc != 0) ++run.failures;
-  // A routing allocates and frees tens of MB (more at scale) on OpenSM's
-  // sweep thread; glibc keeps freed pages of that thread's arena mapped, so
-  // OpenSM's resident memory would settle at the largest sweep's peak. Hand
-  // them back: OpenSM lives for months, and a flat RSS is how an admin tells
-  // a plugin that frees from one that leaks (tests/soak).
-  malloc_trim(0);
+  // The memory the routing freed goes back to the system once OpenSM has
+  // sent the tables (trim_heap), not before: that is off the routing time.
+  run.trim_pending = true;
   return rc;
 }
 
@@ -223,6 +222,16 @@ void destroy(void *context) {
 }
 
 }  // namespace
+
+void trim_heap(EngineRun &run) {
+  // A routing allocates and frees tens of MB (more at scale), on OpenSM's
+  // sweep thread and keiro's workers; glibc keeps freed pages of their
+  // arenas mapped, so OpenSM's resident memory would settle at the largest
+  // sweep's peak. Hand them back: OpenSM lives for months, and a flat RSS is
+  // how an admin tells a plugin that frees from one that leaks (tests/soak).
+  malloc_trim(0);
+  for (EngineRun *r : run.reg->plugin->runs) r->trim_pending = false;
+}
 
 int setup_engine(osm_routing_engine_t *re, osm_opensm_t *osm) {
   auto *reg = static_cast<RegisteredEngine *>(re->context);

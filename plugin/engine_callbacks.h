@@ -5,7 +5,9 @@
 //    a failed run leaves OpenSM's state untouched for the next engine.
 //  - ucast_build_fwd_tables: reads the subnet into a Fabric, runs the engine
 //    and the self-check (run_engine), installs new_lft + hops; -1 on any
-//    failure (one ERROR line), so OpenSM tries the next engine.
+//    failure (one ERROR line), so OpenSM tries the next engine. The memory
+//    the run freed is handed back to the system later (trim_heap), once
+//    OpenSM reports the routing done, or at the next run.
 //  - path_sl: O(1) lookup in the last successful routing, reentrant.
 //  - update_sl2vl: pure lookup by (switch, in port, out port) or CA port.
 //  - mcast_build_stree: left NULL (OpenSM's tree works off the hop matrix).
@@ -24,5 +26,9 @@ namespace keiro::plugin {
 // The setup function registered with osm_register_external_routing_engine.
 // re->context holds the RegisteredEngine on entry and the EngineRun after.
 int setup_engine(struct osm_routing_engine *re, struct osm_opensm *osm);
+
+struct EngineRun;
+// malloc_trim(0) and clears every run's trim_pending (plugin_state.h).
+void trim_heap(EngineRun &run);
 
 }  // namespace keiro::plugin

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/check/paths.h"
+#include "core/parallel.h"
 // clang-format off
 #include "plugin/osm.h"
 // clang-format on
@@ -11,11 +12,16 @@
 namespace keiro::plugin {
 
 long install_tables(const Fabric &f, const Routing &r,
-                    const std::vector<osm_switch_t *> &osm_switch) {
-  const std::vector<uint8_t> hops = check::hop_counts(f, r);
+                    const std::vector<osm_switch_t *> &osm_switch, int threads) {
+  const std::vector<uint8_t> hops = check::hop_counts(f, r, threads);
   const size_t stride = static_cast<size_t>(r.max_lid()) + 1;
-  long routed = 0;
-  for (int32_t s = 0; s < f.num_switches(); ++s) {
+  const int32_t S = f.num_switches();
+  const int workers = worker_count(threads, S, 16);
+  std::vector<long> routed(workers, 0);
+  // Every switch is its own OpenSM object (its LFT, hop rows and port
+  // counters): the workers write disjoint state. malloc/free in
+  // osm_switch_set_hops/clear_hops are thread safe.
+  parallel_for(workers, S, 8, [&](int w, int32_t s) {
     osm_switch_t *sw = osm_switch[s];
     // Hops of a previous engine of the routing_engine chain (one that failed
     // after setting them) must not survive next to keiro's LFT.
@@ -28,14 +34,16 @@ long install_tables(const Fabric &f, const Routing &r,
       if (port != OSM_NO_PATH && port >= sw->num_ports) port = OSM_NO_PATH;
       sw->new_lft[lid] = port;
       if (port == OSM_NO_PATH) continue;
-      ++routed;
+      ++routed[w];
       const uint8_t h = hop_row[lid];
       if (h == 0xFF) continue;
       osm_switch_set_hops(sw, static_cast<uint16_t>(lid), port, h);
       osm_switch_count_path(sw, port);
     }
-  }
-  return routed;
+  });
+  long total = 0;
+  for (const long n : routed) total += n;
+  return total;
 }
 
 void withdraw_tables(const std::vector<osm_switch_t *> &osm_switch) {

@@ -8,7 +8,9 @@
 // OpenSM sends new_lft to the switches only when the engine returns success;
 // the plugin stages while the self-check runs (run_engine) and withdraws if
 // the check fails.
-// Time O(S * L) (S switches, L = max LID); memory O(S * L) for the hop table.
+// Time O(S * L) (S switches, L = max LID), on `threads` workers (the hop
+// table over LIDs, then the switches; 0: the machine's cores, capped; the
+// result is the same for every count); memory O(S * L) for the hop table.
 #pragma once
 
 #include <vector>
@@ -23,7 +25,7 @@ namespace keiro::plugin {
 // osm_switch[s] is the OpenSM switch of keiro switch s (read_subnet()).
 // Returns the number of LFT entries written that lead somewhere.
 long install_tables(const Fabric &f, const Routing &r,
-                    const std::vector<struct osm_switch *> &osm_switch);
+                    const std::vector<struct osm_switch *> &osm_switch, int threads = 1);
 
 // Undoes install_tables: new_lft all OSM_NO_PATH, hop tables and port-profile
 // path counters cleared, as OpenSM leaves them before any engine runs.

@@ -13,7 +13,9 @@
 // line, ERR KE01), which fails so that OpenSM falls back to the next engine.
 //
 // report() handles OSM_EVENT_ID_UCAST_ROUTING_DONE (sweeper thread, after
-// routing and QoS setup, before "SUBNET UP"): it writes the path SLs of a new
+// routing and QoS setup, before "SUBNET UP"): it hands the memory a keiro
+// routing freed back to the system (trim_heap, off the routing time) and
+// writes the path SLs of a new
 // keiro routing (core/io/path_sl_file.h) to the sl_dump=PATH option, or, like
 // OpenSM's own dumps, to dump_files_dir/keiro-path-sl.dump when the ROUTING
 // log flag (0x40) is on. When another engine's tables are in place, a file
@@ -92,6 +94,11 @@ std::string path_sl_dump_path(const PluginState &p) {
 void report(void *data, osm_epi_event_id_t event, void *) {
   if (event != OSM_EVENT_ID_UCAST_ROUTING_DONE || !data) return;
   auto &p = *static_cast<PluginState *>(data);
+  for (EngineRun *run : p.runs)
+    if (run->trim_pending) {
+      trim_heap(*run);
+      break;
+    }
   if (!p.options_ok) return;
   try {
     const std::string path = path_sl_dump_path(p);

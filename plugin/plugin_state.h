@@ -42,6 +42,7 @@ struct EngineRun {
   std::unique_ptr<const RoutedState> owned;  // owns *state
   bool dump_pending = false;                 // a new routing whose SLs are not dumped yet
   bool wrote_dump = false;                   // the path-SL file on disk is this engine's
+  bool trim_pending = false;                 // freed memory not handed back yet (trim_heap)
   long runs = 0, failures = 0;
 };
 

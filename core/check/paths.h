@@ -78,7 +78,9 @@ class DestinationWalk {
 // Hops from every switch to every LID, indexed [sw * (max_lid + 1) + lid]:
 // 0 at the switch's own LID, 1 to a terminal on the switch, and so on along
 // the LFT path; 0xFF when the LID is unused or not delivered from that switch
-// (and 0xFE for paths of 254 hops or more).
-std::vector<uint8_t> hop_counts(const Fabric &f, const Routing &r);
+// (and 0xFE for paths of 254 hops or more). threads: workers over the LIDs
+// (0: the machine's cores, capped; core/parallel.h), one walk each; the
+// table is the same for every count.
+std::vector<uint8_t> hop_counts(const Fabric &f, const Routing &r, int threads = 1);
 
 }  // namespace keiro::check

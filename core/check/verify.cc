@@ -116,6 +116,7 @@ class Checker {
     probs_ = &res_->problems;
     find_cycle();
     if (!cycle_nodes_.empty() && opt_.name_cycle_paths) explain_cycle();
+    if (holds_without_missing_sls(*res_) && res_->pairs_without_sl == 0) project_sl();
 
     res_->vl_mask = vl_mask_;
     res_->sl_mask = sl_mask_;
@@ -830,7 +831,11 @@ class Checker {
   }
 
   // Iterative DFS over the (channel, VL) graph; keeps the first cycle found.
-  void find_cycle() {
+  // A cycle of the dependency graph into cyc (empty: none). project >= 0:
+  // of its projection instead, every channel on VL project (the graph all
+  // traffic on one SL makes when that SL has one VL everywhere: the same
+  // turns, one VL); the counts of Result are left alone then.
+  void search_cycle(int project, std::vector<int64_t> &cyc) {
     const int32_t C = f_.num_channels();
     const size_t N = static_cast<size_t>(C) * kVls;
     std::vector<int64_t> start(N + 1, 0);
@@ -841,6 +846,10 @@ class Checker {
           if (turn_slot_[t] < 0) continue;
           const int32_t c2 = f_.out_begin(u) + static_cast<int32_t>(t - turn_base_[c]);
           const auto &vm = turns_[turn_slot_[t]];
+          if (project >= 0) {
+            fn(static_cast<size_t>(c) * kVls + project, static_cast<int64_t>(c2) * kVls + project);
+            continue;
+          }
           for (int v = 0; v < kVls; ++v)
             for (uint32_t m = vm[v]; m; m &= m - 1)
               fn(static_cast<size_t>(c) * kVls + v,
@@ -855,19 +864,22 @@ class Checker {
       std::vector<int64_t> fill(start.begin(), start.end() - 1);
       for_each_edge([&](size_t from, int64_t to) { adj[fill[from]++] = to; });
     }
-    res_->dependency_edges = static_cast<int64_t>(adj.size());
     std::vector<uint8_t> color(N, 0);  // 0 white, 1 on stack, 2 done
-    for (size_t x = 0; x < N; ++x) {
-      if (start[x] != start[x + 1]) color[x] = 3;
-      for (int64_t e = start[x]; e < start[x + 1]; ++e) color[adj[e]] = 3;
-    }
-    for (size_t x = 0; x < N; ++x) {
-      res_->dependency_nodes += color[x] == 3;
-      color[x] = 0;
+    if (project < 0) {
+      res_->dependency_edges = static_cast<int64_t>(adj.size());
+      for (size_t x = 0; x < N; ++x) {
+        if (start[x] != start[x + 1]) color[x] = 3;
+        for (int64_t e = start[x]; e < start[x + 1]; ++e) color[adj[e]] = 3;
+      }
+      for (size_t x = 0; x < N; ++x) {
+        res_->dependency_nodes += color[x] == 3;
+        color[x] = 0;
+      }
     }
     std::vector<int64_t> it(N, 0);
     std::vector<int64_t> stack;
-    for (size_t root = 0; root < N && cycle_nodes_.empty(); ++root) {
+    cyc.clear();
+    for (size_t root = 0; root < N && cyc.empty(); ++root) {
       if (color[root] || start[root] == start[root + 1]) continue;
       stack.push_back(static_cast<int64_t>(root));
       color[root] = 1;
@@ -878,7 +890,7 @@ class Checker {
           const int64_t y = adj[it[x]++];
           if (color[y] == 1) {
             auto pos = std::find(stack.begin(), stack.end(), y);
-            cycle_nodes_.assign(pos, stack.end());
+            cyc.assign(pos, stack.end());
             break;
           }
           if (color[y] == 0) {
@@ -892,16 +904,52 @@ class Checker {
         }
       }
     }
-    if (cycle_nodes_.empty()) return;
     // Start the cycle at its smallest vertex, so that reports are stable.
-    std::rotate(cycle_nodes_.begin(), std::min_element(cycle_nodes_.begin(), cycle_nodes_.end()),
-                cycle_nodes_.end());
+    std::rotate(cyc.begin(), std::min_element(cyc.begin(), cyc.end()), cyc.end());
+  }
+
+  std::string cycle_line(const std::vector<int64_t> &cyc, std::vector<std::string> *labels) const {
+    std::vector<std::string> own;
+    std::vector<std::string> &hops = labels ? *labels : own;
+    for (const int64_t n : cyc) hops.push_back(node_label(n));
+    std::string line = strprintf("credit loop over %zu (channel, VL) pairs: ", cyc.size());
+    for (const std::string &h : hops) line += h + " -> ";
+    return line + hops.front();
+  }
+
+  void find_cycle() {
+    search_cycle(-1, cycle_nodes_);
+    if (cycle_nodes_.empty()) return;
     res_->credit_loop = true;
-    for (const int64_t n : cycle_nodes_) res_->cycle.push_back(node_label(n));
-    std::string line = strprintf("credit loop over %zu (channel, VL) pairs: ", cycle_nodes_.size());
-    for (const std::string &h : res_->cycle) line += h + " -> ";
-    line += res_->cycle.front();
-    problem(line);
+    problem(cycle_line(cycle_nodes_, &res_->cycle));
+  }
+
+  // Options::project_sl: when SL p maps to one VL on every hop and at every
+  // CA port, all traffic on SL p follows the turns just collected, each
+  // channel on that VL: its verdict from the projection, without a walk.
+  void project_sl() {
+    const int p = opt_.project_sl;
+    if (p < 0 || p >= kNumSls) return;
+    const auto sl = static_cast<uint8_t>(p);
+    const int v0 = f_.num_switches() > 0 ? r_.vl(0, 0, 0, sl) : 0;
+    for (int32_t s = 0; s < f_.num_switches(); ++s) {
+      const unsigned ports = f_.sw(s).num_ports;
+      for (unsigned in = 0; in <= ports; ++in)
+        for (unsigned o = 0; o <= ports; ++o)
+          if (r_.vl(s, static_cast<uint8_t>(in), static_cast<uint8_t>(o), sl) != v0) return;
+    }
+    for (int32_t t = 0; t < f_.num_terminals(); ++t)
+      if (r_.terminal_vl(t, sl) != v0) return;
+    // A VL the ports do not operate is the full check's matter (VL errors).
+    if (v0 >= std::min(opt_.vls, kVls) || v0 == 15 || opt_.port_vls) return;
+    for (int32_t c = 0; c < f_.num_channels(); ++c)
+      if (v0 >= f_.channel(c).vls) return;
+    for (int32_t t = 0; t < f_.num_terminals(); ++t)
+      if (v0 >= f_.terminal(t).vls) return;
+    std::vector<int64_t> cyc;
+    search_cycle(v0, cyc);
+    res_->projected_sl_ok = cyc.empty() ? 1 : 0;
+    if (!cyc.empty()) res_->projected_sl_problem = cycle_line(cyc, nullptr);
   }
 
   std::string node_label(int64_t n) const {

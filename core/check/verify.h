@@ -152,6 +152,14 @@ struct Options {
   // -1: every pair on its own path SL only.
   int fixed_sl = -1;
   bool fixed_sl_mixed = false;
+  // Also the verdict for all traffic on SL project_sl (every pair on it, as
+  // fixed_sl = project_sl would check) at the cost of one more cycle search,
+  // O(E), when that SL maps to one VL everywhere (every switch's SL2VL, in
+  // and out ports alike, and every CA port's): such traffic makes the same
+  // turns as the pairs checked, each channel on that one VL. Only when
+  // everything else holds (Result::projected_sl_ok stays -1 otherwise, and
+  // when the SL2VL is not uniform: check with fixed_sl then). -1: off.
+  int project_sl = -1;
   int max_problems = 20;  // problem lines kept
   int max_examples = 3;   // example paths kept per cycle dependency
   // With a credit loop, name the paths behind each dependency of the cycle
@@ -197,6 +205,11 @@ struct Result {
   int vls_used = 0, sls_used = 0;     // distinct VLs on switch-to-switch hops, distinct path SLs
   uint32_t vl_mask = 0, sl_mask = 0;  // which ones (bit per VL / SL)
   int64_t dependency_nodes = 0, dependency_edges = 0;
+  // Options::project_sl: 1 free of credit loops with all traffic on that SL,
+  // 0 not (projected_sl_problem: the cycle, as fixed_sl would report it),
+  // -1 not decided.
+  int projected_sl_ok = -1;
+  std::string projected_sl_problem;
   double seconds = 0;
 };
 

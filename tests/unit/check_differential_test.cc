@@ -229,5 +229,75 @@ TEST(VerifyDifferential, SourceLidSls) {
   EXPECT_TRUE(c.ok) << c.first_problem;
 }
 
+// Options::project_sl: where an SL maps to one VL everywhere, the verdict for
+// all traffic on it comes from the turns of the walk with the path SLs; it
+// must equal the walk of Options::fixed_sl (its own pass over every pair),
+// problem line included, and leave the rest of the Result alone.
+TEST(VerifyDifferential, ProjectedSlEqualsFixedSlWalk) {
+  int free = 0, loops = 0;
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    const Fabric f = small(seed, static_cast<uint8_t>(seed % 2));
+    Routing r = acro_like(f, seed % 2 ? Base::kTree : Base::kMinHop, seed, 4, 4);
+    const int sl = static_cast<int>(seed % 4), v0 = static_cast<int>(seed % 3);
+    for (int32_t s = 0; s < f.num_switches(); ++s) {
+      const unsigned n = f.sw(s).num_ports;
+      for (unsigned in = 0; in <= n; ++in)
+        for (unsigned out = 0; out <= n; ++out)
+          r.set_vl(s, static_cast<uint8_t>(in), static_cast<uint8_t>(out), static_cast<uint8_t>(sl),
+                   static_cast<uint8_t>(v0));
+    }
+    for (int32_t t = 0; t < f.num_terminals(); ++t)
+      r.set_terminal_vl(t, static_cast<uint8_t>(sl), static_cast<uint8_t>(v0));
+    const std::string tag = strprintf("seed %llu", static_cast<unsigned long long>(seed));
+    for (const char *pairs : {"all", "ca"}) {
+      check::Options o;
+      ASSERT_TRUE(check::parse_pairs(pairs, o));
+      o.threads = 2;
+      const check::Result plain = check::verify(f, r, o);
+      if (!plain.ok) continue;  // the projection is only made when everything else holds
+      o.project_sl = sl;
+      const check::Result proj = check::verify(f, r, o);
+      expect_same(proj, plain, tag + " with project_sl");
+      check::Options w = o;
+      w.project_sl = -1;
+      w.fixed_sl = sl;
+      w.max_problems = 1;
+      w.name_cycle_paths = false;
+      const check::Result fixed = check::verify(f, r, w);
+      ASSERT_GE(proj.projected_sl_ok, 0) << tag;
+      EXPECT_EQ(proj.projected_sl_ok, fixed.ok ? 1 : 0) << tag << " " << pairs;
+      EXPECT_EQ(proj.projected_sl_problem, fixed.ok ? "" : fixed.first_problem) << tag;
+      (proj.projected_sl_ok ? free : loops) += 1;
+      // An SL with two VLs somewhere is not decided.
+      Routing mixed = r;
+      mixed.set_vl(0, 0, 1, static_cast<uint8_t>(sl), static_cast<uint8_t>(v0 + 1));
+      o.threads = 1;
+      EXPECT_EQ(check::verify(f, mixed, o).projected_sl_ok, -1) << tag;
+    }
+  }
+  // keiro-nue's tables (VL = layer = SL everywhere): the case it is for;
+  // with 2 and 4 layers on a 5x5 torus all traffic on SL 0 has a loop.
+  const Fabric t = fixtures::from_links(25, fixtures::torus_links(5, 5), {.hcas = 2});
+  for (const int vls : {2, 4}) {
+    const fixtures::EngineRun nue = fixtures::run_captured(t, "nue", {.max_vls = vls});
+    ASSERT_TRUE(nue.ok) << nue.last_line();
+    check::Options o;
+    o.project_sl = 0;
+    const check::Result proj = check::verify(t, nue.out, o);
+    ASSERT_TRUE(proj.ok) << proj.first_problem;
+    check::Options w;
+    w.fixed_sl = 0;
+    w.max_problems = 1;
+    w.name_cycle_paths = false;
+    const check::Result fixed = check::verify(t, nue.out, w);
+    EXPECT_EQ(proj.projected_sl_ok, fixed.ok ? 1 : 0) << vls << " VLs";
+    EXPECT_EQ(proj.projected_sl_problem, fixed.first_problem) << vls << " VLs";
+    (proj.projected_sl_ok == 1 ? free : loops) += 1;
+    EXPECT_EQ(proj.projected_sl_ok, 0) << vls << " VLs";
+  }
+  EXPECT_GT(free, 0);  // both verdicts are compared
+  EXPECT_GT(loops, 0);
+}
+
 }  // namespace
 }  // namespace keiro

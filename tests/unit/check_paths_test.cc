@@ -62,5 +62,26 @@ TEST(Paths, HopCounts) {
   EXPECT_EQ(check::hop_counts(f, r)[0 * stride + 7], 0xFF);
 }
 
+// Workers over the LIDs (the plugin's install): the same table, checked
+// against BFS distances (min-hop tables: every path is a shortest one).
+TEST(Paths, HopCountsSameForEveryThreadCount) {
+  const Fabric f = fixtures::random_regular(64, 4, 5, {.hcas = 3});
+  const Routing r = fixtures::min_hop(f);
+  const std::vector<uint8_t> one = check::hop_counts(f, r, 1);
+  const std::vector<int32_t> dist = fixtures::distances(f);
+  const size_t stride = r.max_lid() + 1u;
+  const int32_t S = f.num_switches();
+  int64_t checked = 0;
+  for (int32_t s = 0; s < S; ++s)
+    for (const uint16_t lid : f.lids()) {
+      const int32_t t = f.lid_switch(lid);
+      const bool own = f.lid_owner(lid).kind == LidOwner::kSwitch;
+      ASSERT_EQ(one[s * stride + lid], dist[s * S + t] + (own ? 0 : 1)) << s << " " << lid;
+      ++checked;
+    }
+  EXPECT_EQ(checked, int64_t{S} * 256);  // 8 workers at most: 32 LIDs each
+  for (const int threads : {2, 3, 8}) EXPECT_EQ(check::hop_counts(f, r, threads), one) << threads;
+}
+
 }  // namespace
 }  // namespace keiro
