@@ -111,8 +111,10 @@ int route(EngineRun &run, OsmLogger &log) {
   double install_s = 0;
   const StageFn stage = [&](const Routing &routed_tables) {
     const auto t1 = std::chrono::steady_clock::now();
+    // Every hop row only when OpenSM will dump them (install_tables.h).
     routed =
-        install_tables(f, routed_tables, sf.osm_switch, static_cast<int>(opt.get_int("threads")));
+        install_tables(f, routed_tables, sf.osm_switch, static_cast<int>(opt.get_int("threads")),
+                       osm_log_is_active(&run.osm->log, OSM_LOG_ROUTING) != 0);
     install_s = seconds_since(t1);
     return true;
   };

@@ -1,10 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // Stages a Routing in OpenSM's switch objects: every switch's new_lft for LIDs
-// 1..max_lid_ho (OpenSM sends the blocks that changed), and the hop matrix
-// (osm_switch_set_hops on the port the LFT uses, with the hop count of that
-// path; own LIDs port 0, 0 hops) plus the port-profile path counters. The
-// hops keep OpenSM's default multicast spanning tree and its opensm.fdbs /
-// lid-matrix dumps working, since keiro leaves mcast_build_stree NULL.
+// 1..max_lid_ho (OpenSM sends the blocks that changed), the port-profile path
+// counters, and hop rows (osm_switch_set_hops on the port the LFT uses, with
+// the hop count of that path; own LIDs port 0, 0 hops). OpenSM's multicast
+// spanning tree (keiro leaves mcast_build_stree NULL) reads the rows of
+// switch LIDs only (the members' switches: osm_mcast_mgr.c,
+// osm_switch_recommend_mcast_path) and the SA walks the LFTs, so rows go to
+// the switch LIDs at every switch and to a CA's or router's LIDs at its own
+// switch, as in OpenSM's own min-hop matrix (osm_ucast_mgr_build_lid_matrices).
+// all_hops: a row for every LID at every switch, for the opensm.fdbs and
+// opensm-lid-matrix.dump that OpenSM writes with the ROUTING log flag
+// (osm_dump_all): with rows for one port only, the fdbs fallback through the
+// CA's switch LID would find no hop count where keiro routes the CA's LID
+// on another port than its switch's. OpenSM allocates one row per (switch,
+// LID): all of them are some 3 GB of OpenSM's heap at 1,900 switches and
+// 47,500 LIDs, the switch LIDs' about 115 MB.
 // OpenSM sends new_lft to the switches only when the engine returns success;
 // the plugin stages while the self-check runs (run_engine) and withdraws if
 // the check fails.
@@ -25,7 +35,8 @@ namespace keiro::plugin {
 // osm_switch[s] is the OpenSM switch of keiro switch s (read_subnet()).
 // Returns the number of LFT entries written that lead somewhere.
 long install_tables(const Fabric &f, const Routing &r,
-                    const std::vector<struct osm_switch *> &osm_switch, int threads = 1);
+                    const std::vector<struct osm_switch *> &osm_switch, int threads = 1,
+                    bool all_hops = true);
 
 // Undoes install_tables: new_lft all OSM_NO_PATH, hop tables and port-profile
 // path counters cleared, as OpenSM leaves them before any engine runs.

@@ -37,7 +37,8 @@ kb_init() {
 #  - torus-2QoS: torus_config TORUS_CONF, max_op_vls 8, SLs from the SA;
 #  - the others (minhop, updn, ftree, ...) hand out SL 0.
 # KB_NO_SA=1: no SA queries (timing only; on big fabrics the per-pair
-# PathRecord queries take longer than the routing).
+# PathRecord queries take longer than the routing). KB_LOG_FLAGS: OpenSM's
+# log_flags (default 0x47; the dumps keiro analyze reads need 0x40).
 # Sets KB_USED (the engine OpenSM installed: fallback shows here), KB_RT
 # (routing seconds from OpenSM's own log lines) and KB_SLS (the SL arguments
 # of keiro analyze/check/simulate for these tables). Returns 1 when the
@@ -46,7 +47,7 @@ kb_run() {
   local label=$1 net=$2 dir=$3 vls=$4 layout=${5:-} tconf=${6:-}
   local e=${label%%@*} extra=
   [ "$e" != "$label" ] && extra=" ${label#*@}"
-  local args=(-t "$net" -o "$dir" -w 3600 -c "log_flags 0x47")
+  local args=(-t "$net" -o "$dir" -w 3600 -c "log_flags ${KB_LOG_FLAGS:-0x47}")
   KB_SLS=(--assume-sl 0) KB_USED='' KB_RT=''
   case $e in
     keiro-loren) args+=(-e "$e" -p "max_vls=$vls loren_layout=$layout$extra") KB_SLS=() ;;

@@ -9,7 +9,11 @@
 #     *_seconds facts it reports), VLs and SLs.
 #  2. Through OpenSM + ibsim on a 10x10x10 torus with 4 HCAs per switch:
 #     keiro-nue against OpenSM's built-in nue, dfsssp and lash (8 VLs), routing
-#     time from OpenSM's own log lines, as ratios in the same run.
+#     time from OpenSM's own log lines, as ratios in the same run. OpenSM's
+#     usual log flags plus VERBOSE for those lines (log_flags 0x07): with the
+#     ROUTING flag OpenSM writes its routing dumps after every sweep and the
+#     plugin stages a hop row for every (switch, LID) for them
+#     (plugin/install_tables.h), which no production setting asks for.
 #
 # usage: scripts/bench-scale.sh [BUILDDIR] [OUTDIR]
 #   BUILDDIR  built keiro tree (default ./build)
@@ -116,7 +120,7 @@ if [ "${BENCH_OPENSM:-1}" = 1 ]; then
   mkdir -p "$out/opensm"
   for e in keiro-nue nue dfsssp lash; do
     echo "bench-scale: OpenSM on $fab: $e" >&2
-    if KB_NO_SA=1 kb_run "$e" "$net" "$out/opensm/$e" 8; then
+    if KB_NO_SA=1 KB_LOG_FLAGS=0x07 kb_run "$e" "$net" "$out/opensm/$e" 8; then
       printf '%s\t%s\t%s\t%s\n' "$fab" "$e" "${KB_USED:--}" "${KB_RT:--}" >>"$osm"
     else
       printf '%s\t%s\t-\t-\n' "$fab" "$e" >>"$osm"

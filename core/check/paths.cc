@@ -131,24 +131,37 @@ void DestinationWalk::run(uint16_t dlid, const uint8_t *ports, size_t stride) {
     if (fate_[s] == static_cast<uint8_t>(Fate::kDelivered)) order_[bucket_[hops_[s]]++] = s;
 }
 
-std::vector<uint8_t> hop_counts(const Fabric &f, const Routing &r, int threads) {
-  const size_t stride = static_cast<size_t>(r.max_lid()) + 1;
-  std::vector<uint8_t> out(static_cast<size_t>(f.num_switches()) * stride, 0xFF);
-  const std::vector<uint16_t> &lids = f.lids();
-  const int workers = worker_count(threads, static_cast<int64_t>(lids.size()), 32);
+std::vector<uint8_t> hop_counts_to(const Fabric &f, const Routing &r,
+                                   std::span<const uint16_t> lids, int threads) {
+  const size_t n = lids.size();
+  std::vector<uint8_t> out(static_cast<size_t>(f.num_switches()) * n, 0xFF);
+  const int workers = worker_count(threads, static_cast<int64_t>(n), 32);
   std::vector<DestinationWalk> walks;
   walks.reserve(workers);
   for (int w = 0; w < workers; ++w) walks.emplace_back(f, r);
   // Each LID is its own column: the workers write disjoint entries.
-  parallel_for(workers, static_cast<int32_t>(lids.size()), 16, [&](int w, int32_t i) {
+  parallel_for(workers, static_cast<int32_t>(n), 16, [&](int w, int32_t i) {
     const uint16_t lid = lids[i];
     if (lid > r.max_lid()) return;
     DestinationWalk &walk = walks[w];
     walk.run(lid);
     for (int32_t s = 0; s < f.num_switches(); ++s)
       if (walk.fate(s) == Fate::kDelivered)
-        out[s * stride + lid] = static_cast<uint8_t>(std::min<uint16_t>(walk.hops(s), 0xFE));
+        out[s * n + i] = static_cast<uint8_t>(std::min<uint16_t>(walk.hops(s), 0xFE));
   });
+  return out;
+}
+
+std::vector<uint8_t> hop_counts(const Fabric &f, const Routing &r, int threads) {
+  const size_t stride = static_cast<size_t>(r.max_lid()) + 1;
+  std::vector<uint16_t> lids;
+  for (const uint16_t lid : f.lids())
+    if (lid < stride) lids.push_back(lid);
+  const std::vector<uint8_t> cols = hop_counts_to(f, r, lids, threads);
+  const size_t n = lids.size();
+  std::vector<uint8_t> out(static_cast<size_t>(f.num_switches()) * stride, 0xFF);
+  for (int32_t s = 0; s < f.num_switches(); ++s)
+    for (size_t i = 0; i < n; ++i) out[s * stride + lids[i]] = cols[s * n + i];
   return out;
 }
 

@@ -82,5 +82,9 @@ class DestinationWalk {
 // (0: the machine's cores, capped; core/parallel.h), one walk each; the
 // table is the same for every count.
 std::vector<uint8_t> hop_counts(const Fabric &f, const Routing &r, int threads = 1);
+// The same for the LIDs `lids` only, indexed [sw * lids.size() + i]
+// (the plugin's hop rows: switch LIDs, install_tables.h).
+std::vector<uint8_t> hop_counts_to(const Fabric &f, const Routing &r,
+                                   std::span<const uint16_t> lids, int threads = 1);
 
 }  // namespace keiro::check

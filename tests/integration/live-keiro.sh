@@ -11,7 +11,8 @@
 #    or SL2VL set shows up there);
 #  - the live LFTs and SL2VL tables equal OpenSM's dumps (which are its
 #    new_lft, i.e. staged, not necessarily sent);
-#  - the live tables pass keiro check (reachable, no loop, no credit loop).
+#  - the live tables pass keiro check (reachable, no loop, no credit loop);
+# and keiro-nue once more with OpenSM's usual log flags (no routing dumps).
 . "${KEIRO_SRCDIR:-$(dirname "$0")/../..}/tests/integration/common.sh"
 it_require_sim
 net=$(it_fabric demo-lrt-25sw.net)
@@ -46,4 +47,23 @@ for engine in keiro-nue keiro-acro keiro-dl keiro-loren; do
   it_no_osm_errors
   it_stop
 done
+
+# OpenSM's usual log flags (no ROUTING: no routing dumps): the plugin then
+# stages hop rows for switch LIDs only, as OpenSM's own min-hop matrix has
+# them (plugin/install_tables.h); what the switches hold must pass the same.
+if it_start keiro-nue-quiet "$net" engines=keiro-nue,minhop "plugin_options=max_vls=4" \
+  log_flags=0x03; then
+  it_expect_log "keiro-nue tables configured on all switches" 1
+  it_expect_log 'ERR KE' 0
+  it_no_osm_errors
+  [ -e "$IT_OUT/dumps/opensm-lfts.dump" ] &&
+    it_fail "keiro-nue quiet: OpenSM wrote its routing dumps: log_flags 0x03 not in effect"
+  if it_live_check 0 --sa-tool "$sa_tool" --sl-pairs all; then
+    grep -q '^  pairs checked   9900$' "$IT_OUT/live-check.txt" ||
+      it_fail "keiro-nue quiet live: expected 9900 pairs checked: $(grep 'pairs checked' "$IT_OUT/live-check.txt")"
+  fi
+else
+  it_fail "keiro-nue quiet: no SUBNET UP"
+fi
+it_stop
 it_done
