@@ -85,7 +85,8 @@ for entry in "${set_[@]}"; do
         "$keiro" route --topology "$net" --engine "$e" "${opts[@]}" --opt "threads=$t" --json \
         >"$base.json" 2>"$base.err"
       rc=$?
-      read -r wall user rss_kb <"$base.time" 2>/dev/null || wall=- user=- rss_kb=
+      # GNU time puts "Command exited with non-zero status N" first.
+      read -r wall user rss_kb < <(tail -n 1 "$base.time" 2>/dev/null) || wall=- user=- rss_kb=
       [ "$rc" = 124 ] && wall=">$limit"
       python3 - "$base.json" "$fam" "$fab" "keiro-$e" "$t" "$wall" "$user" "${rss_kb:-0}" "$rc" \
         >>"$tsv" <<'EOF'
