@@ -276,6 +276,16 @@ void log_pins(Logger &log, const char *engine, const vlmap::VlMapStats &vs) {
 
 namespace {
 
+// The checks of the steps below: the engine's threads, the first problem
+// only, no paths named (a failure only moves on to the next step).
+check::Options keep_check_options(const EngineInput &in) {
+  check::Options co;
+  co.threads = static_cast<int>(in.options.get_int("threads"));
+  co.max_problems = 1;
+  co.name_cycle_paths = false;
+  return co;
+}
+
 // Step 1c: the incremental route from fresh (or guide) tables, checked, and
 // taken only when it keeps every previous SL. Facts incremental,
 // incremental_seconds and, when taken, the LFT counts, sls_changed=0 and
@@ -284,11 +294,7 @@ bool try_incremental(const EngineInput &in, const PreviousSls &prev, const Routi
                      Routing &inc, IncrementalStats &is, EngineReport &rep) {
   bool ok = incremental_reroute(in.fabric, prev, fresh, in.max_vls, in.max_sls, inc, is);
   if (ok) {
-    check::Options co;
-    co.threads = static_cast<int>(in.options.get_int("threads"));
-    co.max_problems = 1;
-    co.name_cycle_paths = false;
-    const check::Result r = check::verify(in.fabric, inc, co);
+    const check::Result r = check::verify(in.fabric, inc, keep_check_options(in));
     ok = r.ok && compare_sls(in.fabric, inc, prev).changed == 0;
     if (!r.ok) is.why = "its tables fail the check: " + r.first_problem;
   }
@@ -363,10 +369,7 @@ bool keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
   const bool keep = in.options.get_int("keep_sls") != 0;
   std::string why = keep ? "the previous SLs do not fit the new tables' SL scope"
                          : "option keep_sls=0: routed afresh";
-  check::Options co;
-  co.threads = static_cast<int>(in.options.get_int("threads"));
-  co.max_problems = 1;
-  co.name_cycle_paths = false;
+  const check::Options co = keep_check_options(in);
   int checks = 0;
   // Step 1c: the incremental route (core/incremental.h): the previous
   // tables where the fault left them intact, only broken paths re-routed.

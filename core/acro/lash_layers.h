@@ -5,13 +5,13 @@
 // acyclic with the path's dependencies added; a new layer is opened when no
 // layer takes it. Paths are taken source by source, destinations in order.
 //
-// Each layer keeps a topological order of its CDG and updates it on edge
-// insertion with the Pearce-Kelly online algorithm, so a cycle check only
-// visits the part of the graph between the two ends of a new edge. A path
-// whose insertion fails halfway has its new edges removed again (removal
-// never invalidates the order).
-// Time: O(P * n * L * (affected region)) in practice; memory O(n * C * deg)
-// for n layers, P paths of length L.
+// Each layer's CDG is a graph::DynamicDag over the channels: a topological
+// order updated on edge insertion with the Pearce-Kelly online algorithm,
+// so a cycle check only visits the part of the graph between the two ends
+// of a new edge. A path whose insertion fails halfway has its new edges
+// removed again, last first (removal never invalidates the order).
+// Time: O(P * n * L * (affected region)) in practice; memory O(n * (C + E))
+// for n layers, P paths of length L, E dependencies of a layer.
 #pragma once
 
 #include <cstdint>

@@ -4,15 +4,14 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <bit>
 #include <functional>
 #include <mutex>
 #include <span>
-#include <thread>
 
 #include "core/check/paths.h"
 #include "core/log.h"
+#include "core/parallel.h"
 #include "core/timing.h"
 
 namespace keiro::check {
@@ -147,34 +146,22 @@ class Checker {
   // dependency turns and per-block problem lines, merged in block order, so
   // that the result does not depend on the number of threads.
   static constexpr size_t kBlock = 64;
-  // Runs fn(worker, block) for blocks 0..nblocks-1 on the workers (one
-  // thread each; the calling thread when there is one); fn returns the
+  // Runs fn(worker, block) for blocks 0..nblocks-1 on the workers
+  // (core/parallel.h; worker 0 on the calling thread); fn returns the
   // destinations done, for Options::progress (main pass only).
   template <class Fn>
   void run_blocks(size_t nblocks, std::vector<Checker> &workers, Fn fn, bool progress = true) {
-    std::atomic<size_t> next{0};
     std::mutex progress_mu;
     size_t done = 0;
-    auto work = [&](Checker &w) {
-      for (;;) {
-        const size_t b = next.fetch_add(1);
-        if (b >= nblocks) break;
-        const size_t n = fn(w, b);
-        if (progress && opt_.progress) {
-          const std::lock_guard<std::mutex> lock(progress_mu);
-          done += n;
-          opt_.progress(static_cast<int64_t>(done), static_cast<int64_t>(dests_.size()));
-        }
-      }
-    };
-    if (workers.size() == 1) {
-      work(workers[0]);
-      return;
-    }
-    std::vector<std::thread> pool;
-    pool.reserve(workers.size());
-    for (Checker &w : workers) pool.emplace_back(work, std::ref(w));
-    for (std::thread &t : pool) t.join();
+    parallel_for(static_cast<int>(workers.size()), static_cast<int32_t>(nblocks), 1,
+                 [&](int w, int32_t b) {
+                   const size_t n = fn(workers[w], static_cast<size_t>(b));
+                   if (progress && opt_.progress) {
+                     const std::lock_guard<std::mutex> lock(progress_mu);
+                     done += n;
+                     opt_.progress(static_cast<int64_t>(done), static_cast<int64_t>(dests_.size()));
+                   }
+                 });
   }
 
   void destinations() {
@@ -182,9 +169,7 @@ class Checker {
     for (const uint16_t dlid : f_.lids())
       if (wanted(dlid)) dests_.push_back(dlid);
     const size_t nblocks = (dests_.size() + kBlock - 1) / kBlock;
-    int nt = opt_.threads > 0 ? std::min(opt_.threads, 256)
-                              : std::min<int>(std::max(1u, std::thread::hardware_concurrency()), 8);
-    nt_ = nt = static_cast<int>(std::max<size_t>(1, std::min<size_t>(nt, nblocks)));
+    const int nt = nt_ = worker_count(std::min(opt_.threads, 256), static_cast<int64_t>(nblocks));
     std::vector<std::vector<std::string>> block_problems(nblocks);
     std::vector<Result> wres(nt);
     std::vector<Checker> workers;

@@ -11,8 +11,10 @@
 // (undo) keeps the order valid.
 //
 // Used by the incremental re-route (core/incremental.h) on the dependency
-// graph of (channel, VL) pairs; keiro-nue's CDG (core/nue/cdg.h) has its own,
-// specialised to one layer's channel turns.
+// graph of (channel, VL) pairs and by the LASH-style layers of ACRO's
+// comparison (core/acro/lash_layers.h) on one layer's channels; keiro-nue's
+// CDG (core/nue/cdg.h) has its own, specialised to one layer's channel turns
+// (edge states and tentative use).
 //
 // Time: add_edge O(deg) when the order already agrees, else
 // O(W log W + edges of W) for the window W of nodes searched; build_order

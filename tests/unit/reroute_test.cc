@@ -61,6 +61,15 @@ void route(const Fabric &f, const char *engine, const PreviousSls *prev, Routed 
   run.ok = run_engine(*find_engine(engine), in, run.r, run.rep);
 }
 
+// The first routing of f (no previous one) into run, and the SLs it handed
+// out, as the plugin keeps them for the next sweep.
+void route_first(const Fabric &f, const char *engine, Routed &run, PreviousSls &prev,
+                 const std::string &opts = "") {
+  route(f, engine, nullptr, run, opts);
+  ASSERT_TRUE(run.ok) << (run.log.lines.empty() ? "" : run.log.lines.back().text);
+  prev = capture_previous_sls(f, run.r);
+}
+
 // (source LID, destination LID) pairs of LMC-0 fabric g (routed r) whose SL
 // differs from r0's on f0, both ends present in both fabrics.
 int64_t changed_pairs(const Fabric &f0, const Routing &r0, const Fabric &g, const Routing &r) {
@@ -92,9 +101,8 @@ Fabric torus5x5() {
 TEST(Reroute, NueLinkFailureKeepsLayers) {
   const Fabric f0 = torus5x5();
   Routed before;
-  route(f0, "nue", nullptr, before);
-  ASSERT_TRUE(before.ok);
-  const PreviousSls prev = capture_previous_sls(f0, before.r);
+  PreviousSls prev;
+  ASSERT_NO_FATAL_FAILURE(route_first(f0, "nue", before, prev));
   int found = -1;
   for (int32_t c = 0; c < f0.num_channels() && found < 0; ++c) {
     if (c > f0.channel(c).reverse) continue;
@@ -133,11 +141,10 @@ TEST(Reroute, NueLinkFailureKeepsLayers) {
 TEST(Reroute, NueSwitchFailureAndRestore) {
   const Fabric f0 = torus5x5();
   Routed before;
-  route(f0, "nue", nullptr, before);
-  ASSERT_TRUE(before.ok);
+  PreviousSls p0;
+  ASSERT_NO_FATAL_FAILURE(route_first(f0, "nue", before, p0));
   const Fabric f1 = without(f0, 12, -1);
   ASSERT_EQ(f1.lids().size(), 72u);
-  const PreviousSls p0 = capture_previous_sls(f0, before.r);
   Routed down;
   route(f1, "nue", &p0, down);
   ASSERT_TRUE(down.ok);
@@ -166,9 +173,8 @@ TEST(Reroute, PerSourceSwitchEnginesRealizeWithPinnedSls) {
   for (const char *engine : {"acro", "dl"}) {
     SCOPED_TRACE(engine);
     Routed before;
-    route(f0, engine, nullptr, before);
-    ASSERT_TRUE(before.ok);
-    const PreviousSls prev = capture_previous_sls(f0, before.r);
+    PreviousSls prev;
+    ASSERT_NO_FATAL_FAILURE(route_first(f0, engine, before, prev));
     Routed fresh, kept;
     route(f1, engine, &prev, fresh, "keep_sls=0");
     route(f1, engine, &prev, kept, "incremental=0");
@@ -209,9 +215,8 @@ TEST(Reroute, IncrementalKeepsRoutesAndSls) {
   for (const char *engine : {"acro", "dl"}) {
     SCOPED_TRACE(engine);
     Routed before;
-    route(f0, engine, nullptr, before);
-    ASSERT_TRUE(before.ok);
-    const PreviousSls prev = capture_previous_sls(f0, before.r);
+    PreviousSls prev;
+    ASSERT_NO_FATAL_FAILURE(route_first(f0, engine, before, prev));
     int cases = 0, taken = 0;
     auto one = [&](int32_t drop_sw, int32_t drop_channel) {
       const Fabric f1 = without(f0, drop_sw, drop_channel);
@@ -269,9 +274,8 @@ TEST(Reroute, LorenRepairsThePreviousRoutingWhereItCannotRoute) {
   const Fabric &f0 = x.f;
   const std::string opts = "loren_layout=" + fixtures::temp_file("reroute-lrt25.layout", x.layout);
   Routed before;
-  route(f0, "loren", nullptr, before, opts);
-  ASSERT_TRUE(before.ok) << (before.log.lines.empty() ? "" : before.log.lines.back().text);
-  const PreviousSls prev = capture_previous_sls(f0, before.r);
+  PreviousSls prev;
+  ASSERT_NO_FATAL_FAILURE(route_first(f0, "loren", before, prev, opts));
   int loren_fails = 0, repaired = 0;
   for (int32_t s = 0; s < f0.num_switches(); ++s) {
     SCOPED_TRACE(f0.describe(s));
