@@ -324,24 +324,25 @@ int TreeRealizer::run_levels(int V, int cap, int nsl, std::vector<int32_t> &fail
           break;
         }
       }
-      for (int q = 0; q < cap && pending > 0; ++q) {
-        if (q == nsl) {
-          fail(k);
-          unplaced += pending;
-        }
+      for (int q = 0; q < cap && pending > 0; ++q)
         for (int32_t x : todo) {
           if (sl[x] != -1 || !lv.add_source(q, x, mask)) continue;
           sl[x] = static_cast<int8_t>(q);
           --pending;
           used = std::max(used, q + 1);
         }
-      }
       if (pending > 0) {
-        fail(k);
-        if (cap <= nsl) unplaced += pending;
         used = cap + 1;
         for (int32_t x = 0; x < S_; ++x)
           if (sl[x] < 0) sl[x] = kLater - 1;  // given up
+      }
+      // Sources without an SL below nsl: on a virtual SL (the loop above,
+      // or the SLs of the next switch's path) or given up.
+      int64_t over = 0;
+      for (int32_t x : todo) over += sl[x] >= nsl;
+      if (over) {
+        fail(k);
+        unplaced += over;
       }
     }
   entries_.assign(static_cast<size_t>(cap) * T_, -1);

@@ -694,6 +694,43 @@ TEST(VlmapTree, RandomFabricsPassTheChecks) {
   EXPECT_GE(levels_won, 3);
 }
 
+// Budgets just below and at what a fabric needs: a run that succeeds stays
+// within its SL budget (its tables pass the checks), and one that fails
+// counts its paths without an SL below the budget. Pins the counting of the
+// late-levels run, whose sources may first try SLs beyond the budget.
+TEST(VlmapTree, TightSlBudgetsFitOrCountTheirLeftovers) {
+  int failures = 0, fits = 0;
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    AcroCase x(48, 5, 1, seed);
+    for (int vls = x.layers; vls <= x.layers + 1; ++vls)
+      for (int sls = 1; sls <= 6; ++sls) {
+        Routing r;
+        r.reset(x.f, Routing::SlScope::kPerSourceSwitch);
+        minimal::write_lfts(x.f, x.t, r);
+        vlmap::VlMapStats st;
+        std::string err;
+        if (vlmap::realize(x.f, x.t, x.d, tree_only(sls, vls), r, st, err)) {
+          ++fits;
+          EXPECT_LE(st.sls_used, sls);
+          check_tables(x, r, sls, vls);
+          continue;
+        }
+        ++failures;
+        EXPECT_GT(st.unplaced, 0) << err;
+        EXPECT_LT(st.unplaced, st.paths) << err;
+        EXPECT_NE(err.find(std::to_string(st.unplaced) + " of " + std::to_string(st.paths)),
+                  std::string::npos)
+            << err;
+        // The budget of the best run at max_vls is above this one.
+        if (st.needed_sls) {
+          EXPECT_GT(st.needed_sls, sls) << err;
+        }
+      }
+  }
+  EXPECT_GT(failures, 0);
+  EXPECT_GT(fits, 0);
+}
+
 TEST(VlmapTree, SameTablesForEveryThreadCount) {
   AcroCase x(96, 4, 2, 3);
   auto tables = [&](int threads) {
