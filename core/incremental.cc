@@ -25,14 +25,23 @@ inline int32_t node(int32_t c, int v) {
 // VL tries per path (depth-first over its unfrozen entries) before it is
 // given up on that SL and next hop.
 constexpr int kPathBudget = 256;
+// Entries retune() may set per path attempt (the cascades included).
+constexpr int kRetuneBudget = 4096;
 // Pass-2 rounds (squeaky wheel) before the incremental route gives up.
-constexpr int kRounds = 6;
+constexpr int kRounds = 2;
 
 class Incremental {
  public:
   Incremental(const Fabric &f, const PreviousSls &prev, const Routing &fresh, int max_vls,
-              int max_sls, Routing &out, IncrementalStats &st)
-      : f_(f), prev_(prev), fresh_(fresh), vls_(max_vls), sls_(max_sls), out_(out), st_(st) {}
+              int max_sls, bool relax, Routing &out, IncrementalStats &st)
+      : f_(f),
+        prev_(prev),
+        fresh_(fresh),
+        vls_(max_vls),
+        sls_(max_sls),
+        relax_(relax),
+        out_(out),
+        st_(st) {}
 
   bool run();
 
@@ -54,9 +63,16 @@ class Incremental {
   // the source), trying the candidate VLs of unfrozen entries; false when
   // the path cannot be completed within budget_ tries (partial work undone
   // by the caller).
-  bool extend(int32_t x, unsigned in, int32_t prev_node, int prev_vl, uint16_t d, int sl,
-              int depth);
-  void undo_to(size_t entries, size_t edges, size_t marks);
+  bool extend(int32_t x, unsigned in, int32_t prev_node, int prev_vl, size_t prev_e,
+              unsigned prev_in, uint16_t d, int sl, int depth);
+  // Undo logs' lengths; undo_to() goes back to them.
+  struct Mark {
+    size_t entries = 0, edges = 0, marks = 0, masks = 0;
+  };
+  Mark mark() const {
+    return {set_entries_.size(), added_edges_.size(), marked_.size(), mask_log_.size()};
+  }
+  void undo_to(const Mark &m);
   // Pass 2 for LID d: SLs of intact paths, then the new pairs on intact
   // paths, then the broken switches nearest first, each taking the first
   // next hop (towards a switch already routed: the fresh routing's, then the
@@ -73,6 +89,7 @@ class Incremental {
   const PreviousSls &prev_;
   const Routing &fresh_;
   const int vls_, sls_;
+  const bool relax_;  // a broken path that keeps no SL may take another one
   Routing &out_;
   IncrementalStats &st_;
 
@@ -81,6 +98,57 @@ class Incremental {
   std::vector<char> alive_;                            // by LID: same owner as before
   std::vector<size_t> entry_start_;
   std::vector<uint8_t> frozen_;  // per entry: 1 when its VL may not change
+  // Per entry, what its users do around it: bit i of pred_ when a path
+  // comes from the previous switch's entry with in port i, bit o of succ_
+  // when one leaves the next switch through port o (lift() re-adds exactly
+  // these dependencies).
+  std::vector<uint64_t> pred_, succ_;  // by jx()
+  // Per switch: start of its junction masks, its switch ports; per (switch,
+  // port): the port's rank among the switch ports (1..), 0 for others.
+  std::vector<size_t> jstart_, port_start_;
+  std::vector<int32_t> switch_ports_;
+  std::vector<int16_t> port_slot_;
+  struct MaskLog {
+    size_t e;
+    uint64_t pred, succ;
+  };
+  std::vector<MaskLog> mask_log_;  // undo log of pred_ / succ_ (pass 2)
+  // Records a hop over entry e (leaving through port p) that follows entry
+  // e_prev (kNone: a first hop) whose in port was prev_in.
+  static constexpr size_t kNone = SIZE_MAX;
+  // The hop after entry e (in port `in`, channel c) on the path to d: noted
+  // (note_hop) and, with from >= 0 (the node of e's hop, pass 2), its
+  // dependency added (false on a cycle); from < 0: pass 1, noted only.
+  bool link_next(unsigned in, int32_t c, uint16_t d, int sl, size_t e, int32_t from);
+  // Adds the dependency a -> b (logged); false if it closes a cycle.
+  bool link(int32_t a, int32_t b);
+  // Junction masks are kept for entries between switch ports only (in port
+  // 0 or a switch port, out a switch port): jx() maps an entry to that
+  // compact index (kNone for others, which no path hop uses).
+  size_t jx(size_t e) const {
+    const auto it = std::upper_bound(entry_start_.begin(), entry_start_.end(), e);
+    const auto s = static_cast<int32_t>(it - entry_start_.begin()) - 1;
+    const size_t rel = e - entry_start_[s];
+    const size_t ports = f_.sw(s).num_ports + 1u;
+    const auto sl = static_cast<unsigned>(rel % kNumSls);
+    const size_t io = rel / kNumSls;
+    const int in = io / ports == 0 ? 0 : port_slot_[port_start_[s] + io / ports];
+    const int out = port_slot_[port_start_[s] + io % ports] - 1;
+    if (in < 0 || out < 0) return kNone;
+    return jstart_[s] + (static_cast<size_t>(in) * switch_ports_[s] + out) * kNumSls + sl;
+  }
+  void note_hop(size_t e_prev, unsigned prev_in, uint8_t p, size_t e, bool log) {
+    if (e_prev == kNone) return;
+    e = jx(e);
+    e_prev = jx(e_prev);
+    if (e == kNone || e_prev == kNone) return;
+    if (log) {
+      mask_log_.push_back({e, pred_[e], succ_[e]});
+      mask_log_.push_back({e_prev, pred_[e_prev], succ_[e_prev]});
+    }
+    pred_[e] |= uint64_t{1} << prev_in;
+    succ_[e_prev] |= uint64_t{1} << p;
+  }
   graph::DynamicDag dag_;
   // Per destination, reused.
   std::vector<int8_t> good_;  // per switch: 1 intact path, 0 not, -1 unknown, 2 on the walk
@@ -95,11 +163,18 @@ class Incremental {
     size_t e;
     int32_t sw;
     uint8_t in, out, sl, vl;  // vl: the value before
+    bool lifted;              // a frozen entry raised by lift(): stays frozen on undo
   };
+  // Sets the frozen entry (x, in, p, sl) to VL w with the dependencies of
+  // every path over it (pred_, succ_), lifting the entries before it or
+  // sinking those after it so that no path climbs a VL; all logged for
+  // undo_to(). False (partly logged) when a dependency closes a cycle.
+  bool retune(int32_t x, unsigned in, uint8_t p, int sl, int w);
   std::vector<SetEntry> set_entries_;
   std::vector<std::pair<int32_t, int32_t>> added_edges_;
   std::vector<size_t> marked_;
   int budget_ = 0;
+  int retunes_ = 0;               // entries retune() may still set in this path's attempt
   std::vector<uint16_t> failed_;  // LIDs with a path that did not fit, this round
   uint32_t sl_mask_ = 0;
 };
@@ -157,7 +232,8 @@ void Incremental::intact_paths(uint16_t d, bool freeze) {
     const int sl = prev_.sl(f_.sw(s).guid, d);
     if (sl < 0 || sl >= kNumSls) continue;
     int32_t x = s, prev_node = -1;
-    unsigned in = 0;
+    size_t prev_e = kNone;
+    unsigned in = 0, prev_in = 0;
     while (x != t) {
       const uint8_t p = out_.out_port(x, d);
       const int32_t c = f_.peer(x, p).id;
@@ -167,10 +243,17 @@ void Incremental::intact_paths(uint16_t d, bool freeze) {
         frozen_[e] = 1;
         const int32_t n = node(c, v);
         if (prev_node >= 0) dag_.add_edge_unchecked(prev_node, n);
+        note_hop(prev_e, prev_in, p, e, false);
         prev_node = n;
+        prev_e = e;
+        prev_in = in;
       }
       const size_t key = static_cast<size_t>(node(c, v)) * kNumSls + sl;
-      if (visited_[key] == stamp_) break;
+      if (visited_[key] == stamp_) {
+        // The rest is in the graph; this entry's users go on as it does.
+        if (freeze) link_next(in, c, d, sl, e, -1);
+        break;
+      }
       visited_[key] = stamp_;
       in = f_.channel(c).dst_port;
       x = f_.channel(c).dst;
@@ -178,8 +261,30 @@ void Incremental::intact_paths(uint16_t d, bool freeze) {
   }
 }
 
-bool Incremental::extend(int32_t x, unsigned in, int32_t prev_node, int prev_vl, uint16_t d, int sl,
-                         int depth) {
+bool Incremental::link(int32_t a, int32_t b) {
+  bool added = false;
+  if (!dag_.add_edge(a, b, &added)) return false;
+  if (added) added_edges_.emplace_back(a, b);
+  return true;
+}
+
+bool Incremental::link_next(unsigned in, int32_t c, uint16_t d, int sl, size_t e, int32_t from) {
+  const int32_t z = f_.channel(c).dst;
+  if (z == f_.lid_switch(d)) return true;
+  const uint8_t q = out_.out_port(z, d);
+  if (q == kNoPort || f_.peer(z, q).kind != PortPeer::kSwitch) return true;
+  const uint8_t zin = f_.channel(c).dst_port;
+  const auto usl = static_cast<uint8_t>(sl);
+  if (from >= 0) {
+    note_hop(e, in, q, entry(z, zin, q, usl), true);
+    return link(from, node(f_.peer(z, q).id, out_.vl(z, zin, q, usl)));
+  }
+  note_hop(e, in, q, entry(z, zin, q, usl), false);
+  return true;
+}
+
+bool Incremental::extend(int32_t x, unsigned in, int32_t prev_node, int prev_vl, size_t prev_e,
+                         unsigned prev_in, uint16_t d, int sl, int depth) {
   const int32_t t = f_.lid_switch(d);
   if (x == t) return true;
   const uint8_t p = out_.out_port(x, d);
@@ -191,58 +296,140 @@ bool Incremental::extend(int32_t x, unsigned in, int32_t prev_node, int prev_vl,
   const auto uin = static_cast<uint8_t>(in);
   const size_t e = entry(x, in, p, usl);
   const uint8_t now = out_.vl(x, uin, p, usl);
-  // Candidates: a frozen entry's VL; else the entry's previous value, the
-  // VL the packet arrives on, then higher, then lower VLs.
+  const int32_t cin = in == 0 ? -1 : f_.channel(f_.peer(x, uin).id).reverse;  // into x
+  // Candidates, non-increasing VLs first: the previous tables' paths never
+  // climb a VL (ACRO, DL and LOREN labels descend, Nue's VL is constant), so
+  // dependencies that do not climb can only close a cycle inside one VL.
+  // A frozen entry has its VL; a frozen first hop may also be lifted to a
+  // higher one (lift(): a first hop has no dependency into it from its
+  // path). A free entry: its previous value unless it climbs, the VL the
+  // packet arrives on, lower VLs, then higher ones; on a first hop the
+  // previous value, then from the highest VL down.
+  const bool liftable = frozen_[e];
   int cand[2 * kNumSls + 2], n = 0;
   cand[n++] = now;
-  if (!frozen_[e]) {
-    if (prev_vl >= 0) {
-      cand[n++] = prev_vl;
-      for (int w = prev_vl + 1; w < vls_; ++w) cand[n++] = w;
-      for (int w = prev_vl - 1; w >= 0; --w) cand[n++] = w;
-    } else {
-      for (int w = 0; w < vls_; ++w) cand[n++] = w;
-    }
+  if (liftable) {
+    // Sinking to the arriving VL (or below) first when the entry climbs,
+    // then lifting, then the other lower VLs.
+    if (prev_vl >= 0 && prev_vl < now)
+      for (int w = prev_vl; w >= 0; --w) cand[n++] = w;
+    for (int w = now + 1; w < vls_; ++w) cand[n++] = w;
+    for (int w = now - 1; w >= 0; --w) cand[n++] = w;
+  } else if (!frozen_[e] && prev_vl >= 0) {
+    cand[n++] = prev_vl;
+    for (int w = prev_vl + 1; w < vls_; ++w) cand[n++] = w;
+    for (int w = prev_vl - 1; w >= 0; --w) cand[n++] = w;
+  } else if (!frozen_[e]) {
+    for (int w = 0; w < vls_; ++w) cand[n++] = w;
   }
+  uint32_t tried = 0;
   for (int i = 0; i < n; ++i) {
     const int w = cand[i];
-    if (w >= vls_ || (i > 0 && w == now)) continue;
+    if (w >= vls_ || (tried >> w & 1u)) continue;
+    tried |= 1u << w;
     if (budget_-- <= 0) return false;
-    const size_t e0 = set_entries_.size(), a0 = added_edges_.size(), m0 = marked_.size();
+    const Mark m0 = mark();
+    // This path is one of the entry's users before any retune.
+    note_hop(prev_e, prev_in, p, e, true);
+    if (liftable && w != now && !retune(x, in, p, sl, w)) {
+      undo_to(m0);
+      continue;
+    }
+    // A retune may have lifted the hop before: its VL from the table.
+    const int32_t from = prev_e == kNone
+                             ? -1
+                             : node(cin, out_.vl(f_.channel(cin).src, static_cast<uint8_t>(prev_in),
+                                                 f_.channel(cin).src_port, usl));
+    (void)prev_node;
     const int32_t to = node(c, w);
-    if (prev_node >= 0) {
-      bool added = false;
-      if (!dag_.add_edge(prev_node, to, &added)) continue;
-      if (added) added_edges_.emplace_back(prev_node, to);
+    if (from >= 0 && !link(from, to)) {
+      undo_to(m0);
+      continue;
     }
     if (!frozen_[e]) {
-      set_entries_.push_back({e, x, uin, p, usl, now});
+      set_entries_.push_back({e, x, uin, p, usl, now, false});
       frozen_[e] = 1;
       out_.set_vl(x, uin, p, usl, static_cast<uint8_t>(w));
     }
     const size_t key = static_cast<size_t>(to) * kNumSls + usl;
-    if (visited_[key] == stamp_) return true;  // the rest of the path is in the graph
+    if (visited_[key] == stamp_) {
+      // The rest of the path is in the graph; the step into it is added
+      // here (a retune may have moved the node it was walked from).
+      if (!link_next(in, c, d, sl, e, to)) {
+        undo_to(m0);
+        continue;
+      }
+      return true;
+    }
     visited_[key] = stamp_;
     marked_.push_back(key);
-    if (extend(f_.channel(c).dst, f_.channel(c).dst_port, to, w, d, sl, depth + 1)) return true;
-    undo_to(e0, a0, m0);
+    if (extend(f_.channel(c).dst, f_.channel(c).dst_port, to, w, e, in, d, sl, depth + 1))
+      return true;
+    undo_to(m0);
     if (budget_ <= 0) return false;
   }
   return false;
 }
 
-void Incremental::undo_to(size_t e0, size_t a0, size_t m0) {
-  while (added_edges_.size() > a0) {
+bool Incremental::retune(int32_t x, unsigned in, uint8_t p, int sl, int w) {
+  if (retunes_-- <= 0) return false;
+  const auto usl = static_cast<uint8_t>(sl);
+  const auto uin = static_cast<uint8_t>(in);
+  const size_t e = entry(x, in, p, usl);
+  const int was = out_.vl(x, uin, p, usl);
+  set_entries_.push_back({e, x, uin, p, usl, static_cast<uint8_t>(was), true});
+  out_.set_vl(x, uin, p, usl, static_cast<uint8_t>(w));
+  const int32_t c = f_.peer(x, p).id;
+  const int32_t to = node(c, w);
+  const size_t je = jx(e);
+  auto edge = [&](int32_t a, int32_t b) {
+    bool added = false;
+    if (!dag_.add_edge(a, b, &added)) return false;
+    if (added) added_edges_.emplace_back(a, b);
+    return true;
+  };
+  // The dependencies of the entry's users, now on (c, w): from the entries
+  // they come from, and into the entries they take at the next switch.
+  // VLs never climb along a path: a lift takes the entries before it below
+  // w along, a sink the entries after it above w (each with its own users).
+  if (in != 0) {
+    const int32_t cin = f_.channel(f_.peer(x, uin).id).reverse;  // into x through `in`
+    const int32_t u = f_.channel(cin).src;
+    const uint8_t pu = f_.channel(cin).src_port;
+    for (uint64_t m = je == kNone ? 0 : pred_[je]; m; m &= m - 1) {
+      const auto i = static_cast<uint8_t>(std::countr_zero(m));
+      if (w > was && out_.vl(u, i, pu, usl) < w && !retune(u, i, pu, sl, w)) return false;
+      if (!edge(node(cin, out_.vl(u, i, pu, usl)), to)) return false;
+    }
+  }
+  const int32_t z = f_.channel(c).dst;
+  const uint8_t zin = f_.channel(c).dst_port;
+  for (uint64_t m = je == kNone ? 0 : succ_[je]; m; m &= m - 1) {
+    const auto o = static_cast<uint8_t>(std::countr_zero(m));
+    if (w < was && out_.vl(z, zin, o, usl) > w && !retune(z, zin, o, sl, w)) return false;
+    if (!edge(to, node(f_.peer(z, o).id, out_.vl(z, zin, o, usl)))) return false;
+  }
+  return true;
+}
+
+void Incremental::undo_to(const Mark &m) {
+  while (mask_log_.size() > m.masks) {
+    const MaskLog &u = mask_log_.back();
+    pred_[u.e] = u.pred;
+    succ_[u.e] = u.succ;
+    mask_log_.pop_back();
+  }
+  while (added_edges_.size() > m.edges) {
     dag_.remove_last_edge(added_edges_.back().first, added_edges_.back().second);
     added_edges_.pop_back();
   }
-  while (set_entries_.size() > e0) {
+  while (set_entries_.size() > m.entries) {
     const SetEntry &u = set_entries_.back();
-    frozen_[u.e] = 0;
+    frozen_[u.e] = u.lifted;
     out_.set_vl(u.sw, u.in, u.out, u.sl, u.vl);
     set_entries_.pop_back();
   }
-  while (marked_.size() > m0) {
+  while (marked_.size() > m.marks) {
     visited_[marked_.back()] = 0;
     marked_.pop_back();
   }
@@ -252,9 +439,11 @@ bool Incremental::add_path(int32_t s, uint16_t d, int sl) {
   set_entries_.clear();
   added_edges_.clear();
   marked_.clear();
+  mask_log_.clear();
   budget_ = kPathBudget;
-  if (!extend(s, 0, -1, -1, d, sl, 0)) {
-    undo_to(0, 0, 0);
+  retunes_ = kRetuneBudget;
+  if (!extend(s, 0, -1, -1, kNone, 0, d, sl, 0)) {
+    undo_to(Mark{});
     return false;
   }
   st_.new_dependencies += static_cast<int64_t>(added_edges_.size());
@@ -319,8 +508,8 @@ void Incremental::changed_paths(uint16_t d) {
   // towards a neighbour routed before it; those that fit nowhere wait and
   // try again once the others are routed (more neighbours to go through),
   // until a retry routes none of them.
-  auto route_switch = [&](int32_t x) {
-    const int old = previous_sl(x);
+  auto route_switch = [&](int32_t x, bool any_sl) {
+    const int old = any_sl ? -1 : previous_sl(x);
     const uint8_t fresh_port = fresh_.out_port(x, d);
     cand_.clear();
     for (int32_t c = f_.out_begin(x); c < f_.out_end(x); ++c) {
@@ -350,12 +539,22 @@ void Incremental::changed_paths(uint16_t d) {
     if (x == t || good_[x] == 1) continue;
     ++st_.changed_paths;
     if (previous_sl(x) < 0) ++st_.new_pairs;
-    if (!route_switch(x)) pending_.push_back(x);
+    if (!route_switch(x, false)) pending_.push_back(x);
   }
-  for (size_t before = pending_.size() + 1; !pending_.empty() && pending_.size() < before;) {
-    before = pending_.size();
-    std::erase_if(pending_, route_switch);
-  }
+  auto retry = [&](bool any_sl) {
+    for (size_t before = pending_.size() + 1; !pending_.empty() && pending_.size() < before;) {
+      before = pending_.size();
+      std::erase_if(pending_, [&](int32_t x) {
+        if (!route_switch(x, any_sl)) return false;
+        const int old = previous_sl(x);
+        if (any_sl && old >= 0 && out_.path_sl(x, d) != old) ++st_.sl_changed_paths;
+        return true;
+      });
+    }
+  };
+  retry(false);
+  // Relaxed: what keeps no SL takes the first that fits.
+  if (relax_) retry(true);
   if (pending_.empty()) return;
   const int32_t x = pending_.front();
   const int old = previous_sl(x);
@@ -412,6 +611,23 @@ bool Incremental::run() {
                            fresh_.terminal_vl(t, static_cast<uint8_t>(sl)));
 
   frozen_.assign(entries, 0);
+  jstart_.resize(S);
+  port_start_.resize(S);
+  switch_ports_.assign(S, 0);
+  port_slot_.clear();
+  size_t junctions = 0;
+  for (int32_t s = 0; s < S; ++s) {
+    port_start_[s] = port_slot_.size();
+    port_slot_.push_back(0);
+    for (unsigned p = 1; p <= f_.sw(s).num_ports; ++p) {
+      const bool link = f_.peer(s, static_cast<uint8_t>(p)).kind == PortPeer::kSwitch;
+      port_slot_.push_back(static_cast<int16_t>(link ? ++switch_ports_[s] : -1));
+    }
+    jstart_[s] = junctions;
+    junctions += static_cast<size_t>(switch_ports_[s] + 1) * switch_ports_[s] * kNumSls;
+  }
+  pred_.assign(junctions, 0);
+  succ_.assign(junctions, 0);
   dag_.reset(f_.num_channels() * kNumSls);
   good_.assign(S, -1);
   len_.assign(S, -1);
@@ -434,6 +650,8 @@ bool Incremental::run() {
   std::vector<uint16_t> order(f_.lids());
   const Routing after_pass1 = out_;
   const std::vector<uint8_t> frozen1 = frozen_;
+  const std::vector<uint64_t> pred1 = pred_;
+  const std::vector<uint64_t> succ1 = succ_;
   const graph::DynamicDag dag1 = dag_;
   const IncrementalStats st1 = st_;
   for (int round = 0;; ++round) {
@@ -449,6 +667,8 @@ bool Incremental::run() {
     std::stable_partition(order.begin(), order.end(), [&](uint16_t d) { return first[d]; });
     out_ = after_pass1;
     frozen_ = frozen1;
+    pred_ = pred1;
+    succ_ = succ1;
     dag_ = dag1;
     st_ = st1;
     sl_mask_ = 0;
@@ -488,10 +708,10 @@ bool Incremental::run() {
 }  // namespace
 
 bool incremental_reroute(const Fabric &f, const PreviousSls &prev, const Routing &fresh,
-                         int max_vls, int max_sls, Routing &out, IncrementalStats &st) {
+                         int max_vls, int max_sls, Routing &out, IncrementalStats &st, bool relax) {
   const auto t0 = std::chrono::steady_clock::now();
   st = {};
-  Incremental inc(f, prev, fresh, max_vls, max_sls, out, st);
+  Incremental inc(f, prev, fresh, max_vls, max_sls, relax, out, st);
   const bool ok = inc.run();
   st.seconds = seconds_since(t0);
   return ok;

@@ -373,8 +373,9 @@ bool keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
   int checks = 0;
   // Step 1c: the incremental route (core/incremental.h): the previous
   // tables where the fault left them intact, only broken paths re-routed.
-  if (keep && in.options.get_int("incremental") != 0 && !prev.tables.empty() &&
-      out.sl_scope() == Routing::SlScope::kPerSourceSwitch) {
+  const bool try_inc = keep && in.options.get_int("incremental") != 0 && !prev.tables.empty() &&
+                       out.sl_scope() == Routing::SlScope::kPerSourceSwitch;
+  if (try_inc) {
     Routing inc;
     IncrementalStats is;
     ++checks;
@@ -415,6 +416,40 @@ bool keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
         return true;
       }
       why = "the new tables with all previous SLs: " + r.first_problem;
+      // Step 2a: the incremental route once more, relaxed: the broken paths
+      // that keep no SL take another one, every other pair keeps its own.
+      if (try_inc) {
+        Routing inc;
+        IncrementalStats is;
+        ++checks;
+        if (incremental_reroute(in.fabric, prev, out, in.max_vls, in.max_sls, inc, is, true) &&
+            check::verify(in.fabric, inc, co).ok) {
+          const SlComparison left = compare_sls(in.fabric, inc, prev);
+          if (left.changed < c.changed) {
+            out = std::move(inc);
+            rep.add("incremental_relaxed", "yes");
+            rep.add("kept_lft_entries", static_cast<long>(is.kept_entries));
+            rep.add("repaired_lft_entries", static_cast<long>(is.repaired_entries));
+            rep.add("changed_paths", static_cast<long>(is.changed_paths));
+            rep.add("sls_changed", static_cast<long>(left.changed));
+            rep.add("sls_kept", left.changed == 0 ? "yes" : "partly");
+            rep.add("keep_checks", static_cast<long>(checks));
+            if (left.changed == 0) return true;
+            in.log.logf(LogLevel::kWarn,
+                        "%s: re-route changed the SL of %lld of %lld (source, destination) pairs "
+                        "routed before (%lld with a fresh routing): %lld source-switch paths the "
+                        "fault broke fit no next hop with their SL, every other pair keeps its "
+                        "own (incremental: %lld of %lld LFT entries kept); jobs that asked the "
+                        "SA for PathRecords before must query them again",
+                        e.osm_name, static_cast<long long>(left.changed),
+                        static_cast<long long>(c.surviving), static_cast<long long>(c.changed),
+                        static_cast<long long>(is.sl_changed_paths),
+                        static_cast<long long>(is.kept_entries),
+                        static_cast<long long>(is.kept_entries + is.repaired_entries));
+            return true;
+          }
+        }
+      }
       // Step 2b: bisect the destinations whose SLs changed.
       std::vector<char> only(in.fabric.max_lid() + 1u, 0);
       const std::vector<uint16_t> &d = c.changed_dests;

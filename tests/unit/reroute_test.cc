@@ -208,8 +208,8 @@ TEST(Reroute, PerSourceSwitchEnginesRealizeWithPinnedSls) {
 // SL (counted here from the two Routings), the tables are deadlock free
 // (independent oracle), no WARN line is logged, and every route that did
 // not cross the failure is the previous one, hop for hop. It must be taken
-// for most failures (measured 2026-11-24: acro 66, dl 58 of the 75; the
-// others fall back to the pinned realization).
+// for every one of them (measured 2026-11-24: 75 of 75 for both engines
+// since entries may be retuned; 66 and 58 before).
 TEST(Reroute, IncrementalKeepsRoutesAndSls) {
   const Fabric f0 = torus5x5();
   for (const char *engine : {"acro", "dl"}) {
@@ -256,8 +256,55 @@ TEST(Reroute, IncrementalKeepsRoutesAndSls) {
     EXPECT_EQ(cases, 75);
     std::printf("%s: incremental re-route taken for %d of %d single failures\n", engine, taken,
                 cases);
-    EXPECT_GE(taken, std::string(engine) == "acro" ? 60 : 52);
+    EXPECT_EQ(taken, 75);
   }
+}
+
+// Where no incremental route keeps every SL (keiro-dl on a 6x6x6 torus
+// with 4 VLs, which needs all 4 sub-networks), the relaxed incremental
+// route (core/incremental.h, relax) gives another SL only to paths the
+// failure broke: a single link failure changes few SLs (measured 2026-11-24:
+// 144 of 419,256 pairs for the first link tried; a fresh routing changes
+// about 248,000), each of them a pair whose previous route crossed the
+// failed link, the fact and the one WARN line give that count, and the
+// tables as handed out are deadlock free.
+TEST(Reroute, RelaxedIncrementalChangesOnlyBrokenPaths) {
+  const Fabric f0 = fixtures::from_links(216, fixtures::torus_links(6, 6, 6), {.hcas = 2});
+  Routed before;
+  PreviousSls prev;
+  ASSERT_NO_FATAL_FAILURE(route_first(f0, "dl", before, prev));
+  int relaxed = 0;
+  for (int32_t c = 0; c < f0.num_channels() && relaxed < 2; c += 37) {
+    if (c > f0.channel(c).reverse) continue;
+    SCOPED_TRACE(f0.describe(f0.channel(c).src));
+    const Fabric f1 = without(f0, -1, c);
+    Routed kept;
+    route(f1, "dl", &prev, kept);
+    ASSERT_TRUE(kept.ok);
+    if (kept.rep.get("incremental_relaxed") != "yes") continue;
+    ++relaxed;
+    EXPECT_EQ(kept.rep.get("incremental"), "no");
+    const int64_t changed = changed_pairs(f0, before.r, f1, kept.r);
+    EXPECT_GT(changed, 0);
+    EXPECT_LT(changed, 432 * 431 / 100);  // under 1% of the pairs
+    EXPECT_EQ(kept.rep.get("sls_changed"), std::to_string(changed));
+    EXPECT_EQ(warn_lines(kept.log), 1);
+    EXPECT_TRUE(kept.log.contains("changed the SL of " + std::to_string(changed) + " of "));
+    EXPECT_EQ(fixtures::credit_loop_problem(f1, kept.r), "");
+    // Every source switch whose SL changed had a previous route over c.
+    for (int32_t s = 0; s < f1.num_switches(); ++s)
+      for (uint16_t lid : f1.lids()) {
+        if (kept.r.path_sl(s, lid) == before.r.path_sl(s, lid)) continue;
+        bool crossed = false;
+        for (int32_t x = s, hops = 0; x != f0.lid_switch(lid) && hops < 64; ++hops) {
+          const int32_t h = f0.peer(x, before.r.out_port(x, lid)).id;
+          crossed |= h == c || h == f0.channel(c).reverse;
+          x = f0.channel(h).dst;
+        }
+        EXPECT_TRUE(crossed) << f1.describe(s) << " to LID " << lid;
+      }
+  }
+  EXPECT_EQ(relaxed, 2) << "no single link failure needed the relaxed route";
 }
 
 // keiro-loren after a switch failure: the failed switch leaves a hole in the
