@@ -60,11 +60,12 @@ class Incremental {
   // or a VL beyond the budget.
   bool add_path(int32_t s, uint16_t d, int sl);
   // Depth-first over the hops from switch x (entered through port in; 0:
-  // the source), trying the candidate VLs of unfrozen entries; false when
-  // the path cannot be completed within budget_ tries (partial work undone
-  // by the caller).
-  bool extend(int32_t x, unsigned in, int32_t prev_node, int prev_vl, size_t prev_e,
-              unsigned prev_in, uint16_t d, int sl, int depth);
+  // the source; prev_e: the entry of the hop before, kNone on the first,
+  // with in port prev_in), trying the candidate VLs of each entry; false
+  // when the path cannot be completed within budget_ tries (partial work
+  // undone by the caller).
+  bool extend(int32_t x, unsigned in, size_t prev_e, unsigned prev_in, uint16_t d, int sl,
+              int depth);
   // Undo logs' lengths; undo_to() goes back to them.
   struct Mark {
     size_t entries = 0, edges = 0, marks = 0, masks = 0;
@@ -283,8 +284,8 @@ bool Incremental::link_next(unsigned in, int32_t c, uint16_t d, int sl, size_t e
   return true;
 }
 
-bool Incremental::extend(int32_t x, unsigned in, int32_t prev_node, int prev_vl, size_t prev_e,
-                         unsigned prev_in, uint16_t d, int sl, int depth) {
+bool Incremental::extend(int32_t x, unsigned in, size_t prev_e, unsigned prev_in, uint16_t d,
+                         int sl, int depth) {
   const int32_t t = f_.lid_switch(d);
   if (x == t) return true;
   const uint8_t p = out_.out_port(x, d);
@@ -297,6 +298,14 @@ bool Incremental::extend(int32_t x, unsigned in, int32_t prev_node, int prev_vl,
   const size_t e = entry(x, in, p, usl);
   const uint8_t now = out_.vl(x, uin, p, usl);
   const int32_t cin = in == 0 ? -1 : f_.channel(f_.peer(x, uin).id).reverse;  // into x
+  // The VL the packet arrives on, from the table (a retune may move it).
+  auto arriving = [&] {
+    return prev_e == kNone
+               ? -1
+               : static_cast<int>(out_.vl(f_.channel(cin).src, static_cast<uint8_t>(prev_in),
+                                          f_.channel(cin).src_port, usl));
+  };
+  const int prev_vl = arriving();
   // Candidates, non-increasing VLs first: the previous tables' paths never
   // climb a VL (ACRO, DL and LOREN labels descend, Nue's VL is constant), so
   // dependencies that do not climb can only close a cycle inside one VL.
@@ -335,12 +344,7 @@ bool Incremental::extend(int32_t x, unsigned in, int32_t prev_node, int prev_vl,
       undo_to(m0);
       continue;
     }
-    // A retune may have lifted the hop before: its VL from the table.
-    const int32_t from = prev_e == kNone
-                             ? -1
-                             : node(cin, out_.vl(f_.channel(cin).src, static_cast<uint8_t>(prev_in),
-                                                 f_.channel(cin).src_port, usl));
-    (void)prev_node;
+    const int32_t from = prev_e == kNone ? -1 : node(cin, arriving());
     const int32_t to = node(c, w);
     if (from >= 0 && !link(from, to)) {
       undo_to(m0);
@@ -363,8 +367,7 @@ bool Incremental::extend(int32_t x, unsigned in, int32_t prev_node, int prev_vl,
     }
     visited_[key] = stamp_;
     marked_.push_back(key);
-    if (extend(f_.channel(c).dst, f_.channel(c).dst_port, to, w, e, in, d, sl, depth + 1))
-      return true;
+    if (extend(f_.channel(c).dst, f_.channel(c).dst_port, e, in, d, sl, depth + 1)) return true;
     undo_to(m0);
     if (budget_ <= 0) return false;
   }
@@ -442,7 +445,7 @@ bool Incremental::add_path(int32_t s, uint16_t d, int sl) {
   mask_log_.clear();
   budget_ = kPathBudget;
   retunes_ = kRetuneBudget;
-  if (!extend(s, 0, -1, -1, kNone, 0, d, sl, 0)) {
+  if (!extend(s, 0, kNone, 0, d, sl, 0)) {
     undo_to(Mark{});
     return false;
   }

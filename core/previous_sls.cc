@@ -286,6 +286,13 @@ check::Options keep_check_options(const EngineInput &in) {
   return co;
 }
 
+// The LFT counts of an incremental route taken.
+void add_lft_facts(const IncrementalStats &is, EngineReport &rep) {
+  rep.add("kept_lft_entries", static_cast<long>(is.kept_entries));
+  rep.add("repaired_lft_entries", static_cast<long>(is.repaired_entries));
+  rep.add("changed_paths", static_cast<long>(is.changed_paths));
+}
+
 // Step 1c: the incremental route from fresh (or guide) tables, checked, and
 // taken only when it keeps every previous SL. Facts incremental,
 // incremental_seconds and, when taken, the LFT counts, sls_changed=0 and
@@ -301,12 +308,17 @@ bool try_incremental(const EngineInput &in, const PreviousSls &prev, const Routi
   rep.add("incremental", ok ? "yes" : "no");
   rep.add("incremental_seconds", strprintf("%.3f", is.seconds));
   if (!ok) return false;
-  rep.add("kept_lft_entries", static_cast<long>(is.kept_entries));
-  rep.add("repaired_lft_entries", static_cast<long>(is.repaired_entries));
-  rep.add("changed_paths", static_cast<long>(is.changed_paths));
+  add_lft_facts(is, rep);
   rep.add("sls_changed", 0L);
   rep.add("sls_kept", "yes");
   return true;
+}
+
+// Facts sls_changed, sls_kept and keep_checks of a result that kept some.
+void add_kept_facts(int64_t changed, int checks, EngineReport &rep) {
+  rep.add("sls_changed", static_cast<long>(changed));
+  rep.add("sls_kept", changed == 0 ? "yes" : "partly");
+  rep.add("keep_checks", static_cast<long>(checks));
 }
 
 }  // namespace
@@ -428,12 +440,8 @@ bool keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
           if (left.changed < c.changed) {
             out = std::move(inc);
             rep.add("incremental_relaxed", "yes");
-            rep.add("kept_lft_entries", static_cast<long>(is.kept_entries));
-            rep.add("repaired_lft_entries", static_cast<long>(is.repaired_entries));
-            rep.add("changed_paths", static_cast<long>(is.changed_paths));
-            rep.add("sls_changed", static_cast<long>(left.changed));
-            rep.add("sls_kept", left.changed == 0 ? "yes" : "partly");
-            rep.add("keep_checks", static_cast<long>(checks));
+            add_lft_facts(is, rep);
+            add_kept_facts(left.changed, checks, rep);
             if (left.changed == 0) return true;
             in.log.logf(LogLevel::kWarn,
                         "%s: re-route changed the SL of %lld of %lld (source, destination) pairs "
@@ -479,9 +487,7 @@ bool keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
       }
       if (any) {
         const SlComparison left = compare_sls(in.fabric, out, prev);
-        rep.add("sls_changed", static_cast<long>(left.changed));
-        rep.add("sls_kept", left.changed == 0 ? "yes" : "partly");
-        rep.add("keep_checks", static_cast<long>(checks));
+        add_kept_facts(left.changed, checks, rep);
         if (left.changed == 0) return true;
         in.log.logf(LogLevel::kWarn,
                     "%s: re-route changed the SL of %lld of %lld (source, destination) pairs "
