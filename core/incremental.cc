@@ -98,11 +98,11 @@ class Incremental {
   std::vector<const std::vector<uint8_t> *> prev_sl_;  // previous SL row per switch
   std::vector<char> alive_;                            // by LID: same owner as before
   std::vector<size_t> entry_start_;
-  std::vector<uint8_t> frozen_;  // per entry: 1 when its VL may not change
-  // Per entry, what its users do around it: bit i of pred_ when a path
-  // comes from the previous switch's entry with in port i, bit o of succ_
-  // when one leaves the next switch through port o (lift() re-adds exactly
-  // these dependencies).
+  std::vector<uint8_t> frozen_;  // per entry: 1 when a path uses it (then only retune() moves it)
+  // Per entry, its junctions: bit i of pred_ when a path comes from the
+  // previous switch's entry with in port i, bit o of succ_ when one leaves
+  // the next switch through port o (retune() moves exactly these
+  // dependencies).
   std::vector<uint64_t> pred_, succ_;  // by jx()
   // Per switch: start of its junction masks, its switch ports; per (switch,
   // port): the port's rank among the switch ports (1..), 0 for others.
@@ -114,8 +114,6 @@ class Incremental {
     uint64_t pred, succ;
   };
   std::vector<MaskLog> mask_log_;  // undo log of pred_ / succ_ (pass 2)
-  // Records a hop over entry e (leaving through port p) that follows entry
-  // e_prev (kNone: a first hop) whose in port was prev_in.
   static constexpr size_t kNone = SIZE_MAX;
   // The hop after entry e (in port `in`, channel c) on the path to d: noted
   // (note_hop) and, with from >= 0 (the node of e's hop, pass 2), its
@@ -138,6 +136,9 @@ class Incremental {
     if (in < 0 || out < 0) return kNone;
     return jstart_[s] + (static_cast<size_t>(in) * switch_ports_[s] + out) * kNumSls + sl;
   }
+  // Records the junction of a hop over entry e (leaving its switch through
+  // port p) after entry e_prev (kNone: a first hop) whose in port was
+  // prev_in; log: undoable (pass 2).
   void note_hop(size_t e_prev, unsigned prev_in, uint8_t p, size_t e, bool log) {
     if (e_prev == kNone) return;
     e = jx(e);
@@ -306,14 +307,15 @@ bool Incremental::extend(int32_t x, unsigned in, size_t prev_e, unsigned prev_in
                                           f_.channel(cin).src_port, usl));
   };
   const int prev_vl = arriving();
-  // Candidates, non-increasing VLs first: the previous tables' paths never
-  // climb a VL (ACRO, DL and LOREN labels descend, Nue's VL is constant), so
-  // dependencies that do not climb can only close a cycle inside one VL.
-  // A frozen entry has its VL; a frozen first hop may also be lifted to a
-  // higher one (lift(): a first hop has no dependency into it from its
-  // path). A free entry: its previous value unless it climbs, the VL the
-  // packet arrives on, lower VLs, then higher ones; on a first hop the
-  // previous value, then from the highest VL down.
+  // Candidates. A used entry: its VL, then retuned (retune()): sunk to the
+  // VL the packet arrives on or below when it climbs (the previous tables'
+  // paths never climb a VL -- ACRO, DL and LOREN labels descend, Nue's VL is
+  // constant -- so dependencies that do not climb can close a cycle only
+  // inside one VL), then lifted, then the other lower VLs. A free entry:
+  // its previous value, the VL the packet arrives on, higher, then lower
+  // VLs (on the 6x6x6 fail-in-place series with keiro-dl at 8 VLs this
+  // keeps a few more SLs than trying lower VLs first); on a first hop from
+  // VL 0 up.
   const bool liftable = frozen_[e];
   int cand[2 * kNumSls + 2], n = 0;
   cand[n++] = now;

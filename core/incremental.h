@@ -26,15 +26,16 @@
 //     switches nearest to d first, each towards a neighbour routed before
 //     it: a pair that existed keeps its previous SL, a new pair (new source
 //     switch or destination LID) takes the first SL below max_sls that fits.
-//     Per hop, depth first over candidate VLs, non-increasing ones first
-//     (the previous paths never climb a VL, so dependencies that do not
-//     climb can close a cycle only inside one VL): an unused entry takes
-//     its previous value unless that climbs, the VL the packet arrives on,
-//     lower, then higher VLs (a first hop: from the highest VL down). A
+//     Per hop, depth first over candidate VLs: an unused entry takes its
+//     previous value, the VL the packet arrives on, higher, then lower VLs
+//     (a first hop: from VL 0 up). A
 //     used entry keeps its VL or is retuned: set to another VL with every
 //     dependency of its users moved along (from the junctions), lifting the
 //     entries before it that are below the new VL, or sinking those after it
-//     that are above, transitively, so that no path climbs. Without retunes
+//     that are above, transitively, so that no path climbs (the previous
+//     paths never climb a VL, so dependencies that do not climb can close a
+//     cycle only inside one VL; sinking to the arriving VL is tried first
+//     when the entry would make the path climb). Without retunes
 //     a path that reaches an entry an intact path of its SL holds at a
 //     higher VL must climb, and that is where cycles closed (10x10x10-like
 //     tori, LOREN's grids). Each dependency is tested; a path that fits no
