@@ -121,6 +121,10 @@ class Incremental {
   bool link_next(unsigned in, int32_t c, uint16_t d, int sl, size_t e, int32_t from);
   // Adds the dependency a -> b (logged); false if it closes a cycle.
   bool link(int32_t a, int32_t b);
+  // The channel that enters switch x through port in (in >= 1).
+  int32_t into(int32_t x, unsigned in) const {
+    return f_.channel(f_.peer(x, static_cast<uint8_t>(in)).id).reverse;
+  }
   // Junction masks are kept for entries between switch ports only (in port
   // 0 or a switch port, out a switch port): jx() maps an entry to that
   // compact index (kNone for others, which no path hop uses).
@@ -165,7 +169,7 @@ class Incremental {
     size_t e;
     int32_t sw;
     uint8_t in, out, sl, vl;  // vl: the value before
-    bool lifted;              // a frozen entry raised by lift(): stays frozen on undo
+    bool used;                // frozen before (set by retune()): stays frozen on undo
   };
   // Sets the frozen entry (x, in, p, sl) to VL w with the dependencies of
   // every path over it (pred_, succ_), lifting the entries before it or
@@ -277,12 +281,8 @@ bool Incremental::link_next(unsigned in, int32_t c, uint16_t d, int sl, size_t e
   if (q == kNoPort || f_.peer(z, q).kind != PortPeer::kSwitch) return true;
   const uint8_t zin = f_.channel(c).dst_port;
   const auto usl = static_cast<uint8_t>(sl);
-  if (from >= 0) {
-    note_hop(e, in, q, entry(z, zin, q, usl), true);
-    return link(from, node(f_.peer(z, q).id, out_.vl(z, zin, q, usl)));
-  }
-  note_hop(e, in, q, entry(z, zin, q, usl), false);
-  return true;
+  note_hop(e, in, q, entry(z, zin, q, usl), from >= 0);
+  return from < 0 || link(from, node(f_.peer(z, q).id, out_.vl(z, zin, q, usl)));
 }
 
 bool Incremental::extend(int32_t x, unsigned in, size_t prev_e, unsigned prev_in, uint16_t d,
@@ -298,7 +298,7 @@ bool Incremental::extend(int32_t x, unsigned in, size_t prev_e, unsigned prev_in
   const auto uin = static_cast<uint8_t>(in);
   const size_t e = entry(x, in, p, usl);
   const uint8_t now = out_.vl(x, uin, p, usl);
-  const int32_t cin = in == 0 ? -1 : f_.channel(f_.peer(x, uin).id).reverse;  // into x
+  const int32_t cin = in == 0 ? -1 : into(x, in);
   // The VL the packet arrives on, from the table (a retune may move it).
   auto arriving = [&] {
     return prev_e == kNone
@@ -316,21 +316,21 @@ bool Incremental::extend(int32_t x, unsigned in, size_t prev_e, unsigned prev_in
   // VLs (on the 6x6x6 fail-in-place series with keiro-dl at 8 VLs this
   // keeps a few more SLs than trying lower VLs first); on a first hop from
   // VL 0 up.
-  const bool liftable = frozen_[e];
+  const bool used = frozen_[e];
   int cand[2 * kNumSls + 2], n = 0;
   cand[n++] = now;
-  if (liftable) {
+  if (used) {
     // Sinking to the arriving VL (or below) first when the entry climbs,
     // then lifting, then the other lower VLs.
     if (prev_vl >= 0 && prev_vl < now)
       for (int w = prev_vl; w >= 0; --w) cand[n++] = w;
     for (int w = now + 1; w < vls_; ++w) cand[n++] = w;
     for (int w = now - 1; w >= 0; --w) cand[n++] = w;
-  } else if (!frozen_[e] && prev_vl >= 0) {
+  } else if (prev_vl >= 0) {
     cand[n++] = prev_vl;
     for (int w = prev_vl + 1; w < vls_; ++w) cand[n++] = w;
     for (int w = prev_vl - 1; w >= 0; --w) cand[n++] = w;
-  } else if (!frozen_[e]) {
+  } else {
     for (int w = 0; w < vls_; ++w) cand[n++] = w;
   }
   uint32_t tried = 0;
@@ -342,7 +342,7 @@ bool Incremental::extend(int32_t x, unsigned in, size_t prev_e, unsigned prev_in
     const Mark m0 = mark();
     // This path is one of the entry's users before any retune.
     note_hop(prev_e, prev_in, p, e, true);
-    if (liftable && w != now && !retune(x, in, p, sl, w)) {
+    if (used && w != now && !retune(x, in, p, sl, w)) {
       undo_to(m0);
       continue;
     }
@@ -387,24 +387,18 @@ bool Incremental::retune(int32_t x, unsigned in, uint8_t p, int sl, int w) {
   const int32_t c = f_.peer(x, p).id;
   const int32_t to = node(c, w);
   const size_t je = jx(e);
-  auto edge = [&](int32_t a, int32_t b) {
-    bool added = false;
-    if (!dag_.add_edge(a, b, &added)) return false;
-    if (added) added_edges_.emplace_back(a, b);
-    return true;
-  };
   // The dependencies of the entry's users, now on (c, w): from the entries
   // they come from, and into the entries they take at the next switch.
   // VLs never climb along a path: a lift takes the entries before it below
   // w along, a sink the entries after it above w (each with its own users).
   if (in != 0) {
-    const int32_t cin = f_.channel(f_.peer(x, uin).id).reverse;  // into x through `in`
+    const int32_t cin = into(x, in);
     const int32_t u = f_.channel(cin).src;
     const uint8_t pu = f_.channel(cin).src_port;
     for (uint64_t m = je == kNone ? 0 : pred_[je]; m; m &= m - 1) {
       const auto i = static_cast<uint8_t>(std::countr_zero(m));
       if (w > was && out_.vl(u, i, pu, usl) < w && !retune(u, i, pu, sl, w)) return false;
-      if (!edge(node(cin, out_.vl(u, i, pu, usl)), to)) return false;
+      if (!link(node(cin, out_.vl(u, i, pu, usl)), to)) return false;
     }
   }
   const int32_t z = f_.channel(c).dst;
@@ -412,7 +406,7 @@ bool Incremental::retune(int32_t x, unsigned in, uint8_t p, int sl, int w) {
   for (uint64_t m = je == kNone ? 0 : succ_[je]; m; m &= m - 1) {
     const auto o = static_cast<uint8_t>(std::countr_zero(m));
     if (w < was && out_.vl(z, zin, o, usl) > w && !retune(z, zin, o, sl, w)) return false;
-    if (!edge(to, node(f_.peer(z, o).id, out_.vl(z, zin, o, usl)))) return false;
+    if (!link(to, node(f_.peer(z, o).id, out_.vl(z, zin, o, usl)))) return false;
   }
   return true;
 }
@@ -430,7 +424,7 @@ void Incremental::undo_to(const Mark &m) {
   }
   while (set_entries_.size() > m.entries) {
     const SetEntry &u = set_entries_.back();
-    frozen_[u.e] = u.lifted;
+    frozen_[u.e] = u.used;
     out_.set_vl(u.sw, u.in, u.out, u.sl, u.vl);
     set_entries_.pop_back();
   }

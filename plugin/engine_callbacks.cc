@@ -162,7 +162,7 @@ int ucast_build_fwd_tables(void *context) {
   const EngineDesc &e = *run.reg->desc;
   OsmLogger log(&run.osm->log, kErrRouting);
   ++run.runs;
-  if (run.trim_pending) trim_heap(run);  // the last sweep ended before its ROUTING_DONE
+  if (run.trim_pending) trim_heap(*run.reg->plugin);  // the last sweep ended before ROUTING_DONE
   const PluginState &plugin = *run.reg->plugin;
   if (!plugin.options_ok) {
     ++run.failures;
@@ -225,14 +225,17 @@ void destroy(void *context) {
 
 }  // namespace
 
-void trim_heap(EngineRun &run) {
+void trim_heap(PluginState &p) {
+  bool pending = false;
+  for (const EngineRun *r : p.runs) pending |= r->trim_pending;
+  if (!pending) return;
   // A routing allocates and frees tens of MB (more at scale), on OpenSM's
   // sweep thread and keiro's workers; glibc keeps freed pages of their
   // arenas mapped, so OpenSM's resident memory would settle at the largest
   // sweep's peak. Hand them back: OpenSM lives for months, and a flat RSS is
   // how an admin tells a plugin that frees from one that leaks (tests/soak).
   malloc_trim(0);
-  for (EngineRun *r : run.reg->plugin->runs) r->trim_pending = false;
+  for (EngineRun *r : p.runs) r->trim_pending = false;
 }
 
 int setup_engine(osm_routing_engine_t *re, osm_opensm_t *osm) {

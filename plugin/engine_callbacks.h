@@ -27,8 +27,9 @@ namespace keiro::plugin {
 // re->context holds the RegisteredEngine on entry and the EngineRun after.
 int setup_engine(struct osm_routing_engine *re, struct osm_opensm *osm);
 
-struct EngineRun;
-// malloc_trim(0) and clears every run's trim_pending (plugin_state.h).
-void trim_heap(EngineRun &run);
+struct PluginState;
+// When some engine's run has trim_pending (plugin_state.h): malloc_trim(0),
+// and every run's trim_pending cleared.
+void trim_heap(PluginState &p);
 
 }  // namespace keiro::plugin

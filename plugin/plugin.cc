@@ -94,11 +94,7 @@ std::string path_sl_dump_path(const PluginState &p) {
 void report(void *data, osm_epi_event_id_t event, void *) {
   if (event != OSM_EVENT_ID_UCAST_ROUTING_DONE || !data) return;
   auto &p = *static_cast<PluginState *>(data);
-  for (EngineRun *run : p.runs)
-    if (run->trim_pending) {
-      trim_heap(*run);
-      break;
-    }
+  trim_heap(p);
   if (!p.options_ok) return;
   try {
     const std::string path = path_sl_dump_path(p);
