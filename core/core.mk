@@ -4,6 +4,7 @@
 # own fragment listing its files.
 libkeirocore_la_SOURCES += core/engine.cc core/engine.h core/enum_names.h core/fabric.cc core/fabric.h core/fixed_sl.cc core/fixed_sl.h core/log.cc core/log.h \
 	core/previous_sls.cc core/previous_sls.h core/incremental.cc core/incremental.h \
+	core/sl_spread.cc core/sl_spread.h \
 	core/options.cc core/options.h core/routing.cc core/routing.h core/timing.h core/parallel.h
 libkeirocore_la_LIBADD = $(METIS_LIBS)
 

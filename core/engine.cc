@@ -15,9 +15,19 @@
 #include "core/loren/engine.h"
 #include "core/nue/engine.h"
 #include "core/previous_sls.h"
+#include "core/sl_spread.h"
 #include "core/timing.h"
 
 namespace keiro {
+
+void EngineReport::set(const std::string &key, const std::string &value) {
+  for (auto &[k, v] : facts)
+    if (k == key) {
+      v = value;
+      return;
+    }
+  add(key, value);
+}
 
 std::string EngineReport::get(const std::string &key) const {
   for (const auto &[k, v] : facts)
@@ -110,6 +120,22 @@ bool run_engine(const EngineDesc &e, const EngineInput &in, Routing &out, Engine
     const bool previous = in.previous && !in.previous->empty();
     if (previous ? !keep_previous_sls(e, in, out, rep) : !rep.repair_only.empty())
       return engine_error(in.log, e.osm_name, rep.repair_only);
+    // A first routing whose SLs later re-routes will keep: spare SLs
+    // (core/sl_spread.h). Not with QoS off (the CAs' SL2VL is not
+    // programmed, so SLs other than 0 are unsafe) or 1 VL (no VL to choose).
+    if (!previous && in.qos && in.max_vls > 1 && in.options.get_int("keep_sls") != 0 &&
+        in.options.get_int("spread_sls") != 0) {
+      const SlSpread sp = spread_sls(in.fabric, out, in.max_sls);
+      if (sp.sls_after > sp.sls_before) {
+        rep.add("sls_routed", std::to_string(sp.sls_before));
+        rep.set("sls_used", std::to_string(sp.sls_after));
+        in.log.logf(LogLevel::kInfo,
+                    "%s: the paths of its %d SLs spread over %d (same VLs; spare SLs let a "
+                    "re-route after a fault keep every SL, docs/rerouting.md; spread_sls=0 "
+                    "keeps %d)",
+                    e.osm_name, sp.sls_before, sp.sls_after, sp.sls_before);
+      }
+    }
   }
   rep.route_seconds = seconds_since(t0);
   out.engine = e.osm_name;

@@ -62,6 +62,8 @@ struct EngineReport {
   std::string repair_only;
   void add(const std::string &key, const std::string &value) { facts.emplace_back(key, value); }
   void add(const std::string &key, long value) { add(key, std::to_string(value)); }
+  // Replaces the value of key (added when missing).
+  void set(const std::string &key, const std::string &value);
   std::string get(const std::string &key) const;
 };
 
@@ -138,7 +140,9 @@ using StageFn = std::function<bool(const Routing &)>;
 
 // Routes and self-checks. out is reset by the engine. With in.previous,
 // between the two the previous SLs are kept where the new tables allow, or
-// one WARN line says how many changed (core/previous_sls.h). When check_out is given,
+// one WARN line says how many changed (core/previous_sls.h); without it, the
+// paths of per-source-switch engines are spread over spare SLs for later
+// re-routes (core/sl_spread.h, option spread_sls). When check_out is given,
 // it receives the self-check's result (core/check/verify.h) whenever the
 // check ran, passed or not, so that callers need not check again.
 //

@@ -33,6 +33,11 @@ const OptionSpec kGeneralOptions[] = {
                "SLs: 1 keeps the previous routes the fault left intact and re-routes only the "
                "broken ones, so that every SL is kept (docs/rerouting.md); 0 uses the fresh "
                "routes with the previous SLs pinned where they fit"),
+    int_option("spread_sls", 0, 1, "1",
+               "keiro-acro, -dl and -loren with keep_sls=1: 1 spreads a first routing's paths "
+               "over every SL up to max_sls (copies of the same VLs), so that a re-route after "
+               "a fault finds free SL2VL entries and keeps every SL (docs/rerouting.md); 0 "
+               "hands out the fewest SLs"),
     int_option("threads", 0, 256, "0",
                "worker threads for the self-check, the VL realization and Nue's independent "
                "steps (0 = the machine's "

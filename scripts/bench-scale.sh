@@ -104,7 +104,10 @@ fmt = lambda v: '%.2f' % v if isinstance(v, (int, float)) else '-'
 print('\t'.join([fam, fab, eng, str(d.get('fabric', {}).get('switches', '-')),
                  str(d.get('fabric', {}).get('lids', '-')), t, wall, user,
                  '%.0f' % (int(rss) / 1024), fmt(d.get('route_seconds')), fmt(check.get('seconds')),
-                 phases or '-', str(d.get('vls_used', '-')), str(d.get('sls_used', '-')), result]))
+                 phases or '-', str(d.get('vls_used', '-')),
+                 # the engine's SLs; spread over spare SLs (core/sl_spread.h): "7 (16)"
+                 str(d.get('sls_used', '-')) if 'sls_routed' not in facts else
+                 '%s (%s)' % (facts['sls_routed'], d.get('sls_used', '-')), result]))
 EOF
       [ "$rc" = 0 ] || { failed=1; echo "bench-scale: $fab keiro-$e threads=$t: $(tail -n 1 "$base.err")" >&2; }
     done

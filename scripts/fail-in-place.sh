@@ -11,26 +11,37 @@
 # `keiro check` of the re-routed tables with the new SLs and with the
 # previous step's SLs (every LID survives a link failure, so the previous
 # path-SL file covers every pair).
-# usage: scripts/fail-in-place.sh [-k KEIRO] [-t 6x6x6] [-f 0.01] [-e "nue acro dl loren"]
-#                                 [-s SEED] [-v VLS] [-o DIR]
+# -t lrt:N,d,r instead: a layout-conscious random topology (keiro topo lrt,
+# seeded with -s too) with its layout, LOREN's kind of fabric.
+# usage: scripts/fail-in-place.sh [-k KEIRO] [-t 6x6x6|lrt:N,d,r] [-f 0.01]
+#                                 [-e "nue acro dl loren"] [-s SEED] [-v VLS] [-o DIR]
+#                                 [-x KEY=VALUE ...]   (-x: more engine options)
 # Prints a Markdown table. Time: a few seconds per step and engine at 6x6x6.
 set -u
 keiro=${KEIRO:-build/keiro} dims=6x6x6 frac=0.01 engines="nue acro dl loren" seed=1 vls=4
 out=$(mktemp -d /tmp/fail-in-place.XXXXXX)
-while getopts k:t:f:e:s:v:o: o; do
+extra=()
+while getopts k:t:f:e:s:v:o:x: o; do
   case $o in
+    x) extra+=(--opt "$OPTARG") ;;
     k) keiro=$OPTARG ;; t) dims=$OPTARG ;; f) frac=$OPTARG ;; e) engines=$OPTARG ;;
     s) seed=$OPTARG ;; v) vls=$OPTARG ;; o) out=$OPTARG ;;
     *) sed -n '/^# usage:/,/^# Prints/p' "$0" >&2; exit 2 ;;
   esac
 done
 mkdir -p "$out"
-"$keiro" topo torus "$dims" --hcas-per-switch 2 -o "$out/step0.net" >/dev/null || exit 1
-# LOREN's layout: torus (x, y, z) at (x + (X + 1) * z, y).
-awk -v X="${dims%%x*}" '/^switchguid=/ { g = substr($1, 12) }
-  /^Switch/ && match($0, /torus [0-9]+,[0-9]+(,[0-9]+)?/) {
-    split(substr($0, RSTART + 6, RLENGTH - 6), c, ","); z = (3 in c) ? c[3] : 0
-    print g, c[1] + (X + 1) * z, c[2] }' "$out/step0.net" >"$out/torus.layout"
+if [[ $dims == lrt:* ]]; then  # lrt:N,d,r -- LOREN's own kind of fabric, with its layout
+  IFS=, read -r n d r <<<"${dims#lrt:}"
+  "$keiro" topo lrt "$n" "$d" "$r" --seed "$seed" --hcas-per-switch 2 -o "$out/step0.net" \
+    --layout "$out/fabric.layout" >/dev/null || exit 1
+else
+  "$keiro" topo torus "$dims" --hcas-per-switch 2 -o "$out/step0.net" >/dev/null || exit 1
+  # LOREN's layout: torus (x, y, z) at (x + (X + 1) * z, y).
+  awk -v X="${dims%%x*}" '/^switchguid=/ { g = substr($1, 12) }
+    /^Switch/ && match($0, /torus [0-9]+,[0-9]+(,[0-9]+)?/) {
+      split(substr($0, RSTART + 6, RLENGTH - 6), c, ","); z = (3 in c) ? c[3] : 0
+      print g, c[1] + (X + 1) * z, c[2] }' "$out/step0.net" >"$out/fabric.layout"
+fi
 
 # The links to fail, in order, as "nodeA portA nodeB portB".
 python3 - "$out/step0.net" "$frac" "$seed" >"$out/fail.txt" <<'PY'
@@ -56,7 +67,7 @@ PY
 fact() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); k=sys.argv[2]
 print(d.get(k) if k in d else d.get('facts', {}).get(k, ''))" "$1" "$2"; }
 
-opts=(--opt max_vls="$vls" --opt loren_layout="$out/torus.layout" --opt threads=1)
+opts=(--opt max_vls="$vls" --opt loren_layout="$out/fabric.layout" --opt threads=1 ${extra[@]+"${extra[@]}"})
 echo "| step | failed link | engine | pairs | SLs changed afresh | SLs changed re-route | full route s | re-route s | check new SLs | check old SLs |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
 for e in $engines; do
