@@ -114,11 +114,16 @@ bool run_engine(const EngineDesc &e, const EngineInput &in, Routing &out, Engine
     plain.previous = nullptr;
     if (!route_fixed_sl(e, plain, fixed_sl, out, rep)) return false;
   } else {
-    if (!e.route(in, out, rep)) return false;
+    // With previous tables the incremental re-route comes first and needs
+    // only the fresh LFTs: no pinned realization unless it fails
+    // (keep_previous_sls routes again with pins then).
+    const bool previous = in.previous && !in.previous->empty();
+    EngineInput first = in;
+    first.pin_previous = !(previous && can_repair_previous(in));
+    if (!e.route(first, out, rep)) return false;
     // With rep.repair_only the engine's tables are a guide only: the
     // previous routing repaired (keep_previous_sls), or the one ERROR line.
-    const bool previous = in.previous && !in.previous->empty();
-    if (previous ? !keep_previous_sls(e, in, out, rep) : !rep.repair_only.empty())
+    if (previous ? !keep_previous_sls(e, first, out, rep) : !rep.repair_only.empty())
       return engine_error(in.log, e.osm_name, rep.repair_only);
     // A first routing whose SLs later re-routes will keep: spare SLs
     // (core/sl_spread.h). Not with QoS off (the CAs' SL2VL is not

@@ -48,6 +48,12 @@ struct EngineInput {
   // engines may use it too (keiro-nue keeps destinations in their layer).
   // Not used with option fixed_sl.
   const PreviousSls *previous = nullptr;
+  // With previous: whether keiro-acro, -dl and -loren realize their routes
+  // with the previous SLs pinned (core/previous_sls.h realization_pins()).
+  // run_engine() first routes without pins when the incremental re-route
+  // can run, which needs the fresh LFTs only, and routes again with pins
+  // when it does not keep every SL.
+  bool pin_previous = true;
 };
 
 // What an engine tells about its run, for logs and summaries.

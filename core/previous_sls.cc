@@ -248,7 +248,9 @@ std::vector<int8_t> previous_path_sls(const Fabric &f, const PreviousSls &prev,
 
 std::vector<int8_t> realization_pins(const EngineInput &in, const char *engine,
                                      const minimal::DestTrees &t, int shift) {
-  if (!in.previous || in.previous->empty() || in.options.get_int("keep_sls") == 0) return {};
+  if (!in.previous || in.previous->empty() || !in.pin_previous ||
+      in.options.get_int("keep_sls") == 0)
+    return {};
   if (!in.previous->engine.empty() && in.previous->engine != engine) return {};
   return previous_path_sls(in.fabric, *in.previous, t, shift);
 }
@@ -351,25 +353,29 @@ bool keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
     rep.repair_only += "; the previous routing could not be repaired either: " + is.why;
     return false;
   }
-  SlComparison c = compare_sls(in.fabric, out, prev);
-  if (c.changed > 0 && in.options.get_int("keep_sls") != 0) {
-    // Step 1b: rename the SLs towards the old names.
-    const std::array<uint8_t, kNumSls> to = best_sl_renaming(c, in.max_sls);
-    int64_t kept_after = 0, kept_before = 0;
-    for (int i = 0; i < kNumSls; ++i) {
-      kept_before += c.moved[i][i];
-      kept_after += c.moved[i][to[i]];
+  const size_t engine_facts = rep.facts.size();
+  SlComparison c;
+  // Steps 1 and 1b on out: compare, rename the SLs towards the old names;
+  // true when every surviving pair has its old SL (one INFO line).
+  auto compare_rename = [&] {
+    c = compare_sls(in.fabric, out, prev);
+    if (c.changed > 0 && in.options.get_int("keep_sls") != 0) {
+      const std::array<uint8_t, kNumSls> to = best_sl_renaming(c, in.max_sls);
+      int64_t kept_after = 0, kept_before = 0;
+      for (int i = 0; i < kNumSls; ++i) {
+        kept_before += c.moved[i][i];
+        kept_after += c.moved[i][to[i]];
+      }
+      if (kept_after > kept_before) {
+        out.permute_sls(to);
+        const int64_t fresh = c.changed;
+        c = compare_sls(in.fabric, out, prev);
+        rep.set("renamed_sls_changed", std::to_string(c.changed));
+        rep.set("fresh_sls_changed", std::to_string(fresh));
+      }
     }
-    if (kept_after > kept_before) {
-      out.permute_sls(to);
-      const int64_t fresh = c.changed;
-      c = compare_sls(in.fabric, out, prev);
-      rep.add("renamed_sls_changed", static_cast<long>(c.changed));
-      rep.add("fresh_sls_changed", static_cast<long>(fresh));
-    }
-  }
-  rep.add("previous_pairs", static_cast<long>(c.surviving));
-  if (c.changed == 0) {
+    rep.set("previous_pairs", std::to_string(c.surviving));
+    if (c.changed > 0) return false;
     rep.add("sls_changed", 0L);
     rep.add("sls_kept", "yes");
     in.log.logf(LogLevel::kInfo,
@@ -377,7 +383,8 @@ bool keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
                 "keeps its SL",
                 e.osm_name, static_cast<long long>(c.surviving));
     return true;
-  }
+  };
+  if (compare_rename()) return true;
   const bool keep = in.options.get_int("keep_sls") != 0;
   std::string why = keep ? "the previous SLs do not fit the new tables' SL scope"
                          : "option keep_sls=0: routed afresh";
@@ -408,6 +415,25 @@ bool keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
     }
     in.log.logf(LogLevel::kInfo, "%s: re-route: no incremental route: %s", e.osm_name,
                 is.why.c_str());
+    // Routed without pins for the incremental route only (run_engine()):
+    // now the routing with the previous SLs pinned, for the steps below. Its
+    // LFTs are the same (pins only move SLs and VLs), so the incremental
+    // route need not run again; the engine's facts are the pinned run's.
+    if (!in.pin_previous) {
+      EngineInput pinned = in;
+      pinned.pin_previous = true;
+      Routing again;
+      EngineReport arep;
+      if (e.route(pinned, again, arep) && arep.repair_only.empty()) {
+        out = std::move(again);
+        arep.facts.insert(arep.facts.end(), rep.facts.begin() + engine_facts, rep.facts.end());
+        rep.facts = std::move(arep.facts);
+        if (compare_rename()) {
+          rep.add("keep_checks", static_cast<long>(checks));
+          return true;
+        }
+      }
+    }
   }
   if (keep) {
     Routing kept = out;

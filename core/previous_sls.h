@@ -34,7 +34,12 @@
 //     entries where the fault left them intact, broken paths re-routed on
 //     their old SLs -- self-checked and taken when it keeps every SL (one
 //     INFO line; facts incremental, kept_lft_entries, repaired_lft_entries,
-//     changed_paths, incremental_seconds);
+//     changed_paths, incremental_seconds). It needs only the fresh LFTs,
+//     so when it can run (can_repair_previous()) run_engine() routes the
+//     engine without pins first (EngineInput::pin_previous false: no pinned
+//     realization, about 0.4 s of a 1 s re-route on a 6x6x6 torus at 8
+//     VLs) and, when it fails, the engine routes again with pins here, and
+//     steps 1 and 1b repeat on that routing before step 2;
 //  2. if surviving pairs still have other SLs, the new tables with the old
 //     SLs on surviving pairs (new SLs on new pairs) are checked; if that
 //     passes they are what is handed out (every SL kept);

@@ -227,6 +227,9 @@ TEST(Reroute, IncrementalKeepsRoutesAndSls) {
       ++cases;
       if (kept.rep.get("incremental") != "yes") return;
       ++taken;
+      // Taken from the routing without pins (run_engine() realizes with
+      // pins only when the incremental route fails).
+      EXPECT_EQ(kept.rep.get("pinned_paths"), "");
       EXPECT_EQ(changed_pairs(f0, before.r, f1, kept.r), 0);
       EXPECT_EQ(fixtures::credit_loop_problem(f1, kept.r), "");
       EXPECT_EQ(warn_lines(kept.log), 0);
@@ -287,6 +290,8 @@ TEST(Reroute, RelaxedIncrementalChangesOnlyBrokenPaths) {
     if (kept.rep.get("incremental_relaxed") != "yes") continue;
     ++relaxed;
     EXPECT_EQ(kept.rep.get("incremental"), "no");
+    // The failed incremental route made the engine route again with pins.
+    EXPECT_FALSE(kept.rep.get("pinned_paths").empty());
     const int64_t changed = changed_pairs(f0, before.r, f1, kept.r);
     EXPECT_GT(changed, 0);
     EXPECT_LT(changed, 432 * 431 / 100);  // under 1% of the pairs
