@@ -27,11 +27,15 @@ SlSpread spread_sls(const Fabric &f, Routing &r, int max_sls) {
   const int32_t S = f.num_switches();
   // Paths (source switch, LID with a route) per SL, and per destination
   // switch the SLs of the paths into its LIDs.
+  const std::vector<uint16_t> &lids = f.lids();
+  std::vector<int32_t> dsw(lids.size());  // the switch of each LID
+  for (size_t i = 0; i < lids.size(); ++i) dsw[i] = f.lid_switch(lids[i]);
   std::array<int64_t, kNumSls> paths{};
   std::vector<uint16_t> into(S, 0);
   for (int32_t s = 0; s < S; ++s)  // row by row: the tables are [switch][LID]
-    for (uint16_t d : f.lids()) {
-      const int32_t t = f.lid_switch(d);
+    for (size_t i = 0; i < lids.size(); ++i) {
+      const uint16_t d = lids[i];
+      const int32_t t = dsw[i];
       const uint8_t sl = r.path_sl(s, d);
       if (sl >= kNumSls || (s != t && r.out_port(s, d) == kNoPort)) continue;
       ++paths[sl];
@@ -96,8 +100,9 @@ SlSpread spread_sls(const Fabric &f, Routing &r, int max_sls) {
     }
   uint32_t after = 0;
   for (int32_t s = 0; s < S; ++s)
-    for (uint16_t d : f.lids()) {
-      const int32_t t = f.lid_switch(d);
+    for (size_t i = 0; i < lids.size(); ++i) {
+      const uint16_t d = lids[i];
+      const int32_t t = dsw[i];
       const uint8_t u = r.path_sl(s, d);
       if (u >= kNumSls || !(into[t] >> u & 1u)) continue;
       const uint8_t q = copy[static_cast<size_t>(t) * kNumSls + u];
