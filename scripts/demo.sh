@@ -59,7 +59,7 @@ if [ -z "$engines" ]; then
   exit 1
 fi
 
-printf '%-12s %-18s %-5s %-4s %-9s %-9s %-11s %s\n' \
+printf '%-12s %-18s %-5s %-7s %-9s %-9s %-11s %s\n' \
   engine "OpenSM installed" VLs SLs fallbacks route "hops" "installed tables (keiro check + SA SLs)"
 fail=0
 fell_back=()
@@ -85,6 +85,9 @@ for e in $engines minhop; do
   vls_used=$(kh_summary_field "$log" "VLs used")
   budget=$(kh_summary_field "$log" "VLs used [0-9]+ of" "$e")
   sls_used=$(kh_summary_field "$log" "SLs used")
+  # Spare SLs (docs/rerouting.md): handed out (the engine's own).
+  own=$(grep -oE "$e: the paths of its [0-9]+ SLs spread over" "$log" | tail -n 1 | grep -oE '[0-9]+')
+  [ -n "$own" ] && sls_used="$sls_used ($own)"
   fb=$(kh_summary_field "$log" "escape fallbacks")
   rt=$(kh_summary_field "$log" "route")
   "$keiro" check "$dir/dumps" --sls "$dir/sa-path-sl.dump" >"$dir/check.txt" 2>&1
@@ -103,11 +106,12 @@ for e in $engines minhop; do
   rtcol=${rt:+$rt s}
   rtcol=${rtcol:--}
   if [ "$e" = minhop ]; then vl_col=-; sl_col=-; else vl_col="${vls_used:-?}/${budget:-?}"; sl_col=${sls_used:-?}; fi
-  printf '%-12s %-18s %-5s %-4s %-9s %-9s %-11s %s\n' "$e" "$used" "$vl_col" "$sl_col" \
+  printf '%-12s %-18s %-5s %-7s %-9s %-9s %-11s %s\n' "$e" "$used" "$vl_col" "$sl_col" \
     "${fb:--}" "$rtcol" "${hops:-?}" "$verdict"
 done
 echo
-echo "VLs: used/budget; fallbacks: destinations routed over escape paths (keiro-nue); route: engine"
+echo "VLs: used/budget; SLs: handed out (the engine's own, spread over spare SLs for re-routing:"
+echo "docs/rerouting.md); fallbacks: destinations routed over escape paths (keiro-nue); route: engine"
 echo "time in OpenSM; hops: average/maximum links between HCAs. minhop is OpenSM's default engine,"
 echo "shown for contrast. Logs, dumps and check reports: $out/<engine>/"
 if [ ${#fell_back[@]} -gt 0 ]; then
