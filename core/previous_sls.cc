@@ -316,6 +316,17 @@ bool try_incremental(const EngineInput &in, const PreviousSls &prev, const Routi
   return true;
 }
 
+// The one WARN line of a re-route that changed SLs: how (after "routed
+// before") and why (at the end) say which step it was.
+void warn_sls_changed(Logger &log, const char *engine, int64_t changed, int64_t surviving,
+                      const std::string &how, const std::string &why) {
+  log.logf(LogLevel::kWarn,
+           "%s: re-route changed the SL of %lld of %lld (source, destination) pairs routed "
+           "before%s; jobs that asked the SA for PathRecords before must query them again%s",
+           engine, static_cast<long long>(changed), static_cast<long long>(surviving), how.c_str(),
+           why.c_str());
+}
+
 // Facts sls_changed, sls_kept and keep_checks of a result that kept some.
 void add_kept_facts(int64_t changed, int checks, EngineReport &rep) {
   rep.add("sls_changed", static_cast<long>(changed));
@@ -469,17 +480,16 @@ bool keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
             add_lft_facts(is, rep);
             add_kept_facts(left.changed, checks, rep);
             if (left.changed == 0) return true;
-            in.log.logf(LogLevel::kWarn,
-                        "%s: re-route changed the SL of %lld of %lld (source, destination) pairs "
-                        "routed before (%lld with a fresh routing): %lld source-switch paths the "
-                        "fault broke fit no next hop with their SL, every other pair keeps its "
-                        "own (incremental: %lld of %lld LFT entries kept); jobs that asked the "
-                        "SA for PathRecords before must query them again",
-                        e.osm_name, static_cast<long long>(left.changed),
-                        static_cast<long long>(c.surviving), static_cast<long long>(c.changed),
-                        static_cast<long long>(is.sl_changed_paths),
-                        static_cast<long long>(is.kept_entries),
-                        static_cast<long long>(is.kept_entries + is.repaired_entries));
+            warn_sls_changed(
+                in.log, e.osm_name, left.changed, c.surviving,
+                strprintf(" (%lld with a fresh routing): %lld source-switch paths the fault "
+                          "broke fit no next hop with their SL, every other pair keeps its own "
+                          "(incremental: %lld of %lld LFT entries kept)",
+                          static_cast<long long>(c.changed),
+                          static_cast<long long>(is.sl_changed_paths),
+                          static_cast<long long>(is.kept_entries),
+                          static_cast<long long>(is.kept_entries + is.repaired_entries)),
+                "");
             return true;
           }
         }
@@ -515,12 +525,10 @@ bool keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
         const SlComparison left = compare_sls(in.fabric, out, prev);
         add_kept_facts(left.changed, checks, rep);
         if (left.changed == 0) return true;
-        in.log.logf(LogLevel::kWarn,
-                    "%s: re-route changed the SL of %lld of %lld (source, destination) pairs "
-                    "routed before (%lld with a fresh routing; the others keep theirs); jobs "
-                    "that asked the SA for PathRecords before must query them again",
-                    e.osm_name, static_cast<long long>(left.changed),
-                    static_cast<long long>(c.surviving), static_cast<long long>(c.changed));
+        warn_sls_changed(in.log, e.osm_name, left.changed, c.surviving,
+                         strprintf(" (%lld with a fresh routing; the others keep theirs)",
+                                   static_cast<long long>(c.changed)),
+                         "");
         return true;
       }
     }
@@ -528,11 +536,7 @@ bool keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
   rep.add("sls_changed", static_cast<long>(c.changed));
   rep.add("sls_kept", keep ? "no" : "off");
   if (keep) rep.add("keep_checks", static_cast<long>(checks));
-  in.log.logf(LogLevel::kWarn,
-              "%s: re-route changed the SL of %lld of %lld (source, destination) pairs routed "
-              "before; jobs that asked the SA for PathRecords before must query them again (%s)",
-              e.osm_name, static_cast<long long>(c.changed), static_cast<long long>(c.surviving),
-              why.c_str());
+  warn_sls_changed(in.log, e.osm_name, c.changed, c.surviving, "", " (" + why + ")");
   return true;
 }
 

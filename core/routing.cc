@@ -65,4 +65,10 @@ void Routing::permute_sls(const std::array<uint8_t, kNumSls> &to) {
   move_rows(term_sl2vl_);
 }
 
+void Routing::copy_sl(uint8_t from, uint8_t to) {
+  for (std::vector<uint8_t> *table : {&sl2vl_, &term_sl2vl_})
+    for (size_t b = 0; b + kNumSls <= table->size(); b += kNumSls)
+      (*table)[b + to] = (*table)[b + from];
+}
+
 }  // namespace keiro

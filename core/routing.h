@@ -69,6 +69,9 @@ class Routing {
   // stay), and the SL2VL entry of SL i of every (switch, in, out) and every
   // terminal moves to SL to[i]. to must be a permutation of 0..15. O(tables).
   void permute_sls(const std::array<uint8_t, kNumSls> &to);
+  // The SL2VL entries of SL from, on every (switch, in, out) and every
+  // terminal, copied to SL to (path SLs untouched). O(tables).
+  void copy_sl(uint8_t from, uint8_t to);
 
   // ---- what the engine reports about itself ----
   std::string engine;  // e.g. "keiro-nue"

@@ -70,19 +70,7 @@ SlSpread spread_sls(const Fabric &f, Routing &r, int max_sls) {
   if (!spread) return st;
   // The spare SLs' columns: copies of their SL's, on switches and CAs.
   for (int u = 0; u < kNumSls; ++u)
-    for (int i = 1; i < ncopies[u]; ++i) {
-      const uint8_t q = copies[u][i];
-      for (int32_t s = 0; s < S; ++s) {
-        const unsigned ports = f.sw(s).num_ports;
-        for (unsigned in = 0; in <= ports; ++in)
-          for (unsigned o = 0; o <= ports; ++o) {
-            const auto i8 = static_cast<uint8_t>(in), o8 = static_cast<uint8_t>(o);
-            r.set_vl(s, i8, o8, q, r.vl(s, i8, o8, static_cast<uint8_t>(u)));
-          }
-      }
-      for (int32_t t = 0; t < f.num_terminals(); ++t)
-        r.set_terminal_vl(t, q, r.terminal_vl(t, static_cast<uint8_t>(u)));
-    }
+    for (int i = 1; i < ncopies[u]; ++i) r.copy_sl(static_cast<uint8_t>(u), copies[u][i]);
   // Destination switches in the order of their mixed GUIDs deal each SL's
   // copies round robin: copy[t * 16 + u] for the paths of SL u into t.
   std::vector<int32_t> order(S);

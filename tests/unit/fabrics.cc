@@ -452,4 +452,18 @@ EngineRun run_captured(const Fabric &f, const std::string &engine, const RunArgs
   return run;
 }
 
+std::set<int> path_sls(const Fabric &f, const Routing &r) {
+  std::set<int> sls;
+  for (int32_t s = 0; s < f.num_switches(); ++s)
+    for (const uint16_t lid : f.lids()) sls.insert(r.path_sl(s, lid));
+  return sls;
+}
+
+int count_containing(const CaptureLogger &log, LogLevel level, const std::string &needle) {
+  int n = 0;
+  for (const CaptureLogger::Line &l : log.lines)
+    n += l.level == level && l.text.find(needle) != std::string::npos;
+  return n;
+}
+
 }  // namespace keiro::fixtures

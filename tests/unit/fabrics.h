@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <fstream>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -193,5 +194,10 @@ struct RunArgs {
   bool self_check = true;
 };
 EngineRun run_captured(const Fabric &f, const std::string &engine, const RunArgs &a = {});
+
+// The path SLs in use (every source switch, every LID of f).
+std::set<int> path_sls(const Fabric &f, const Routing &r);
+// Lines of log at level that contain needle.
+int count_containing(const CaptureLogger &log, LogLevel level, const std::string &needle);
 
 }  // namespace keiro::fixtures

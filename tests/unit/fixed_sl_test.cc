@@ -36,20 +36,8 @@ std::string loren_layout(const Fabric &f) {
   return "loren_layout=" + path;
 }
 
-// The path SLs in use (every source switch, every LID).
-std::set<int> path_sls(const Fabric &f, const Routing &r) {
-  std::set<int> sls;
-  for (int32_t s = 0; s < f.num_switches(); ++s)
-    for (const uint16_t lid : f.lids()) sls.insert(r.path_sl(s, lid));
-  return sls;
-}
-
-int count_containing(const CaptureLogger &log, LogLevel level, const std::string &needle) {
-  int n = 0;
-  for (const CaptureLogger::Line &l : log.lines)
-    n += l.level == level && l.text.find(needle) != std::string::npos;
-  return n;
-}
+using fixtures::count_containing;
+using fixtures::path_sls;
 
 TEST(FixedSl, NueFourVlsOnATorusLoopOnSl0AndFixedSl0Repairs) {
   const Fabric f = torus5x5();

@@ -17,12 +17,7 @@
 namespace keiro {
 namespace {
 
-std::set<int> path_sls(const Fabric &f, const Routing &r) {
-  std::set<int> sls;
-  for (int32_t s = 0; s < f.num_switches(); ++s)
-    for (uint16_t lid : f.lids()) sls.insert(r.path_sl(s, lid));
-  return sls;
-}
+using fixtures::path_sls;
 
 // The VLs of the path from switch s to lid (first hop from port 0), one per
 // switch-to-switch hop.
@@ -63,11 +58,7 @@ TEST(SlSpread, EveryPathKeepsItsVlsOnMoreSls) {
       EXPECT_EQ(spread.rep.get("sls_used"), "16");
       EXPECT_EQ(spread.rep.get("sls_routed"), std::to_string(before));
       EXPECT_EQ(plain.rep.get("sls_routed"), "");
-      int info = 0;
-      for (const auto &l : spread.log.lines)
-        info +=
-            l.level == LogLevel::kInfo && l.text.find("SLs spread over 16") != std::string::npos;
-      EXPECT_EQ(info, 1);
+      EXPECT_EQ(fixtures::count_containing(spread.log, LogLevel::kInfo, "SLs spread over 16"), 1);
       std::map<std::pair<int32_t, int>, int> taken;  // (destination switch, old SL) -> new SL
       for (int32_t s = 0; s < f->num_switches(); ++s)
         for (uint16_t lid : f->lids()) {
