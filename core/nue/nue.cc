@@ -263,6 +263,12 @@ class Router {
         Attempt &a = at[decided];
         const int k = decided++;
         const LayerOutcome &o = a.outcome;
+        // Work is counted here, in attempt order up to the one that ends
+        // the retries, as a sequential run would: attempts that ran side by
+        // side after it are not counted, so the counters do not depend on
+        // the threads' timing (except for an attempt aborted as a loser,
+        // which may have got further before its abort).
+        if (a.ran) count_work(o);
         const bool wins =
             a.ran && !o.aborted &&
             (best < 0 || o.score < at[best].outcome.score ||
@@ -307,7 +313,6 @@ class Router {
       }
       const std::lock_guard<std::mutex> lock(mu);
       a.finished = true;
-      if (a.ran) count_work(a.outcome);
       if (a.ran && !a.outcome.aborted)  // later attempts above this score lose
         for (int j = attempt + 1; j < kOrderAttempts; ++j)
           if (at[j].abort.above.load(std::memory_order_relaxed) > a.outcome.score)
