@@ -23,6 +23,9 @@ namespace keiro {
 inline constexpr uint8_t kNoPort = 0xFF;  // LFT value meaning "drop"
 inline constexpr int kMaxDataVls = 15;
 inline constexpr int kNumSls = 16;
+// SL2VL value meaning "drop" (InfiniBand: a data packet whose SL maps to
+// VL 15 is discarded).
+inline constexpr uint8_t kDropVl = 15;
 
 class FabricError : public std::runtime_error {
  public:

@@ -33,13 +33,14 @@ constexpr int kRounds = 2;
 class Incremental {
  public:
   Incremental(const Fabric &f, const PreviousSls &prev, const Routing &fresh, int max_vls,
-              int max_sls, bool relax, Routing &out, IncrementalStats &st)
+              int max_sls, bool relax, bool drop_stale, Routing &out, IncrementalStats &st)
       : f_(f),
         prev_(prev),
         fresh_(fresh),
         vls_(max_vls),
         sls_(max_sls),
         relax_(relax),
+        drop_stale_(drop_stale),
         out_(out),
         st_(st) {}
 
@@ -81,6 +82,14 @@ class Incremental {
   // A path that fits nowhere puts d into failed_ (st_.why: the first such
   // path) and the round goes on.
   void changed_paths(uint16_t d);
+  // Relaxed with drop_stale_: x's path to d just took another SL; its
+  // traffic on the previous SL sl (stale) is walked on the new route through
+  // the turns sl's paths use (their dependencies added, logged) up to the
+  // first turn no path of sl uses, whose entry becomes VL 15 (frozen:
+  // extend() never takes it). kStaleUnsafe when a dependency before it
+  // closes a cycle (the caller undoes the path and tries another next hop).
+  enum { kStaleDropped, kStaleDelivered, kStaleUnsafe };
+  int guard_stale(int32_t x, uint16_t d, int sl);
   bool fail(std::string why) {
     st_.why = std::move(why);
     return false;
@@ -90,7 +99,8 @@ class Incremental {
   const PreviousSls &prev_;
   const Routing &fresh_;
   const int vls_, sls_;
-  const bool relax_;  // a broken path that keeps no SL may take another one
+  const bool relax_;       // a broken path that keeps no SL may take another one
+  const bool drop_stale_;  // ... and its previous SL is dropped before it closes a cycle
   Routing &out_;
   IncrementalStats &st_;
 
@@ -317,6 +327,7 @@ bool Incremental::extend(int32_t x, unsigned in, size_t prev_e, unsigned prev_in
   // keeps a few more SLs than trying lower VLs first); on a first hop from
   // VL 0 up.
   const bool used = frozen_[e];
+  if (used && now == kDropVl) return false;  // stale traffic of its SL is dropped here
   int cand[2 * kNumSls + 2], n = 0;
   cand[n++] = now;
   if (used) {
@@ -518,14 +529,38 @@ void Incremental::changed_paths(uint16_t d) {
       cand_.emplace_back(2 * len_[y] + (is_fresh ? 0 : 1), c);
     }
     std::sort(cand_.begin(), cand_.end());
+    // Relaxed: the SL it had before, whose stale traffic guard_stale() stops.
+    const int stale = any_sl && drop_stale_ ? previous_sl(x) : -1;
+    int32_t unsafe = -1;  // the first next hop that fits but lets stale traffic close a cycle
+    auto take = [&](int32_t c, int sl) {
+      len_[x] = len_[f_.channel(c).dst] + 1;
+      out_.set_path_sl(x, d, static_cast<uint8_t>(sl));
+      sl_mask_ |= 1u << sl;
+      return true;
+    };
     for (const auto &[rank, c] : cand_) {
       out_.set_out_port(x, d, f_.channel(c).src_port);
+      const int64_t deps = st_.new_dependencies;
       const int sl = place(x, old);
+      if (sl < 0) continue;
+      if (stale >= 0 && sl != stale) {
+        const int g = guard_stale(x, d, stale);
+        if (g == kStaleUnsafe) {
+          undo_to(Mark{});  // the path and its guard
+          st_.new_dependencies = deps;
+          if (unsafe < 0) unsafe = c;
+          continue;
+        }
+        ++(g == kStaleDropped ? st_.stale_dropped : st_.stale_delivered);
+      }
+      return take(c, sl);
+    }
+    if (unsafe >= 0) {  // every next hop that fits leaves the stale traffic a cycle
+      out_.set_out_port(x, d, f_.channel(unsafe).src_port);
+      const int sl = place(x, old);  // fits as before: the state is the same
       if (sl >= 0) {
-        len_[x] = len_[f_.channel(c).dst] + 1;
-        out_.set_path_sl(x, d, static_cast<uint8_t>(sl));
-        sl_mask_ |= 1u << sl;
-        return true;
+        ++st_.stale_unsafe;
+        return take(unsafe, sl);
       }
     }
     out_.set_out_port(x, d, fresh_port);
@@ -567,6 +602,36 @@ void Incremental::changed_paths(uint16_t d) {
   // The round goes on (its result is dropped): the rest of the switches
   // route through these as the fresh routing does.
   for (int32_t y : pending_) len_[y] = S;
+}
+
+int Incremental::guard_stale(int32_t x, uint16_t d, int sl) {
+  const int32_t t = f_.lid_switch(d);
+  const auto usl = static_cast<uint8_t>(sl);
+  int32_t from = -1;
+  unsigned in = 0;
+  for (int hops = 0; x != t && hops <= f_.num_switches(); ++hops) {
+    const uint8_t port = out_.out_port(x, d);
+    const PortPeer pp = f_.peer(x, port);
+    if (pp.kind != PortPeer::kSwitch) break;
+    const auto uin = static_cast<uint8_t>(in);
+    const size_t e = entry(x, in, port, usl);
+    const uint8_t v = out_.vl(x, uin, port, usl);
+    if (!frozen_[e]) {
+      // No path of this SL takes this turn: the stale traffic stops here.
+      set_entries_.push_back({e, x, uin, port, usl, v, false});
+      frozen_[e] = 1;
+      out_.set_vl(x, uin, port, usl, kDropVl);
+      return kStaleDropped;
+    }
+    if (v == kDropVl) return kStaleDropped;  // dropped here for another stale path
+    // A turn its SL's paths use: the stale traffic goes on with them.
+    const int32_t to = node(pp.id, v);
+    if (from >= 0 && !link(from, to)) return kStaleUnsafe;
+    from = to;
+    in = f_.channel(pp.id).dst_port;
+    x = f_.channel(pp.id).dst;
+  }
+  return kStaleDelivered;
 }
 
 bool Incremental::run() {
@@ -674,7 +739,7 @@ bool Incremental::run() {
   }
 
   // First hops: every source port of a switch (its CAs, port 0) uses the
-  // entry of port 0, the one the walks set.
+  // entry of port 0, the one the walks (and guard_stale()) set.
   for (int32_t s = 0; s < S; ++s) {
     const unsigned ports = f_.sw(s).num_ports;
     for (int32_t term : f_.terminals_of(s)) {
@@ -693,7 +758,9 @@ bool Incremental::run() {
       for (unsigned o = 1; o < ports; ++o) {
         if (f_.peer(s, static_cast<uint8_t>(o)).kind != PortPeer::kSwitch) continue;
         for (unsigned sl = 0; sl < kNumSls; ++sl)
-          if (frozen_[entry(s, in, o, sl)])
+          if (frozen_[entry(s, in, o, sl)] &&
+              out_.vl(s, static_cast<uint8_t>(in), static_cast<uint8_t>(o),
+                      static_cast<uint8_t>(sl)) != kDropVl)
             vmask |= 1u << out_.vl(s, static_cast<uint8_t>(in), static_cast<uint8_t>(o),
                                    static_cast<uint8_t>(sl));
       }
@@ -707,10 +774,11 @@ bool Incremental::run() {
 }  // namespace
 
 bool incremental_reroute(const Fabric &f, const PreviousSls &prev, const Routing &fresh,
-                         int max_vls, int max_sls, Routing &out, IncrementalStats &st, bool relax) {
+                         int max_vls, int max_sls, Routing &out, IncrementalStats &st, bool relax,
+                         bool drop_stale) {
   const auto t0 = std::chrono::steady_clock::now();
   st = {};
-  Incremental inc(f, prev, fresh, max_vls, max_sls, relax, out, st);
+  Incremental inc(f, prev, fresh, max_vls, max_sls, relax, relax && drop_stale, out, st);
   const bool ok = inc.run();
   st.seconds = seconds_since(t0);
   return ok;

@@ -48,6 +48,17 @@
 //     measured 2026-11-24 on a 6x6x6 torus with keiro-dl at 4 VLs (every
 //     sub-network in use), 144 of 419,256 pairs after one link failure,
 //     where a fresh routing changes 248,000.
+//  5. Stale SLs (drop_stale, with relax): a job that asked the SA before
+//     keeps sending on the previous SL, which the new route of a path that
+//     changed SL cannot carry without a credit loop. Its traffic is walked
+//     on the new route with the previous SL through the turns that SL's
+//     paths use (each dependency tested) up to the first turn no path of
+//     that SL uses; that entry is set to VL 15, so the switch drops the
+//     stale packets there (InfiniBand discards a packet whose SL maps to
+//     VL 15): those jobs see their packets lost, as with the fault itself,
+//     instead of every job behind a credit loop stalling. No other packet
+//     takes that entry (no path of that SL uses it), so nothing else
+//     changes; counted in IncrementalStats::stale_*.
 // Paths are walked per (destination LID, SL, channel) once: the suffix of a
 // destination-based route from a channel on is shared.
 //
@@ -81,7 +92,12 @@ struct IncrementalStats {
   int64_t new_pairs = 0;         // ... of them with no previous SL (new ends)
   int64_t new_dependencies = 0;  // (channel, VL) dependencies they added
   int64_t sl_changed_paths = 0;  // relaxed: source-switch paths that took another SL
-  std::string why;               // on failure: one sentence
+  // Relaxed with drop_stale: of those, paths whose previous SL (its stale
+  // traffic, e.g. a job that asked the SA before) is dropped on the new
+  // route before it could close a credit loop, still delivered without one,
+  // or closing one (no entry of its own to drop it at before the cycle).
+  int64_t stale_dropped = 0, stale_delivered = 0, stale_unsafe = 0;
+  std::string why;  // on failure: one sentence
   double seconds = 0;
 };
 
@@ -92,8 +108,9 @@ struct IncrementalStats {
 // or a changed path fits no allowed SL. relax: a broken path that fits no
 // next hop with its previous SL takes the first SL that fits instead
 // (counted in st.sl_changed_paths) rather than ending the attempt.
+// drop_stale (with relax): step 5 above.
 bool incremental_reroute(const Fabric &f, const PreviousSls &prev, const Routing &fresh,
                          int max_vls, int max_sls, Routing &out, IncrementalStats &st,
-                         bool relax = false);
+                         bool relax = false, bool drop_stale = false);
 
 }  // namespace keiro

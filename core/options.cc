@@ -38,6 +38,11 @@ const OptionSpec kGeneralOptions[] = {
                "over every SL up to max_sls (copies of the same VLs), so that a re-route after "
                "a fault finds free SL2VL entries and keeps every SL (docs/rerouting.md); 0 "
                "hands out the fewest SLs"),
+    int_option("drop_stale_sls", 0, 1, "1",
+               "keiro-acro, -dl and -loren, when a re-route must give a path the fault broke "
+               "another SL: 1 makes the switches drop (VL 15) the traffic still sent on its "
+               "previous SL where it would otherwise close a credit loop (docs/rerouting.md); 0 "
+               "leaves it to the new tables"),
     int_option("threads", 0, 256, "0",
                "worker threads for the self-check, the VL realization and Nue's independent "
                "steps (0 = the machine's "

@@ -471,7 +471,8 @@ bool keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
         Routing inc;
         IncrementalStats is;
         ++checks;
-        if (incremental_reroute(in.fabric, prev, out, in.max_vls, in.max_sls, inc, is, true) &&
+        if (incremental_reroute(in.fabric, prev, out, in.max_vls, in.max_sls, inc, is, true,
+                                in.options.get_int("drop_stale_sls") != 0) &&
             check::verify(in.fabric, inc, co).ok) {
           const SlComparison left = compare_sls(in.fabric, inc, prev);
           if (left.changed < c.changed) {
@@ -480,15 +481,36 @@ bool keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
             add_lft_facts(is, rep);
             add_kept_facts(left.changed, checks, rep);
             if (left.changed == 0) return true;
+            rep.add("sl_changed_paths", static_cast<long>(is.sl_changed_paths));
+            std::string stale;
+            if (is.stale_dropped + is.stale_delivered + is.stale_unsafe > 0) {
+              rep.add("stale_sls_dropped", static_cast<long>(is.stale_dropped));
+              rep.add("stale_sls_delivered", static_cast<long>(is.stale_delivered));
+              rep.add("stale_sls_unsafe", static_cast<long>(is.stale_unsafe));
+              stale = is.stale_unsafe == 0
+                          ? strprintf(
+                                "; traffic still sent on their previous SLs is dropped "
+                                "(VL 15) on %lld of them before it could close a credit "
+                                "loop, and delivered without one on %lld",
+                                static_cast<long long>(is.stale_dropped),
+                                static_cast<long long>(is.stale_delivered))
+                          : strprintf(
+                                "; on %lld of them traffic still sent on the previous SL "
+                                "can close a credit loop (%lld dropped before one, %lld "
+                                "delivered)",
+                                static_cast<long long>(is.stale_unsafe),
+                                static_cast<long long>(is.stale_dropped),
+                                static_cast<long long>(is.stale_delivered));
+            }
             warn_sls_changed(
                 in.log, e.osm_name, left.changed, c.surviving,
-                strprintf(" (%lld with a fresh routing): %lld source-switch paths the fault "
-                          "broke fit no next hop with their SL, every other pair keeps its own "
-                          "(incremental: %lld of %lld LFT entries kept)",
-                          static_cast<long long>(c.changed),
-                          static_cast<long long>(is.sl_changed_paths),
-                          static_cast<long long>(is.kept_entries),
-                          static_cast<long long>(is.kept_entries + is.repaired_entries)),
+                strprintf(
+                    " (%lld with a fresh routing): %lld source-switch paths the fault "
+                    "broke fit no next hop with their SL, every other pair keeps its own "
+                    "(incremental: %lld of %lld LFT entries kept)%s",
+                    static_cast<long long>(c.changed), static_cast<long long>(is.sl_changed_paths),
+                    static_cast<long long>(is.kept_entries),
+                    static_cast<long long>(is.kept_entries + is.repaired_entries), stale.c_str()),
                 "");
             return true;
           }

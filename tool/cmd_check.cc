@@ -43,6 +43,10 @@ const char *kUsage =
     "                    DIR/opensm-subnet.lst\n"
     "  --lmc N           LMC of the CA ports (default: from the LFTs)\n"
     "  --sls FILE        path SLs from FILE (keiro path-SL file or saquery output)\n"
+    "  --stale-sls FILE  like --sls, for the SLs of a routing before a re-route\n"
+    "                    (jobs that asked the SA before): a hop the new tables map\n"
+    "                    onto VL 15 drops such traffic on purpose and is counted\n"
+    "                    as a stale drop, not an error; credit loops still fail\n"
     "  --assume-sl N     check pairs that have no path SL, and need one, with SL N\n"
     "                    (the report counts them)\n"
     "  --fixed-sl N      check as if every path used SL N (MPI through UCX_IB_SL or\n"
@@ -124,6 +128,9 @@ std::string result_text(const std::string &what, const io::LoadedRouting &lr,
                 static_cast<long long>(c.black_holes), static_cast<long long>(c.wrong_delivery)));
   row("loops", std::to_string(c.loops));
   row("VL errors", std::to_string(c.vl_errors));
+  if (copt.stale_sls)
+    row("stale drops", strprintf("%lld hops drop traffic on these stale SLs (VL 15)",
+                                 static_cast<long long>(c.stale_drops)));
   row("credit loops", c.credit_loop
                           ? strprintf("FOUND (cycle over %zu channel/VL pairs)", c.cycle.size())
                           : "none");
@@ -171,6 +178,7 @@ int run_check(const std::vector<std::string> &args) {
   check::Options copt;
   std::string pairs = "all";
   int mixed_sl = -1;
+  std::string stale;
   for (ArgWalker w("check", args); w.next();) {
     const std::string &a = w.arg();
     if (w.help()) return print_usage(kUsage);
@@ -183,7 +191,7 @@ int run_check(const std::vector<std::string> &args) {
         w.flag("--live", live) ||
         w.take_choice("--sl-pairs", {"all", "ports", "none"}, lv.sl_pairs) ||
         w.take("--jobs", 1, 64, lv.jobs) || w.take("--sa-tool", lv.sa_tool) ||
-        w.take("--save", save)) {
+        w.take("--save", save) || w.take("--stale-sls", stale)) {
       if (w.failed()) return 2;
     } else if (a == "--umad2sim") {
       lv.preload = kUmad2simLib;
@@ -200,6 +208,12 @@ int run_check(const std::vector<std::string> &args) {
   if (live == !dir.empty()) return usage_error("check", "give a dump directory or --live", kUsage);
   if (mixed_sl >= 0 && copt.fixed_sl >= 0)
     return usage_error("check", "give --fixed-sl or --mixed-sl, not both", kUsage);
+  if (!stale.empty()) {
+    if (!lopt.sls.empty())
+      return usage_error("check", "give --sls or --stale-sls, not both", kUsage);
+    lopt.sls = stale;
+    copt.stale_sls = true;
+  }
   if (mixed_sl >= 0) {
     copt.fixed_sl = mixed_sl;
     copt.fixed_sl_mixed = true;

@@ -197,6 +197,7 @@ class Checker {
       res_->wrong_delivery += w.wrong_delivery;
       res_->loops += w.loops;
       res_->vl_errors += w.vl_errors;
+      res_->stale_drops += w.stale_drops;
       res_->pairs_without_sl += w.pairs_without_sl;
       res_->pairs_assumed_sl += w.pairs_assumed_sl;
       res_->pairs_sl_free += w.pairs_sl_free;
@@ -736,6 +737,10 @@ class Checker {
   // in to port out on VL vl, which is 15 or >= the port's vls.
   void vl_problem(int32_t u, uint8_t in, uint8_t out, uint8_t sl, uint8_t vl, int vls,
                   const Source &e) {
+    if (vl == 15 && opt_.stale_sls) {
+      ++res_->stale_drops;
+      return;
+    }
     ++res_->vl_errors;
     if (!want_problem()) return;
     const std::string path = strprintf("path %s -> %s SL %u", source_label(e, e.lid).c_str(),
@@ -775,7 +780,7 @@ class Checker {
       if (m & (1u << v)) return;
       if (!m) touched_.push_back(base + c);
       m |= static_cast<uint16_t>(1u << v);
-      vl_mask_ |= 1u << v;
+      if (v != 15) vl_mask_ |= 1u << v;  // VL 15 drops
       if (const int lim = port_limit(u, ch->src_port, ch->vls); v == 15 || v >= lim) {
         vl_problem(u, in, ch->src_port, sl, v, lim, e);
         if (v == 15) return;  // dropped: no further hops

@@ -152,6 +152,15 @@ struct Options {
   // -1: every pair on its own path SL only.
   int fixed_sl = -1;
   bool fixed_sl_mixed = false;
+  // The SLs checked are stale: a previous routing's (source_sls from its
+  // path-SL file), checked against re-routed tables. A switch-to-switch or
+  // last hop on VL 15 is then a drop the re-route set on purpose
+  // (core/incremental.h, step 5: jobs still on an SL the new route could not
+  // keep lose their packets instead of closing a credit loop), counted in
+  // Result::stale_drops instead of vl_errors. The tables' own SLs must pass
+  // without this: a pair whose SL did not change follows the same entries
+  // with either SL file, so only pairs whose SL changed can meet a drop.
+  bool stale_sls = false;
   // Also the verdict for all traffic on SL project_sl (every pair on it, as
   // fixed_sl = project_sl would check) at the cost of one more cycle search,
   // O(E), when that SL maps to one VL everywhere (every switch's SL2VL, in
@@ -191,6 +200,7 @@ struct Result {
   int64_t vl_errors = 0;       // hops (each suffix counted once per destination) on VL 15
                                // (drop) or on a VL the port does not operate (link VLs,
                                // Options::vls, Options::port_vls); path SLs 16..254
+  int64_t stale_drops = 0;     // Options::stale_sls: hops on VL 15 (counted as vl_errors are)
   // Pairs (source LID, destination LID) whose SL is not known (kNoPathSl):
   int64_t pairs_without_sl = 0;  // ... whose path depends on the SL, no assume_sl: not
                                  // checked for credit loops (ok is false: no verdict)

@@ -155,10 +155,11 @@ std::string figures_json(const RoutingFigures &g) {
   o += ",\"seconds\":" + num(c.seconds);
   o += strprintf(
       ",\"pairs_checked\":%lld,\"unreachable\":%lld,\"black_holes\":%lld,"
-      "\"wrong_delivery\":%lld,\"loops\":%lld,\"vl_errors\":%lld",
+      "\"wrong_delivery\":%lld,\"loops\":%lld,\"vl_errors\":%lld,\"stale_drops\":%lld",
       static_cast<long long>(c.pairs_checked), static_cast<long long>(c.unreachable),
       static_cast<long long>(c.black_holes), static_cast<long long>(c.wrong_delivery),
-      static_cast<long long>(c.loops), static_cast<long long>(c.vl_errors));
+      static_cast<long long>(c.loops), static_cast<long long>(c.vl_errors),
+      static_cast<long long>(c.stale_drops));
   o += strprintf(",\"pairs_without_sl\":%lld,\"pairs_assumed_sl\":%lld,\"pairs_sl_free\":%lld",
                  static_cast<long long>(c.pairs_without_sl),
                  static_cast<long long>(c.pairs_assumed_sl),

@@ -18,7 +18,8 @@ INTEGRATION_TESTS = tests/integration/topologies-up.sh \
 	tests/integration/tool-cli.sh tests/integration/simulate-cli.sh tests/integration/man-pages.sh \
 	tests/integration/sim-deadlock.sh tests/integration/fixed-sl.sh tests/integration/bench-scripts.sh \
 	tests/integration/bench-report-smoke.sh tests/integration/reroute-sls.sh \
-	tests/integration/soak-short.sh tests/integration/no-silent-skips.sh
+	tests/integration/soak-short.sh tests/integration/stale-sls.sh \
+	tests/integration/no-silent-skips.sh
 TESTS += $(INTEGRATION_TESTS)
 dist_noinst_SCRIPTS += $(INTEGRATION_TESTS) tests/integration/common.sh \
 	tests/soak/soak.sh tests/soak/asan-plugin.sh

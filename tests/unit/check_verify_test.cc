@@ -211,6 +211,36 @@ TEST(Verify, Vl15AndVlsBeyondTheLink) {
   EXPECT_EQ(c.first_problem, "'H1' maps SL 0 to VL 15 (drop) on its own port");
 }
 
+// Options::stale_sls: VL 15 on a switch hop is a drop set on purpose
+// (counted in stale_drops, not an error); credit loops still fail. A
+// clockwise ring on one VL has a credit loop; S2 dropping the SL 0 traffic
+// it would pass on from S1 to S3 breaks it (and loses that traffic).
+TEST(Verify, StaleSlsCountDropsButNotCreditLoops) {
+  const Fabric f = fixtures::ca_ring(4);
+  Routing r = route_ring(f, true);
+  check::Options opt;
+  opt.stale_sls = true;
+  check::Result c = check::verify(f, r, opt);
+  EXPECT_FALSE(c.ok);
+  EXPECT_TRUE(c.credit_loop);
+  EXPECT_EQ(c.stale_drops, 0);
+  r.set_vl(1, 3, 2, 0, 15);  // S2: in from S1, out to S3
+  c = check::verify(f, r, opt);
+  EXPECT_TRUE(c.ok) << c.first_problem;
+  EXPECT_FALSE(c.credit_loop);
+  EXPECT_EQ(c.vl_errors, 0);
+  EXPECT_EQ(c.vls_used, 1);  // VL 15 is not a VL in use
+  // Without stale_sls the same drops are VL errors, one per hop: the
+  // destinations S3, H3, S4, H4 behind the turn (each dropped once, from
+  // whichever source of S1 or S4 reaches it first).
+  const int64_t drops = c.stale_drops;
+  EXPECT_EQ(drops, 4);
+  c = check::verify(f, r);
+  EXPECT_FALSE(c.ok);
+  EXPECT_EQ(c.vl_errors, drops);
+  EXPECT_EQ(c.stale_drops, 0);
+}
+
 TEST(Verify, SourceLidSlsOverrideTheRouting) {
   const Fabric f = fixtures::ca_ring(4);
   Routing r = clockwise_sl1_on_vl1(f);

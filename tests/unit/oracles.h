@@ -77,6 +77,47 @@ inline std::string credit_loop_problem(const Fabric &f, const Routing &r, int fi
   return acyclic(out) ? "" : "credit loop";
 }
 
+// The same walk with stale SLs: every (source switch, destination LID) path
+// of r's tables on the SL `stale` gave it (a routing of the same fabric
+// before a re-route, same switch ids), through the first hop from port 0.
+// A hop on VL 15 drops the packet (counted in drops; no dependency from it
+// on). Returns "" or a description of the problem.
+inline std::string stale_credit_loop_problem(const Fabric &f, const Routing &r,
+                                             const Routing &stale, int64_t &drops) {
+  const int32_t S = f.num_switches(), C = f.num_channels();
+  const int V = 16;
+  std::vector<std::vector<int32_t>> out(static_cast<size_t>(C) * V);
+  drops = 0;
+  for (int32_t src = 0; src < S; ++src)
+    for (uint16_t lid : f.lids()) {
+      const int32_t dst = f.lid_switch(lid);
+      const uint8_t sl = stale.path_sl(src, lid);
+      int32_t s = src, prev = -1, prev_node = -1;
+      for (int hops = 0; s != dst; ++hops) {
+        if (hops > S) return "forwarding loop to LID " + std::to_string(lid);
+        const uint8_t port = r.out_port(s, lid);
+        const PortPeer p = f.peer(s, port);
+        if (p.kind != PortPeer::kSwitch) return "black hole to LID " + std::to_string(lid);
+        const uint8_t in = prev < 0 ? 0 : f.channel(prev).dst_port;
+        const uint8_t vl = r.vl(s, in, port, sl);
+        if (vl == 15) {
+          ++drops;
+          break;
+        }
+        const int32_t node = p.id * V + vl;
+        if (prev_node >= 0) out[prev_node].push_back(node);
+        prev_node = node;
+        prev = p.id;
+        s = f.channel(p.id).dst;
+      }
+    }
+  for (auto &o : out) {
+    std::sort(o.begin(), o.end());
+    o.erase(std::unique(o.begin(), o.end()), o.end());
+  }
+  return acyclic(out) ? "" : "credit loop";
+}
+
 // Up/down as in Autonet/OpenSM: level from a BFS at root; a channel is up
 // when it ends nearer the root, or at the same level on the lower GUID.
 inline std::vector<uint8_t> reference_up(const Fabric &f, int32_t root) {
