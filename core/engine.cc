@@ -120,11 +120,15 @@ bool run_engine(const EngineDesc &e, const EngineInput &in, Routing &out, Engine
     const bool previous = in.previous && !in.previous->empty();
     EngineInput first = in;
     first.pin_previous = !(previous && can_repair_previous(in));
-    if (!e.route(first, out, rep)) return false;
-    // With rep.repair_only the engine's tables are a guide only: the
-    // previous routing repaired (keep_previous_sls), or the one ERROR line.
-    if (previous ? !keep_previous_sls(e, first, out, rep) : !rep.repair_only.empty())
-      return engine_error(in.log, e.osm_name, rep.repair_only);
+    // When no switch or LID is new, the incremental route may need no
+    // engine routing at all (core/previous_sls.h, step 0).
+    if (!(previous && reroute_without_engine(e, in, out, rep))) {
+      if (!e.route(first, out, rep)) return false;
+      // With rep.repair_only the engine's tables are a guide only: the
+      // previous routing repaired (keep_previous_sls), or the one ERROR line.
+      if (previous ? !keep_previous_sls(e, first, out, rep) : !rep.repair_only.empty())
+        return engine_error(in.log, e.osm_name, rep.repair_only);
+    }
     // A first routing whose SLs later re-routes will keep: spare SLs
     // (core/sl_spread.h). Not with QoS off (the CAs' SL2VL is not
     // programmed, so SLs other than 0 are unsafe) or 1 VL (no VL to choose).
@@ -162,7 +166,7 @@ bool run_engine(const EngineDesc &e, const EngineInput &in, Routing &out, Engine
     co.fixed_sl = fixed_sl;
     co.fixed_sl_mixed = fixed_sl >= 0;
     if (fixed_sl < 0) co.project_sl = 0;
-    r = check::verify(in.fabric, routed, co);
+    r = rep.checked ? *rep.checked : check::verify(in.fabric, routed, co);
     if (r.ok && fixed_sl < 0) {
       if (sl0_like_path_sls(in.fabric, routed, r.sl_mask)) {
         sl0_safe = 1;

@@ -10,6 +10,7 @@
 
 #include <exception>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -66,6 +67,11 @@ struct EngineReport {
   // the repaired previous routing or fails with this as the one ERROR line;
   // the guide tables themselves are never used.
   std::string repair_only;
+  // Set by a step of run_engine() that already self-checked the tables it
+  // hands out, with the self-check's options (the incremental re-route,
+  // core/previous_sls.h): run_engine() then takes this result instead of
+  // checking the same tables again.
+  std::shared_ptr<const check::Result> checked;
   void add(const std::string &key, const std::string &value) { facts.emplace_back(key, value); }
   void add(const std::string &key, long value) { add(key, std::to_string(value)); }
   // Replaces the value of key (added when missing).

@@ -49,12 +49,32 @@ class Incremental {
  private:
   // Previous tables of switch s (null: new switch or other port count).
   const PreviousSls::SwitchTables *tables(int32_t s) const { return prevt_[s]; }
+  // The previous SL of the path from switch s to LID d (0..15), or -1.
+  int prev_sl(int32_t s, uint16_t d) const {
+    const std::vector<uint8_t> *row = prev_sl_[s];
+    const int v = row && d < row->size() ? (*row)[d] : -1;
+    return v < kNumSls ? v : -1;
+  }
   size_t entry(int32_t s, unsigned in, unsigned o, unsigned sl) const {
     const unsigned ports = f_.sw(s).num_ports + 1u;
     return entry_start_[s] + (static_cast<size_t>(in) * ports + o) * kNumSls + sl;
   }
   // The LFT column of LID d into out_ (write) and good_[] (intact paths).
   void column(uint16_t d, bool write);
+  // Whether LIDs a and b of one switch had the same previous routes and SLs
+  // from every switch (then their intact paths are the same). O(S).
+  bool same_previous_paths(uint16_t a, uint16_t b) const {
+    if (alive_[a] != alive_[b]) return false;
+    const int32_t t = f_.lid_switch(a);
+    for (int32_t s = 0; s < f_.num_switches(); ++s) {
+      if (s == t) continue;
+      const PreviousSls::SwitchTables *pt = tables(s);
+      const uint8_t pa = pt && a < pt->lft.size() ? pt->lft[a] : kNoPort;
+      const uint8_t pb = pt && b < pt->lft.size() ? pt->lft[b] : kNoPort;
+      if (pa != pb || prev_sl(s, a) != prev_sl(s, b)) return false;
+    }
+    return true;
+  }
   // Walks the intact paths of d: freeze (pass 1) or only mark visited_.
   void intact_paths(uint16_t d, bool freeze);
   // Adds the path of switch s to d with SL sl; false (all undone) on a cycle
@@ -107,7 +127,10 @@ class Incremental {
   std::vector<const PreviousSls::SwitchTables *> prevt_;
   std::vector<const std::vector<uint8_t> *> prev_sl_;  // previous SL row per switch
   std::vector<char> alive_;                            // by LID: same owner as before
+  std::vector<char> touched_;  // by LID: some path broken or new (pass 2 has work)
   std::vector<size_t> entry_start_;
+  std::vector<int32_t>
+      entry_block_;              // by entry / 64: the switch whose entries start there or before
   std::vector<uint8_t> frozen_;  // per entry: 1 when a path uses it (then only retune() moves it)
   // Per entry, its junctions: bit i of pred_ when a path comes from the
   // previous switch's entry with in port i, bit o of succ_ when one leaves
@@ -139,8 +162,10 @@ class Incremental {
   // 0 or a switch port, out a switch port): jx() maps an entry to that
   // compact index (kNone for others, which no path hop uses).
   size_t jx(size_t e) const {
-    const auto it = std::upper_bound(entry_start_.begin(), entry_start_.end(), e);
-    const auto s = static_cast<int32_t>(it - entry_start_.begin()) - 1;
+    // The switch of entry e: the one whose entries start in e's block of 64
+    // (no switch has fewer entries), or the next one.
+    auto s = entry_block_[e >> 6];
+    if (s + 1 < static_cast<int32_t>(entry_start_.size()) && e >= entry_start_[s + 1]) ++s;
     const size_t rel = e - entry_start_[s];
     const size_t ports = f_.sw(s).num_ports + 1u;
     const auto sl = static_cast<unsigned>(rel % kNumSls);
@@ -245,8 +270,8 @@ void Incremental::intact_paths(uint16_t d, bool freeze) {
   const int32_t t = f_.lid_switch(d);
   for (int32_t s = 0; s < f_.num_switches(); ++s) {
     if (s == t || good_[s] != 1) continue;
-    const int sl = prev_.sl(f_.sw(s).guid, d);
-    if (sl < 0 || sl >= kNumSls) continue;
+    const int sl = prev_sl(s, d);
+    if (sl < 0) continue;
     int32_t x = s, prev_node = -1;
     size_t prev_e = kNone;
     unsigned in = 0, prev_in = 0;
@@ -463,6 +488,17 @@ bool Incremental::add_path(int32_t s, uint16_t d, int sl) {
 void Incremental::changed_paths(uint16_t d) {
   const int32_t S = f_.num_switches();
   const int32_t t = f_.lid_switch(d);
+  auto previous_sl = [&](int32_t s) { return alive_[d] ? prev_sl(s, d) : -1; };
+  // Most LIDs keep every path (pass 1 found them so): their SLs, and
+  // nothing else to do.
+  if (!touched_[d]) {
+    for (int32_t s = 0; s < S; ++s) {
+      const int old = previous_sl(s);
+      out_.set_path_sl(s, d, static_cast<uint8_t>(old >= 0 ? old : 0));
+      if (s != t) sl_mask_ |= 1u << old;
+    }
+    return;
+  }
   column(d, false);
   ++stamp_;
   intact_paths(d, false);
@@ -480,10 +516,6 @@ void Incremental::changed_paths(uint16_t d) {
     int32_t hops = len_[x];
     for (auto it = walk_.rbegin(); it != walk_.rend(); ++it) len_[*it] = ++hops;
   }
-  auto previous_sl = [&](int32_t s) {
-    const int old = prev_.sl(f_.sw(s).guid, d);
-    return alive_[d] && old >= 0 && old < kNumSls ? old : -1;
-  };
   // The path of s (route already in out_) with its previous SL, or the first SL that fits.
   auto place = [&](int32_t s, int old) {
     if (old >= 0) return add_path(s, d, old) ? old : -1;
@@ -641,6 +673,10 @@ bool Incremental::run() {
   if (fresh_.sl_scope() != Routing::SlScope::kPerSourceSwitch)
     return fail("the engine's SLs are not per source switch");
   prevt_.assign(S, nullptr);
+  prev_sl_.assign(S, nullptr);
+  for (int32_t s = 0; s < S; ++s)
+    if (const auto it = prev_.switch_sl.find(f_.sw(s).guid); it != prev_.switch_sl.end())
+      prev_sl_[s] = &it->second;
   size_t entries = 0;
   entry_start_.resize(S);
   for (int32_t s = 0; s < S; ++s) {
@@ -650,7 +686,12 @@ bool Incremental::run() {
       prevt_[s] = &it->second;
     entry_start_[s] = entries;
     const size_t ports = f_.sw(s).num_ports + 1u;
-    entries += ports * ports * kNumSls;
+    entries += ports * ports * kNumSls;  // at least 4 * 16: one block of 64
+  }
+  entry_block_.resize(entries / 64 + 1);
+  for (int32_t s = 0, b = 0; b < static_cast<int32_t>(entry_block_.size()); ++b) {
+    while (s + 1 < S && entry_start_[s + 1] <= static_cast<size_t>(b) * 64) ++s;
+    entry_block_[b] = s;
   }
   alive_.assign(f_.max_lid() + 1u, 0);
   for (uint16_t lid : f_.lids())
@@ -700,9 +741,20 @@ bool Incremental::run() {
   visited_.assign(static_cast<size_t>(f_.num_channels()) * kNumSls * kNumSls, 0);
   stamp_ = 0;
 
-  // Pass 1: LFT columns, and the intact paths' dependencies, frozen.
+  // Pass 1: LFT columns, and the intact paths' dependencies, frozen. The
+  // LIDs of one switch often had the same routes and SLs (one tree per
+  // destination switch): their intact paths then add nothing new.
+  std::vector<int32_t> first_lid(S, -1);  // per destination switch: the LID walked
+  touched_.assign(f_.max_lid() + 1u, 0);
   for (uint16_t d : f_.lids()) {
     column(d, true);
+    // Pass 2 has work for d when a path is broken or new.
+    const int32_t t = f_.lid_switch(d);
+    for (int32_t s = 0; s < S && !touched_[d]; ++s)
+      touched_[d] = s != t && (good_[s] != 1 || !alive_[d] || prev_sl(s, d) < 0);
+    int32_t &d0 = first_lid[t];
+    if (d0 >= 0 && same_previous_paths(static_cast<uint16_t>(d0), d)) continue;
+    if (d0 < 0) d0 = d;
     ++stamp_;
     intact_paths(d, true);
   }

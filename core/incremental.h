@@ -60,19 +60,26 @@
 //     takes that entry (no path of that SL uses it), so nothing else
 //     changes; counted in IncrementalStats::stale_*.
 // Paths are walked per (destination LID, SL, channel) once: the suffix of a
-// destination-based route from a channel on is shared.
+// destination-based route from a channel on is shared. A LID whose previous
+// routes and SLs from every switch equal those of a LID of the same switch
+// walked before (one tree per destination switch, as keiro-acro's) adds no
+// dependency and is not walked in pass 1; a LID without a broken or new path
+// only gets its SLs in pass 2.
 //
 // The result still goes through the caller's self-check (run_engine()); a
 // restored link or switch is not used by the kept routes until a routing
 // from scratch (the fresh routing is preferred whenever it keeps every SL
 // itself, core/previous_sls.h).
 //
-// Time: O(L * (S + C * σ)) for L LIDs, S switches, C channels and σ SLs in
-// use, plus per changed path at most 256 VL tries and 4096 retuned entries,
-// each with the Pearce-Kelly search of its new dependencies, for at most 2
-// rounds (measured on the 6x6x6 torus: 0.3-0.9 s against a 0.1-0.15 s full
-// route). Memory: the dependency graph O(C * V + E), S * (P + 1)^2 * 17
-// bytes of entry states and junctions, O(S + C * 16) per destination,
+// Time: O(L * S) for the columns plus O(K * (S + C * σ)) for the walks of
+// the K LIDs with their own previous routes (K <= L; L LIDs, S switches, C
+// channels, σ SLs in use), plus per changed path at most 256 VL tries and
+// 4096 retuned entries, each with the Pearce-Kelly search of its new
+// dependencies, for at most 2 rounds. Measured (docs/rerouting.md): 0.1-0.25
+// s on the 6x6x6 torus (a full route: 0.1-0.15 s); 13 s at 47,500 LIDs on
+// 1,900 switches with keiro-acro (85 s before the shared walks, the skipped
+// LIDs and the O(1) junction index; a full route there: 4.7 s). Memory: the dependency graph O(C *
+// V + E), S * (P + 1)^2 * 17 bytes of entry states and junctions, O(S + C * 16) per destination,
 // reused (no allocation per destination).
 #pragma once
 

@@ -2,6 +2,7 @@
 #include "core/previous_sls.h"
 
 #include <algorithm>
+#include <memory>
 #include <utility>
 
 #include "core/check/verify.h"
@@ -285,6 +286,7 @@ check::Options keep_check_options(const EngineInput &in) {
   co.threads = static_cast<int>(in.options.get_int("threads"));
   co.max_problems = 1;
   co.name_cycle_paths = false;
+  co.project_sl = 0;  // as run_engine()'s self-check, which may reuse a passing result
   return co;
 }
 
@@ -303,9 +305,10 @@ bool try_incremental(const EngineInput &in, const PreviousSls &prev, const Routi
                      Routing &inc, IncrementalStats &is, EngineReport &rep) {
   bool ok = incremental_reroute(in.fabric, prev, fresh, in.max_vls, in.max_sls, inc, is);
   if (ok) {
-    const check::Result r = check::verify(in.fabric, inc, keep_check_options(in));
-    ok = r.ok && compare_sls(in.fabric, inc, prev).changed == 0;
-    if (!r.ok) is.why = "its tables fail the check: " + r.first_problem;
+    auto r = std::make_shared<check::Result>(check::verify(in.fabric, inc, keep_check_options(in)));
+    ok = r->ok && compare_sls(in.fabric, inc, prev).changed == 0;
+    if (!r->ok) is.why = "its tables fail the check: " + r->first_problem;
+    if (ok) rep.checked = std::move(r);  // the tables handed out: no second check
   }
   rep.add("incremental", ok ? "yes" : "no");
   rep.add("incremental_seconds", strprintf("%.3f", is.seconds));
@@ -335,6 +338,57 @@ void add_kept_facts(int64_t changed, int checks, EngineReport &rep) {
 }
 
 }  // namespace
+
+bool reroute_without_engine(const EngineDesc &e, const EngineInput &in, Routing &out,
+                            EngineReport &rep) {
+  if (!in.previous || !can_repair_previous(in)) return false;
+  const PreviousSls &prev = *in.previous;
+  const Fabric &f = in.fabric;
+  // Nothing new: every switch had tables with the same ports, every LID the
+  // same owner (new ends need the engine's routes and balance; a link that
+  // came back stays unused, as with every incremental route).
+  for (int32_t s = 0; s < f.num_switches(); ++s) {
+    const auto it = prev.tables.find(f.sw(s).guid);
+    if (it == prev.tables.end() || it->second.ports != f.sw(s).num_ports) return false;
+  }
+  for (const uint16_t lid : f.lids())
+    if (lid >= prev.lid_owner.size() || prev.lid_owner[lid] == 0 ||
+        prev.lid_owner[lid] != lid_owner_guid(f, lid))
+      return false;
+  // No guide LFTs: a broken switch takes the neighbour with the shortest
+  // route (CAs' SL2VL: VL 0, as the engines leave it).
+  Routing guide;
+  guide.reset(f, Routing::SlScope::kPerSourceSwitch);
+  guide.engine = e.osm_name;
+  for (const uint16_t lid : f.lids()) {  // the last hops: port 0 or the CA's port
+    const LidOwner o = f.lid_owner(lid);
+    guide.set_out_port(f.lid_switch(lid), lid,
+                       o.kind == LidOwner::kTerminal ? f.terminal(o.id).sw_port : uint8_t{0});
+  }
+  Routing inc;
+  IncrementalStats is;
+  if (!try_incremental(in, prev, guide, inc, is, rep)) {
+    rep.facts.clear();  // the engine routes next; its facts come first
+    in.log.logf(LogLevel::kInfo,
+                "%s: re-route: no new switches or LIDs, but the incremental route alone does not "
+                "keep every SL (%s); routing afresh",
+                e.osm_name, is.why.empty() ? "not every SL fits" : is.why.c_str());
+    return false;
+  }
+  out = std::move(inc);
+  const SlComparison c = compare_sls(f, out, prev);
+  rep.add("previous_pairs", static_cast<long>(c.surviving));
+  rep.add("routed_afresh", "no");
+  in.log.logf(LogLevel::kInfo,
+              "%s: re-route: incremental, without routing afresh (no new switches or LIDs): "
+              "%lld of %lld LFT entries kept, %lld re-routed (%lld source-switch paths changed); "
+              "every one of the %lld (source, destination) pairs routed before keeps its SL",
+              e.osm_name, static_cast<long long>(is.kept_entries),
+              static_cast<long long>(is.kept_entries + is.repaired_entries),
+              static_cast<long long>(is.repaired_entries), static_cast<long long>(is.changed_paths),
+              static_cast<long long>(c.surviving));
+  return true;
+}
 
 bool can_repair_previous(const EngineInput &in) {
   return in.previous && in.previous->scope == Routing::SlScope::kPerSourceSwitch &&

@@ -15,7 +15,10 @@
 // LID) pair survives when both LIDs survive and, for per-source-switch SLs,
 // the source's switch had a row before.
 //
-// run_engine() (core/engine.h) uses EngineInput::previous after routing:
+// run_engine() (core/engine.h) uses EngineInput::previous:
+//  0. before routing, per-source-switch engines: when the fabric has no new
+//     switch or LID, the incremental route alone (reroute_without_engine()
+//     below); taken when it keeps every SL, else the engine routes:
 //  1. the engine uses it itself: keiro-nue pins surviving destinations to
 //     their previous layer = SL (core/nue/nue.h NueOptions::previous_layer);
 //     keiro-acro, keiro-dl and keiro-loren realize their new routes with the
@@ -166,6 +169,21 @@ inline constexpr int kGiveUpChecks = 16;
 // saying the engine's routing failed, false (rep.repair_only extended with
 // why the repair failed, nothing else logged at ERROR) when it does not fit.
 bool keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out, EngineReport &rep);
+
+// Step 0, called by run_engine() before the engine when
+// can_repair_previous(in): if no switch or LID is new since in.previous
+// (every switch of in.fabric had tables with the same ports, every LID the
+// same owner; switches, links and end ports may be gone, links back), the
+// incremental route alone
+// (core/incremental.h) with no guide LFTs -- a broken switch takes the
+// routed neighbour with the shortest route -- self-checked and taken when it
+// keeps every SL: out = its tables, one INFO line, facts incremental,
+// incremental_seconds, the LFT counts, sls_kept=yes, routed_afresh=no.
+// False otherwise (rep left without facts; the engine then routes as
+// usual). Cost: the incremental route and one self-check, no engine
+// routing (measured in docs/rerouting.md).
+bool reroute_without_engine(const EngineDesc &e, const EngineInput &in, Routing &out,
+                            EngineReport &rep);
 
 // Whether an engine that cannot route may hand out guide tables instead
 // (EngineReport::repair_only): a previous per-source-switch routing with its

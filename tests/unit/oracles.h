@@ -43,16 +43,21 @@ inline bool acyclic(const std::vector<std::vector<int32_t>> &out) {
 // cycle with Kahn's algorithm. Returns "" or a description of the problem.
 // With fixed_sl >= 0 every path uses SL fixed_sl instead; with mixed as
 // well, every path is walked with its own SL and with fixed_sl, in one graph.
+// With stale (a routing of the same fabric before a re-route, same switch
+// ids) every path uses the SL stale gave it instead, and a hop on VL 15
+// drops the packet (counted in *drops; no dependency from it on).
 inline std::string credit_loop_problem(const Fabric &f, const Routing &r, int fixed_sl = -1,
-                                       bool mixed = false) {
+                                       bool mixed = false, const Routing *stale = nullptr,
+                                       int64_t *drops = nullptr) {
   const int32_t S = f.num_switches(), C = f.num_channels();
-  const int V = kMaxDataVls + 1;
+  const int V = kMaxDataVls + 1;  // VL 0..15
   std::vector<std::vector<int32_t>> out(static_cast<size_t>(C) * V);
+  if (drops) *drops = 0;
   for (int32_t src = 0; src < S; ++src)
     for (uint16_t lid : f.lids()) {
       const int32_t dst = f.lid_switch(lid);
       std::vector<uint8_t> sls;
-      if (fixed_sl < 0 || mixed) sls.push_back(r.path_sl(src, lid));
+      if (fixed_sl < 0 || mixed) sls.push_back((stale ? *stale : r).path_sl(src, lid));
       if (fixed_sl >= 0) sls.push_back(static_cast<uint8_t>(fixed_sl));
       for (const uint8_t sl : sls) {
         int32_t s = src, prev = -1, prev_node = -1;
@@ -62,7 +67,12 @@ inline std::string credit_loop_problem(const Fabric &f, const Routing &r, int fi
           const PortPeer p = f.peer(s, port);
           if (p.kind != PortPeer::kSwitch) return "black hole to LID " + std::to_string(lid);
           const uint8_t in = prev < 0 ? 0 : f.channel(prev).dst_port;
-          const int32_t node = p.id * V + r.vl(s, in, port, sl);
+          const uint8_t vl = r.vl(s, in, port, sl);
+          if (stale && vl == 15) {
+            ++*drops;
+            break;
+          }
+          const int32_t node = p.id * V + vl;
           if (prev_node >= 0) out[prev_node].push_back(node);
           prev_node = node;
           prev = p.id;
@@ -77,45 +87,11 @@ inline std::string credit_loop_problem(const Fabric &f, const Routing &r, int fi
   return acyclic(out) ? "" : "credit loop";
 }
 
-// The same walk with stale SLs: every (source switch, destination LID) path
-// of r's tables on the SL `stale` gave it (a routing of the same fabric
-// before a re-route, same switch ids), through the first hop from port 0.
-// A hop on VL 15 drops the packet (counted in drops; no dependency from it
-// on). Returns "" or a description of the problem.
+// The walk above with the SLs of stale: jobs still on the SLs of the
+// routing before a re-route.
 inline std::string stale_credit_loop_problem(const Fabric &f, const Routing &r,
                                              const Routing &stale, int64_t &drops) {
-  const int32_t S = f.num_switches(), C = f.num_channels();
-  const int V = 16;
-  std::vector<std::vector<int32_t>> out(static_cast<size_t>(C) * V);
-  drops = 0;
-  for (int32_t src = 0; src < S; ++src)
-    for (uint16_t lid : f.lids()) {
-      const int32_t dst = f.lid_switch(lid);
-      const uint8_t sl = stale.path_sl(src, lid);
-      int32_t s = src, prev = -1, prev_node = -1;
-      for (int hops = 0; s != dst; ++hops) {
-        if (hops > S) return "forwarding loop to LID " + std::to_string(lid);
-        const uint8_t port = r.out_port(s, lid);
-        const PortPeer p = f.peer(s, port);
-        if (p.kind != PortPeer::kSwitch) return "black hole to LID " + std::to_string(lid);
-        const uint8_t in = prev < 0 ? 0 : f.channel(prev).dst_port;
-        const uint8_t vl = r.vl(s, in, port, sl);
-        if (vl == 15) {
-          ++drops;
-          break;
-        }
-        const int32_t node = p.id * V + vl;
-        if (prev_node >= 0) out[prev_node].push_back(node);
-        prev_node = node;
-        prev = p.id;
-        s = f.channel(p.id).dst;
-      }
-    }
-  for (auto &o : out) {
-    std::sort(o.begin(), o.end());
-    o.erase(std::unique(o.begin(), o.end()), o.end());
-  }
-  return acyclic(out) ? "" : "credit loop";
+  return credit_loop_problem(f, r, -1, false, &stale, &drops);
 }
 
 // Up/down as in Autonet/OpenSM: level from a BFS at root; a channel is up

@@ -429,13 +429,17 @@ TEST(Reroute, SpareSlsKeepEverySlThroughAFailInPlaceSeries) {
 
 // keiro-loren after a switch failure: the failed switch leaves a hole in the
 // layout's grid, and LOREN's forwarding then loops for some destinations
-// (its livelock check fails). With the previous routing at hand the engine
-// hands out guide LFTs instead (EngineReport::repair_only) and the previous
-// routing is repaired incrementally: every pair still connected keeps its SL
-// (counted from the two Routings), the tables are deadlock free (independent
-// oracle), one WARN line and no ERROR. When the repair does not fit, and
-// without a previous routing, exactly one ERROR line. Every single switch
-// failure of an LRT(25, 4, 2) with 2 CAs per switch.
+// (its livelock check fails). The fabric only lost parts, so the previous
+// routing is repaired incrementally before LOREN runs at all
+// (reroute_without_engine): every pair still connected keeps its SL (counted
+// from the two Routings), the tables are deadlock free (independent
+// oracle), no WARN and no ERROR line. When the fabric also gained an end
+// (here: a previous routing in which one CA's LID was not in use yet), LOREN
+// must route; it hands out guide LFTs instead (EngineReport::repair_only)
+// and the previous routing is repaired with them: the same, plus one WARN
+// line saying LOREN cannot route. Without the repair, exactly one ERROR
+// line. Every single switch failure of an LRT(25, 4, 2) with 2 CAs per
+// switch.
 TEST(Reroute, LorenRepairsThePreviousRoutingWhereItCannotRoute) {
   const bench::LrtFabric x = bench::make_lrt(5, 4, 2, 2, 1);
   const Fabric &f0 = x.f;
@@ -461,13 +465,27 @@ TEST(Reroute, LorenRepairsThePreviousRoutingWhereItCannotRoute) {
       continue;
     }
     ++repaired;
-    EXPECT_EQ(kept.rep.get("repaired_previous"), "yes");
+    EXPECT_EQ(kept.rep.get("routed_afresh"), "no");
     EXPECT_EQ(kept.rep.get("incremental"), "yes");
     EXPECT_EQ(changed_pairs(f0, before.r, f1, kept.r), 0);
     EXPECT_EQ(fixtures::credit_loop_problem(f1, kept.r), "");
     EXPECT_EQ(kept.log.count(LogLevel::kError), 0);
-    EXPECT_EQ(warn_lines(kept.log), 1);
-    EXPECT_TRUE(kept.log.contains("LOREN cannot route this fabric"));
+    EXPECT_EQ(warn_lines(kept.log), 0);
+    // One CA's LID new: LOREN routes, fails, and guides the repair.
+    PreviousSls gained = prev;
+    const uint16_t new_lid = f1.lids().back();
+    ASSERT_EQ(f1.lid_owner(new_lid).kind, LidOwner::kTerminal);
+    gained.lid_owner[new_lid] = 0;
+    Routed guided;
+    route(f1, "loren", &gained, guided, opts);
+    ASSERT_TRUE(guided.ok) << guided.log.lines.back().text;
+    EXPECT_EQ(guided.rep.get("routed_afresh"), "");
+    EXPECT_EQ(guided.rep.get("repaired_previous"), "yes");
+    EXPECT_EQ(guided.rep.get("incremental"), "yes");
+    EXPECT_EQ(fixtures::credit_loop_problem(f1, guided.r), "");
+    EXPECT_EQ(guided.log.count(LogLevel::kError), 0);
+    EXPECT_EQ(warn_lines(guided.log), 1);
+    EXPECT_TRUE(guided.log.contains("LOREN cannot route this fabric"));
     // incremental=0: no repair, the one ERROR line of LOREN's failure.
     Routed off;
     route(f1, "loren", &prev, off, opts + " incremental=0");
