@@ -228,9 +228,11 @@ TEST(Reroute, IncrementalKeepsRoutesAndSls) {
       ++cases;
       if (kept.rep.get("incremental") != "yes") return;
       ++taken;
-      // Taken from the routing without pins (run_engine() realizes with
-      // pins only when the incremental route fails).
+      // Taken without routing afresh (nothing new in the fabric: step 0 of
+      // core/previous_sls.h), so without the engine's facts or pins.
+      EXPECT_EQ(kept.rep.get("routed_afresh"), "no");
       EXPECT_EQ(kept.rep.get("pinned_paths"), "");
+      EXPECT_EQ(kept.rep.get("vls_used"), "");
       EXPECT_EQ(changed_pairs(f0, before.r, f1, kept.r), 0);
       EXPECT_EQ(fixtures::credit_loop_problem(f1, kept.r), "");
       EXPECT_EQ(warn_lines(kept.log), 0);
