@@ -694,9 +694,7 @@ bool Incremental::run() {
     entry_block_[b] = s;
   }
   alive_.assign(f_.max_lid() + 1u, 0);
-  for (uint16_t lid : f_.lids())
-    alive_[lid] = lid < prev_.lid_owner.size() && prev_.lid_owner[lid] != 0 &&
-                  prev_.lid_owner[lid] == lid_owner_guid(f_, lid);
+  for (uint16_t lid : f_.lids()) alive_[lid] = lid_survives(f_, prev_, lid);
 
   out_.reset(f_, Routing::SlScope::kPerSourceSwitch);
   // SL2VL: the previous entries of every switch that was there.

@@ -13,13 +13,18 @@ namespace keiro {
 
 namespace {
 
-// Per LID of f: whether it survives (same owner GUID as before, with an SL).
+// Per LID of f: whether it survives (lid_survives()).
 std::vector<char> surviving_lids(const Fabric &f, const PreviousSls &prev) {
   std::vector<char> s(f.max_lid() + 1u, 0);
-  for (uint16_t lid : f.lids())
-    s[lid] = lid < prev.lid_owner.size() && prev.lid_owner[lid] != 0 &&
-             prev.lid_owner[lid] == lid_owner_guid(f, lid);
+  for (uint16_t lid : f.lids()) s[lid] = lid_survives(f, prev, lid);
   return s;
+}
+
+// LIDs of f that did not survive (new, or with another owner).
+int64_t new_lids(const Fabric &f, const PreviousSls &prev) {
+  int64_t n = 0;
+  for (uint16_t lid : f.lids()) n += !lid_survives(f, prev, lid);
+  return n;
 }
 
 // The previous SL row (by LID) of new switch s, or null.
@@ -44,6 +49,11 @@ int PreviousSls::sl(uint64_t src_switch_guid, uint16_t dlid) const {
   }
   const uint8_t v = at(*row, dlid);
   return v == check::kNoPathSl ? -1 : v;
+}
+
+bool lid_survives(const Fabric &f, const PreviousSls &prev, uint16_t lid) {
+  return lid < prev.lid_owner.size() && prev.lid_owner[lid] != 0 &&
+         prev.lid_owner[lid] == lid_owner_guid(f, lid);
 }
 
 uint64_t lid_owner_guid(const Fabric &f, uint16_t lid) {
@@ -286,7 +296,6 @@ check::Options keep_check_options(const EngineInput &in) {
   co.threads = static_cast<int>(in.options.get_int("threads"));
   co.max_problems = 1;
   co.name_cycle_paths = false;
-  co.project_sl = 0;  // as run_engine()'s self-check, which may reuse a passing result
   return co;
 }
 
@@ -300,13 +309,20 @@ void add_lft_facts(const IncrementalStats &is, EngineReport &rep) {
 // Step 1c: the incremental route from fresh (or guide) tables, checked, and
 // taken only when it keeps every previous SL. Facts incremental,
 // incremental_seconds and, when taken, the LFT counts, sls_changed=0 and
-// sls_kept=yes; is.why says why not.
+// sls_kept=yes; is.why says why not. cmp (optional): the comparison of the
+// route taken with prev.
 bool try_incremental(const EngineInput &in, const PreviousSls &prev, const Routing &fresh,
-                     Routing &inc, IncrementalStats &is, EngineReport &rep) {
+                     Routing &inc, IncrementalStats &is, EngineReport &rep,
+                     SlComparison *cmp = nullptr) {
   bool ok = incremental_reroute(in.fabric, prev, fresh, in.max_vls, in.max_sls, inc, is);
   if (ok) {
-    auto r = std::make_shared<check::Result>(check::verify(in.fabric, inc, keep_check_options(in)));
-    ok = r->ok && compare_sls(in.fabric, inc, prev).changed == 0;
+    // As run_engine()'s self-check, which reuses a passing result.
+    check::Options co = keep_check_options(in);
+    co.project_sl = 0;
+    auto r = std::make_shared<check::Result>(check::verify(in.fabric, inc, co));
+    SlComparison c = compare_sls(in.fabric, inc, prev);
+    ok = r->ok && c.changed == 0;
+    if (cmp) *cmp = std::move(c);
     if (!r->ok) is.why = "its tables fail the check: " + r->first_problem;
     if (ok) rep.checked = std::move(r);  // the tables handed out: no second check
   }
@@ -351,10 +367,7 @@ bool reroute_without_engine(const EngineDesc &e, const EngineInput &in, Routing 
     const auto it = prev.tables.find(f.sw(s).guid);
     if (it == prev.tables.end() || it->second.ports != f.sw(s).num_ports) return false;
   }
-  for (const uint16_t lid : f.lids())
-    if (lid >= prev.lid_owner.size() || prev.lid_owner[lid] == 0 ||
-        prev.lid_owner[lid] != lid_owner_guid(f, lid))
-      return false;
+  if (new_lids(f, prev) > 0) return false;
   // No guide LFTs: a broken switch takes the neighbour with the shortest
   // route (CAs' SL2VL: VL 0, as the engines leave it).
   Routing guide;
@@ -367,7 +380,8 @@ bool reroute_without_engine(const EngineDesc &e, const EngineInput &in, Routing 
   }
   Routing inc;
   IncrementalStats is;
-  if (!try_incremental(in, prev, guide, inc, is, rep)) {
+  SlComparison c;
+  if (!try_incremental(in, prev, guide, inc, is, rep, &c)) {
     rep.facts.clear();  // the engine routes next; its facts come first
     in.log.logf(LogLevel::kInfo,
                 "%s: re-route: no new switches or LIDs, but the incremental route alone does not "
@@ -376,7 +390,6 @@ bool reroute_without_engine(const EngineDesc &e, const EngineInput &in, Routing 
     return false;
   }
   out = std::move(inc);
-  const SlComparison c = compare_sls(f, out, prev);
   rep.add("previous_pairs", static_cast<long>(c.surviving));
   rep.add("routed_afresh", "no");
   in.log.logf(LogLevel::kInfo,
@@ -463,19 +476,16 @@ bool keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
   // all new: 38 s against 0.14 s, about 0.3 ms per new path), so beyond a
   // tenth of the LIDs or 100,000 new paths the steps below keep what they
   // can.
-  int64_t new_lids = 0;
-  for (const uint16_t lid : in.fabric.lids())
-    new_lids += lid >= prev.lid_owner.size() || prev.lid_owner[lid] == 0 ||
-                prev.lid_owner[lid] != lid_owner_guid(in.fabric, lid);
-  const bool few_new = new_lids * 10 <= static_cast<int64_t>(in.fabric.lids().size()) &&
-                       new_lids * in.fabric.num_switches() <= 100000;
+  const int64_t fresh_lids = new_lids(in.fabric, prev);
+  const bool few_new = fresh_lids * 10 <= static_cast<int64_t>(in.fabric.lids().size()) &&
+                       fresh_lids * in.fabric.num_switches() <= 100000;
   const bool try_inc = keep && in.options.get_int("incremental") != 0 && !prev.tables.empty() &&
                        out.sl_scope() == Routing::SlScope::kPerSourceSwitch && few_new;
   if (keep && !few_new)
     in.log.logf(LogLevel::kInfo,
                 "%s: re-route: %lld of %zu LIDs are new, so no incremental route (the pinned "
                 "realization keeps what it can)",
-                e.osm_name, static_cast<long long>(new_lids), in.fabric.lids().size());
+                e.osm_name, static_cast<long long>(fresh_lids), in.fabric.lids().size());
   if (try_inc) {
     Routing inc;
     IncrementalStats is;

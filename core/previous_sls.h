@@ -104,6 +104,8 @@ struct PreviousSls {
 
 // The GUID owning a LID of f (switch GUID or CA/router port GUID), 0 if none.
 uint64_t lid_owner_guid(const Fabric &f, uint16_t lid);
+// Whether LID lid of f survives from prev: used before, by the same owner.
+bool lid_survives(const Fabric &f, const PreviousSls &prev, uint16_t lid);
 
 // The path SLs of routing r on fabric f (r.path_sl for every LID of f) and,
 // for per-source-switch SLs, its LFTs and SL2VL tables (tables above).
