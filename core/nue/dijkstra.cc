@@ -30,6 +30,9 @@ CdgDijkstra::CdgDijkstra(const Fabric &f, CompleteCdg &cdg) : cdg_(cdg), ch_(cdg
   sources_.resize(s);
   for (int32_t v = 0; v < s; ++v) sources_[v] = 1 + static_cast<int32_t>(f.terminals_of(v).size());
   hop_.assign(s, Hop{});
+  seen_.assign(ch_.dst.size(), -1);
+  seen_at_.assign(s, 0);
+  seen_n_.assign(s, 0);
 }
 
 CdgDijkstra::Outcome CdgDijkstra::route(int32_t d, std::span<const int64_t> weight,
@@ -97,6 +100,11 @@ void CdgDijkstra::relax_into(int32_t v, std::span<const int64_t> weight, bool af
     if (q == u_turn) continue;
     const int32_t u = in.u;
     const int64_t nd = dv + weight[q];
+    if (!after_impasse) {
+      // v settled: q is one of u's candidates when u settles (rebind).
+      if (seen_at_[u] != base_) seen_at_[u] = base_, seen_n_[u] = 0;
+      seen_[ch_.out_begin[u] + seen_n_[u]++] = q;
+    }
     if (reached(u)) {
       if (next_[u] == q) {
         // u already routes over v: v's distance fell (a shortcut or an
@@ -136,21 +144,21 @@ void CdgDijkstra::rebind(int32_t u, std::span<const int64_t> weight) {
   const int32_t q0 = next_[u];
   const int64_t limit = node_[u].dist + w0_ / 2;  // same number of hops as the best route
   size_t n = 0;
-  {
-    // Hot loop: locals, so that the stores into cand_ do not force reloads
-    // of the member vectors and the stamp.
+  if (seen_at_[u] == base_) {
+    // The channels towards switches settled in this run, as relax_into()
+    // saw them (every settled v relaxed into u; before an impasse their
+    // distances are final).
     const int32_t *const dst = ch_.dst.data();
     const Node *const node = node_.data();
     const int64_t *const w = weight.data();
-    const uint32_t done = base_ + 1;  // settled()
-    const int32_t end = ch_.out_begin[u + 1];
-    if (cand_.size() < static_cast<size_t>(end - ch_.out_begin[u]))
-      cand_.resize(static_cast<size_t>(end - ch_.out_begin[u]));
+    const int32_t *const seen = seen_.data() + ch_.out_begin[u];
+    const int m = seen_n_[u];
+    if (cand_.size() < static_cast<size_t>(m)) cand_.resize(static_cast<size_t>(m));
     Candidate *const cand = cand_.data();
-    for (int32_t q = ch_.out_begin[u]; q < end; ++q) {
-      const Node &nv = node[dst[q]];
-      if (nv.mark != done || q == q0) continue;
-      const int64_t nd = nv.dist + w[q];
+    for (int i = 0; i < m; ++i) {
+      const int32_t q = seen[i];
+      if (q == q0) continue;
+      const int64_t nd = node[dst[q]].dist + w[q];
       if (nd < limit) cand[n++] = Candidate{nd, q, 0};
     }
   }

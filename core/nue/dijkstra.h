@@ -188,6 +188,13 @@ class CdgDijkstra {
     int32_t up = -1;
   };
   std::vector<Hop> hop_;
+  // Balance at settle time: per switch u, the channels u -> v over which a
+  // settled v relaxed into u in this run (rebind's candidates), in
+  // seen_[out_begin[u] ..], seen_n_[u] of them (valid when seen_at_[u] ==
+  // base_).
+  std::vector<int32_t> seen_;
+  std::vector<uint32_t> seen_at_;
+  std::vector<uint16_t> seen_n_;
   int32_t order_len_ = 0;
   bool order_valid_ = false;
   int32_t escape_for_ = -1;  // destination whose escape paths are in escape_next_
