@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "plugin/install_tables.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/check/paths.h"
@@ -37,29 +38,45 @@ long install_tables(const Fabric &f, const Routing &r,
     // after setting them) must not survive next to keiro's LFT.
     osm_switch_clear_hops(sw);
     const uint8_t *row = r.lft_row(s);
+    // The LFT and the paths per port in one pass over the LIDs; a port the
+    // switch does not have becomes OSM_NO_PATH. Counted for every entry: the
+    // tables stay only if the self-check finds every LID delivered from
+    // every switch (else withdraw_tables).
+    const uint32_t top = sw->max_lid_ho;
+    const uint32_t known = std::min<uint32_t>(top, static_cast<uint32_t>(stride - 1));
+    const unsigned nports = sw->num_ports;
+    uint32_t per_port[256] = {};
+    uint8_t *lft = sw->new_lft;
+    for (uint32_t lid = 1; lid <= known; ++lid) {
+      const uint8_t port = row[lid] < nports ? row[lid] : OSM_NO_PATH;
+      lft[lid] = port;
+      ++per_port[port];
+    }
+    for (uint32_t lid = known + 1; lid <= top; ++lid) lft[lid] = OSM_NO_PATH;
+    for (unsigned p = 0; p < nports; ++p) {
+      sw->p_prof[p].num_paths += per_port[p];
+      routed[w] += per_port[p];
+    }
+    // Hop rows: the listed LIDs (switch LIDs, or every LID) on the port the
+    // LFT uses, then (rows for switch LIDs only) the LIDs of the CAs and
+    // routers on this switch: one hop where the LFT delivers them.
     const uint8_t *hop_row = hops.data() + s * nsw;
-    for (uint32_t lid = 1; lid <= sw->max_lid_ho; ++lid) {
-      uint8_t port = OSM_NO_PATH;
-      if (lid < stride) port = row[lid];
-      if (port != OSM_NO_PATH && port >= sw->num_ports) port = OSM_NO_PATH;
-      sw->new_lft[lid] = port;
-      if (port == OSM_NO_PATH) continue;
-      ++routed[w];
-      const auto l16 = static_cast<uint16_t>(lid);
-      uint8_t h = 0xFF;
-      if (lid < stride && column[lid] >= 0) {
-        h = hop_row[column[lid]];
-      } else if (lid < stride && f.lid_switch(l16) == s) {
-        // A CA's LID at its own switch: one hop, if the LFT delivers it.
+    for (size_t i = 0; i < nsw; ++i) {
+      const uint16_t lid = row_lids[i];
+      if (lid > known || lft[lid] == OSM_NO_PATH || hop_row[i] == 0xFF) continue;
+      osm_switch_set_hops(sw, lid, lft[lid], hop_row[i]);
+    }
+    if (all_hops) return;
+    for (const int32_t t : f.terminals_of(s)) {
+      const TerminalInfo &ti = f.terminal(t);
+      if (!ti.lid) continue;
+      for (uint32_t lid = ti.lid; lid < ti.lid + (1u << ti.lmc) && lid <= known; ++lid) {
+        const uint8_t port = lft[lid];
+        if (port == OSM_NO_PATH || column[lid] >= 0) continue;
         const PortPeer pp = f.peer(s, port);
-        if (pp.kind == PortPeer::kTerminal && f.lid_owner(l16).kind == LidOwner::kTerminal &&
-            f.lid_owner(l16).id == pp.id)
-          h = 1;
+        if (pp.kind == PortPeer::kTerminal && pp.id == t)
+          osm_switch_set_hops(sw, static_cast<uint16_t>(lid), port, 1);
       }
-      // Counted for every entry: the tables stay only if the self-check
-      // finds every LID delivered from every switch (else withdraw_tables).
-      osm_switch_count_path(sw, port);
-      if (h != 0xFF) osm_switch_set_hops(sw, l16, port, h);
     }
   });
   long total = 0;
