@@ -26,6 +26,13 @@ constexpr int32_t kPerLidRefine = 4;
 // Most (source switch, LID) paths routed per LID: 20 M, about 2 GB while
 // realizing (measured 6.6 M paths: 1 GB peak on the 18-ary 3-tree).
 constexpr int64_t kMaxPerLidPaths = 20'000'000;
+// Consistent choices (BalancedOptions::consistency): the first channel in
+// port order within 5% of the cheapest. Measured (2026-11-25, ACRO layers /
+// max EFI over average): 10x10x10 torus, 4 HCAs: 6 / - with the cheapest,
+// 6 at 1-2%, 5 at 3%, 4 / 1.06x at 5%, 4 / 1.09x at 10%, 4 / 1.19x at 40%;
+// 8x8x8, 4 HCAs: 5 / 1.16x, 4 / 1.06x at 5%, 4 / 1.09x at 10%; random
+// fabrics: the same layers, max EFI 1.05-1.06x -> 1.10-1.13x (so not taken).
+constexpr int32_t kConsistency = 5;
 }  // namespace
 
 bool read_options(const EngineInput &in, EngineOptions &out) {
@@ -107,6 +114,31 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
       res.updown_routes = false;
     }
   }
+  // Consistent choices (core/minimal/balanced.h): where the loads allow,
+  // every destination takes the same turns, so the routes of different
+  // destinations cross in fewer ways; taken when ACRO then needs fewer
+  // layers (tori: the dimension order of the ports), and so fewer SLs.
+  // Per LID first, then one tree per switch (as above).
+  for (const bool lid_trees : {true, false}) {
+    if (lid_trees && !per_lid) continue;
+    if (layers.num_layers <= 1) break;
+    minimal::BalancedOptions co;
+    co.seed = opt.layers.seed;
+    co.per_lid = lid_trees;
+    co.refine = lid_trees ? kPerLidRefine : kPerSwitchRefine;
+    co.consistency = kConsistency;
+    minimal::DestTrees consistent;
+    AcroResult c_layers;
+    if (minimal::balanced_routing(f, co, consistent, err) &&
+        assign(f, consistent, ao, c_layers, err) && c_layers.num_layers < layers.num_layers) {
+      trees = std::move(consistent);
+      layers = std::move(c_layers);
+      res.per_switch_trees = !lid_trees;
+      res.updown_switch_lids = 0;
+      res.updown_routes = false;
+      res.consistent_routes = true;
+    }
+  }
   minimal::write_lfts(f, trees, out);
 
   // 3. The layers realized as SLs and SL2VL (core/acro/realize.h).
@@ -126,6 +158,7 @@ void report(const EngineInput &in, const EngineResult &res, EngineReport &rep) {
   rep.add("per_switch_trees", res.per_switch_trees ? 1 : 0);
   rep.add("updown_switch_lids", res.updown_switch_lids);
   rep.add("updown_routes", res.updown_routes ? 1 : 0);
+  rep.add("consistent_routes", res.consistent_routes ? 1 : 0);
   const vlmap::VlMapStats &vs = res.layers.vlmap;
   in.log.logf(LogLevel::kInfo,
               "%s: %d ACRO layers; %lld switch-to-switch paths realized with %d VLs and %d SLs "

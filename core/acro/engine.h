@@ -6,14 +6,19 @@
 // shared with keiro-loren. When ACRO needs more than one layer and every CA
 // route is up*/down* from keiro-dl's root, the destinations holding only
 // switch LIDs are routed up*/down* too (core/acro/switch_lids.h), taken when
-// ACRO then needs fewer layers (one VL on 3-level fat trees).
+// ACRO then needs fewer layers (one VL on 3-level fat trees). Last, the
+// balanced routing with consistent choices (BalancedOptions::consistency:
+// within 5% of the cheapest, the first channel in port order), taken when
+// ACRO needs fewer layers on it (tori: 10x10x10 with 4 HCAs per switch 4
+// layers instead of 6, which the realization fits into 16 SLs).
 //
 // Fails with one ERROR line when the fabric is not connected, when ACRO
 // needs more layers than in.max_vls, or when the SL/VL budget cannot hold
 // the layer transitions (the line says how many paths stayed unplaced and,
 // when fewer than 16 SLs were allowed, whether 16 would do).
 // Time: O(S^2 * (deg + log C) + layers * (C log C + S^2)) for the routing
-// and ACRO, plus the realization's O(moves * SLs * L * VLs).
+// and ACRO (up to four routings and ACRO runs with the alternatives), plus the realization's
+// O(moves * SLs * L * VLs).
 #pragma once
 
 #include <cstdint>
@@ -41,6 +46,8 @@ struct EngineResult {
                                    // (core/acro/switch_lids.h), 0 if not taken
   bool updown_routes = false;      // every route balanced on legal up*/down*
                                    // paths (switch_lids.h, second rule)
+  bool consistent_routes = false;  // the balanced routing with consistent choices
+                                   // (BalancedOptions::consistency): fewer ACRO layers
 };
 
 // Reads the acro_* options into out. Never fails (the option specs range-check).

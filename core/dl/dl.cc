@@ -148,7 +148,7 @@ bool route(const Fabric &f, const DlOptions &opt, DlResult &out, std::string &er
   const Ranks ranks(opt.restriction, opt.layers);
   DestSearch search(f, out.updown, ranks);
   const std::vector<int64_t> weight = minimal::switch_weights(f);
-  PathSelector select(f, opt.policy, opt.seed, weight, opt.slack, tables);
+  PathSelector select(f, opt.policy, opt.seed, weight, opt.slack, tables, opt.consistency);
   // Per LID while routing (rows k), per switch the base tree (rows g).
   std::vector<int32_t> next(static_cast<size_t>(K) * S, -1), base_next(static_cast<size_t>(G) * S);
   std::vector<int16_t> rank(static_cast<size_t>(K) * S, -1), base_rank(static_cast<size_t>(G) * S);

@@ -75,6 +75,8 @@ struct DlOptions {
   // The engine turns it off when it cannot give them an SL of their own
   // (one SL with several sub-networks).
   bool spread_lids = true;
+  // Policy::kLoad: consistent choices (PathSelector, percent; 0: off).
+  int consistency = 0;
 };
 
 struct DlResult {

@@ -14,6 +14,12 @@ namespace keiro::dl {
 namespace {
 
 constexpr const char *kName = "keiro-dl";
+// Consistent next hops when the balanced ones cannot be realized
+// (PathSelector, percent). Measured (2026-11-25, 8 VLs, SLs needed / max EFI
+// over average): 10x10x10 torus with 4 or 2 HCAs per switch: 21 / - with the
+// least load, 13 / 1.15x at 5%, 11 / 1.21x at 10%; 8x8x8 (fits either way):
+// 12 / 1.10x, 9 / 1.17x at 5%; random 256 x 8: 3 / 1.08x, 4 / 1.18x at 5%.
+constexpr int kConsistency = 5;
 
 const char *budget_hint(const EngineInput &in) {
   return in.qos ? "option max_vls, the ports' VLCap and OpenSM's max_op_vls"
@@ -98,19 +104,30 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
       res.one_layer = true;
     }
   }
+  // One attempt: the routes, their LFTs, and the realization of their
+  // layers. False with realize_err set when the SL budget cannot realize
+  // them (nothing logged); a routing failure returns at once (ERROR).
   DlResult r;
-  if (!route(f, dlo, r, err)) return engine_error(in.log, kName, err);
-  minimal::write_lfts(f, r.trees, out);
-
-  // 2. Realization of the layers as SLs + SL2VL. With every hop in layer 0
-  // the reset tables (SL 0, VL 0 everywhere) are already right. When most
-  // destinations (LIDs) stay in layer 0 -- a fat tree routed from a leaf --
-  // they keep SL 0 with VL 0 on every hop, and only the others go to the
-  // realization, on SLs 1.. (their SL2VL rows shifted up by one): the
-  // realization's cost grows with the paths it places.
   vlmap::VlMapStats vs;
-  vs.vls_used = vs.sls_used = 1;
-  if (r.layers_needed > 1) {
+  std::string realize_err;
+  bool route_failed = false;
+  auto attempt = [&]() {
+    out.reset(f, Routing::SlScope::kPerSourceSwitch);
+    r = DlResult{};
+    vs = vlmap::VlMapStats{};
+    if (!route(f, dlo, r, err)) {
+      route_failed = true;
+      return false;
+    }
+    minimal::write_lfts(f, r.trees, out);
+    // 2. Realization of the layers as SLs + SL2VL. With every hop in layer 0
+    // the reset tables (SL 0, VL 0 everywhere) are already right. When most
+    // destinations (LIDs) stay in layer 0 -- a fat tree routed from a leaf --
+    // they keep SL 0 with VL 0 on every hop, and only the others go to the
+    // realization, on SLs 1.. (their SL2VL rows shifted up by one): the
+    // realization's cost grows with the paths it places.
+    vs.vls_used = vs.sls_used = 1;
+    if (r.layers_needed <= 1) return true;
     DlResult upper;
     upper_part(r, upper);
     // Only when LIDs were spread: otherwise the realization sees what it
@@ -131,28 +148,50 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
     // routes allow (docs/rerouting.md); split: the realization's SL q is q + 1.
     const std::vector<int8_t> pins = realization_pins(in, kName, todo.trees, split ? 1 : 0);
     vo.pins = pins;
-    if (!vlmap::realize(f, todo.trees, demand, vo, split ? shifted : out, vs, err)) {
-      // Hints only where they can help: more sub-networks give the
-      // realization more VLs to choose from (10x10x10 torus, measured
-      // 2026-11-24: 3 sub-networks need 37 SLs, 4: 34, 5: 27, 6: 25, 8: 21),
-      // and free VL choice more than exact.
-      std::string hint;
-      if (dlo.layers < in.max_vls)
-        hint =
-            strprintf("more dl_subnets, up to the VL budget of %d, may need fewer SLs", in.max_vls);
-      if (opt.exact)
-        hint += std::string(hint.empty() ? "" : "; ") + "dl_vl_choice=free gives more freedom";
-      in.log.logf(LogLevel::kError,
-                  "%s: %d sub-networks %s: the SL budget cannot realize the layer changes: %s%s",
-                  kName, dlo.layers, restriction_name(dlo.restriction), err.c_str(),
-                  hint.empty() ? "" : (" (" + hint + ")").c_str());
+    if (!vlmap::realize(f, todo.trees, demand, vo, split ? shifted : out, vs, realize_err))
       return false;
-    }
     if (split) {
       shift_sls(f, upper.trees, shifted, out);
       ++vs.sls_used;
     }
     if (vs.pins > 0) log_pins(in.log, kName, vs);
+    return true;
+  };
+  bool ok = attempt();
+  if (route_failed) return engine_error(in.log, kName, err);
+  // The balanced next hops cross in too many ways for the SL budget: route
+  // again with consistent ones (path_select.h), which give up a little
+  // balance for turns every destination shares (10x10x10 torus: 21 SLs
+  // needed -> 13).
+  res.consistent = false;
+  if (!ok && dlo.policy == Policy::kLoad && dlo.consistency == 0) {
+    in.log.logf(LogLevel::kInfo,
+                "%s: the SL budget cannot realize the layer changes of the balanced routes (%s); "
+                "routing again with consistent next hops (the first port within %d%% of the "
+                "least load)",
+                kName, realize_err.c_str(), kConsistency);
+    dlo.consistency = kConsistency;
+    ok = attempt();
+    if (route_failed) return engine_error(in.log, kName, err);
+    res.consistent = ok;
+  }
+  if (!ok) {
+    // Hints only where they can help: more sub-networks give the
+    // realization more VLs to choose from (10x10x10 torus, measured
+    // 2026-11-24: 3 sub-networks need 37 SLs, 4: 34, 5: 27, 6: 25, 8: 21),
+    // and free VL choice more than exact.
+    std::string hint;
+    if (dlo.layers < in.max_vls)
+      hint =
+          strprintf("more dl_subnets, up to the VL budget of %d, may need fewer SLs", in.max_vls);
+    if (opt.exact)
+      hint += std::string(hint.empty() ? "" : "; ") + "dl_vl_choice=free gives more freedom";
+    in.log.logf(LogLevel::kError,
+                "%s: %d sub-networks %s: the SL budget cannot realize the layer changes%s: %s%s",
+                kName, dlo.layers, restriction_name(dlo.restriction),
+                dlo.consistency > 0 ? " (also with consistent next hops)" : "", realize_err.c_str(),
+                hint.empty() ? "" : (" (" + hint + ")").c_str());
+    return false;
   }
   res.vlmap = vs;
   out.vls_used = vs.vls_used;
@@ -187,6 +226,7 @@ void report(const EngineInput &in, const EngineResult &res, EngineReport &rep) {
   rep.add("vl_choice", res.options.exact ? "exact" : "free");
   rep.add("choices", o.slack ? "slack" : "lowest");
   rep.add("one_layer", res.one_layer ? 1 : 0);
+  rep.add("consistent_next_hops", res.consistent ? 1 : 0);
   add_pin_facts(res.vlmap, rep);
   in.log.logf(LogLevel::kInfo,
               "%s: %s, %d sub-network%s (%d needed), root %s, policy %s: average %.3f hops, "

@@ -21,16 +21,21 @@ const char *policy_name(Policy p) {
 }
 
 PathSelector::PathSelector(const Fabric &f, Policy policy, uint64_t seed,
-                           std::span<const int64_t> weight, bool slack, int tables)
+                           std::span<const int64_t> weight, bool slack, int tables, int consistency)
     : f_(f),
       policy_(policy),
       slack_(slack),
+      consistency_(consistency),
       C_(f.num_channels()),
       rng_(seed),
       weight_(weight.begin(), weight.end()),
       load_(static_cast<size_t>(std::max(1, tables)) * f.num_channels(), 0),
       sub_(f.num_switches(), 0),
-      rank_(f.num_switches(), -1) {}
+      rank_(f.num_switches(), -1) {
+  int degree = 0;
+  for (int32_t s = 0; s < f.num_switches(); ++s) degree = std::max(degree, f.degree(s));
+  cand_.reserve(static_cast<size_t>(degree));
+}
 
 void PathSelector::select(const DestSearch &search, int32_t d, int64_t dest_weight,
                           std::span<int32_t> next, int table,
@@ -50,6 +55,7 @@ void PathSelector::select(const DestSearch &search, int32_t d, int64_t dest_weig
     // Above sub-network 0 in the base tree: its choice (see the header).
     const bool frozen = base_next && Ranks::layer_of(base_rank[s]) > 0;
     if (frozen) pick = base_next[s];
+    cand_.clear();
     for (int32_t c = frozen ? f_.out_end(s) : f_.out_begin(s); c < f_.out_end(s); ++c) {
       const int32_t t = f_.channel(c).dst;
       if (slack_ ? !search.allows(c, rank_[t]) : !search.eligible(c)) continue;
@@ -69,9 +75,18 @@ void PathSelector::select(const DestSearch &search, int32_t d, int64_t dest_weig
         mx = std::max(mx, load[next[u]]);
         sum += load[next[u]];
       }
+      if (consistency_ > 0) cand_.push_back({c, sib, mx});
       if (pick < 0 || sib < best_sib ||
           (sib == best_sib && (mx < best_max || (mx == best_max && sum < best_sum))))
         pick = c, best_sib = sib, best_max = mx, best_sum = sum;
+    }
+    // Consistent choices: the first candidate (port order) close enough.
+    for (const Candidate &k : cand_) {
+      if (k.c >= pick) break;
+      if (k.sib == best_sib && k.max <= best_max + best_max * consistency_ / 100) {
+        pick = k.c;
+        break;
+      }
     }
     // The search labelled s through at least one eligible channel.
     next[s] = pick;

@@ -59,8 +59,13 @@ class PathSelector {
   // slack: pick among all channels that keep the depth and stay within the
   // search's limit() (else only among those that keep the search's rank).
   // tables: load tables (LMC offsets), >= 1.
+  // consistency (kLoad only, percent; 0: off): among the candidates that no
+  // more siblings leave through, the first in port order whose path's
+  // maximum load is within this many percent of the least, instead of the
+  // least (minimal::BalancedOptions::consistency: every destination prefers
+  // the same turns where the loads allow).
   PathSelector(const Fabric &f, Policy policy, uint64_t seed, std::span<const int64_t> weight,
-               bool slack, int tables = 1);
+               bool slack, int tables = 1, int consistency = 0);
 
   // Writes next[s] for every switch (-1 at d) from the labels of search,
   // and adds the routes to the loads of table as each switch picks (its
@@ -95,6 +100,12 @@ class PathSelector {
   const Fabric &f_;
   Policy policy_;
   bool slack_;
+  int consistency_;
+  struct Candidate {
+    int32_t c, sib;
+    int64_t max;
+  };
+  std::vector<Candidate> cand_;  // kLoad with consistency: the candidates of one switch
   int32_t C_;
   std::mt19937_64 rng_;
   std::vector<int64_t> weight_, load_, sub_;

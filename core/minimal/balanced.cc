@@ -40,9 +40,11 @@ int32_t lmc_offset(const Fabric &f, uint16_t lid) {
 // memory grows with the distinct trees, not with the LIDs.
 class Balancer {
  public:
-  Balancer(const Fabric &f, bool count_tie, int32_t tables, const std::vector<uint8_t> &updown)
+  Balancer(const Fabric &f, bool count_tie, int32_t consistency, int32_t tables,
+           const std::vector<uint8_t> &updown)
       : f_(f),
         count_tie_(count_tie),
+        consistency_(consistency),
         updown_(updown),
         rank_(updown.empty() ? 0 : f.num_switches(), 0),
         S_(f.num_switches()),
@@ -129,6 +131,22 @@ class Balancer {
           best_cost = v;
         }
       }
+      if (consistency_ > 0 && best >= 0) {
+        // Consistent choices (BalancedOptions::consistency): the first
+        // channel in port order within the tolerance of the cheapest.
+        const int64_t limit = best_cost + best_cost * consistency_ / 100;
+        for (int32_t c = f_.out_begin(s); c < best; ++c) {
+          if (!candidate(s, c)) continue;
+          const int64_t v = load[c] + cost_[f_.channel(c).dst];
+          if (v > limit) continue;
+          int32_t n = 0;
+          for (int32_t k : sib) n += tree(k)[s] == c;
+          if (n != best_sib) continue;
+          best = c;
+          best_cost = v;
+          break;
+        }
+      }
       cand_[s] = best;
       cost_[s] = best_cost;
     }
@@ -202,6 +220,7 @@ class Balancer {
  private:
   const Fabric &f_;
   bool count_tie_;                      // ties: fewer trees on the channel (else the first channel)
+  int32_t consistency_;                 // BalancedOptions::consistency
   const std::vector<uint8_t> &updown_;  // BalancedOptions::updown
   std::vector<int8_t> rank_;            // up*/down* mode: per switch 0 down-only, 1 up first
   int32_t S_;
@@ -255,7 +274,7 @@ bool balanced_routing(const Fabric &f, const BalancedOptions &opt, DestTrees &ou
 
   const int32_t tables =
       unit_table.empty() ? 1 : 1 + *std::max_element(unit_table.begin(), unit_table.end());
-  Balancer b(f, !opt.per_lid, tables, opt.updown);
+  Balancer b(f, !opt.per_lid && opt.consistency == 0, opt.consistency, tables, opt.updown);
   std::vector<int32_t> tree_of(unit_weight.size(), -1);
   // The stored trees of unit u's lower LMC offsets (its siblings).
   auto siblings = [&](int32_t u) {

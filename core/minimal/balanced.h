@@ -72,6 +72,19 @@ struct BalancedOptions {
   // into a rank-0 switch), so every tree is legal and as short as legal
   // paths allow. Paths may then be longer than minimal.
   std::vector<uint8_t> updown;
+  // Consistent choices: > 0 makes every switch take, among its channels one
+  // hop nearer whose cost is within this many percent of the cheapest (and
+  // that no more sibling trees leave through), the first in port order
+  // instead of the cheapest. Every destination then prefers the same turns
+  // where the loads allow, so the routes of different destinations cross in
+  // fewer ways: on a torus the choices follow the port (dimension) order
+  // where loads are close, the channel dependencies that VLs must break
+  // shrink, and ACRO needs fewer layers (10x10x10 torus with 2 or 4 HCAs
+  // per switch: 4 layers instead of 6; 8x8x8: 4 instead of 5). The
+  // balance given up is bounded by the tolerance; keiro-acro takes these
+  // routes only when ACRO needs fewer layers on them (core/acro/engine.h).
+  // 0: the cheapest, ties as above.
+  int32_t consistency = 0;
 };
 
 // Weights of the switches as sources/destinations of traffic: the number of

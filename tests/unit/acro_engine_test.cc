@@ -246,6 +246,27 @@ TEST(AcroEngine, OneVlOnThreeLevelFatTreeWithFailedLinks) {
   }
 }
 
+// The 8x8x8 torus with 4 HCAs per switch: the balanced routes need 5 ACRO
+// layers at best (per LID 6, one tree per switch 5); with consistent
+// choices (core/minimal/balanced.h) 4, and keiro-acro takes them.
+TEST(AcroEngine, TakesConsistentChoicesWhenAcroNeedsFewerLayers) {
+  const topo::GenFabric g = topo::gen_torus({8, 8, 8}, false, topo::TopoOptions{.hcas = 4});
+  Fabric f;
+  std::string err;
+  ASSERT_TRUE(io::parse_topology(topo::write_net(g), "torus-8x8x8", f, err)) << err;
+  fixtures::EngineRun run = acro(f, 8);
+  ASSERT_TRUE(run.ok) << run.last_line();
+  EXPECT_EQ(run.log.count(LogLevel::kError), 0);
+  EXPECT_EQ(run.rep.get("consistent_routes"), "1");
+  EXPECT_EQ(run.rep.get("layers"), "4");
+  EXPECT_EQ(run.rep.get("per_switch_trees"), "0");
+  EXPECT_LE(run.out.vls_used, 4);
+  EXPECT_EQ(fixtures::credit_loop_problem(f, run.out), "");
+  // Minimal routes, balanced within the tolerance: measured max EFI 8704
+  // against the average 8192 (the balanced routes: 8480 with 6 layers).
+  EXPECT_LE(std::stoll(run.rep.get("max_efi")), 8704);
+}
+
 TEST(AcroEngine, TooFewVlsFailsWithOneErrorLine) {
   const Fabric f = fixtures::ring(6, {.hcas = 1});  // minimal routing on a 6-ring needs 2 layers
   fixtures::EngineRun run = acro(f, 1);

@@ -14,6 +14,8 @@
 #include "core/dl/dl.h"
 #include "core/dl/engine.h"
 #include "core/engine.h"
+#include "core/io/topology_file.h"
+#include "core/topo/families.h"
 #include "tests/unit/fabrics.h"
 #include "tests/unit/oracles.h"
 
@@ -224,6 +226,44 @@ TEST(DlEngine, TooFewSlsFails) {
   expect_refused(run,
                  fixtures::from_links(64, fixtures::random_irregular_links(64, 4, 1), {.hcas = 4}),
                  "dl_vl_choice=exact", 3, {"SL budget"}, 1);
+}
+
+// The 7x7x7 torus (no HCAs) with 4 VLs and 5 SLs: the balanced next hops
+// cross in too many ways for 5 SLs; keiro-dl says so in one INFO line and
+// routes again with consistent next hops (path_select.h), which fit.
+// Measured 2026-11-25: 5 SLs used.
+TEST(DlEngine, ConsistentNextHopsWhenTheBalancedOnesDoNotFitTheSls) {
+  const topo::GenFabric g = topo::gen_torus({7, 7, 7}, false, topo::TopoOptions{.hcas = 0});
+  Fabric f;
+  std::string err;
+  ASSERT_TRUE(io::parse_topology(topo::write_net(g), "torus-7x7x7", f, err)) << err;
+  DlRun run;
+  route(f, "", 4, run, 5);
+  ASSERT_TRUE(run.ok) << last_line(run);
+  EXPECT_EQ(run.log.count(LogLevel::kError), 0);
+  EXPECT_TRUE(run.log.contains("routing again with consistent next hops"));
+  EXPECT_TRUE(run.log.contains("got no SL with 5 SLs and 4 VLs"));
+  EXPECT_EQ(run.rep.get("consistent_next_hops"), "1");
+  EXPECT_LE(run.out.sls_used, 5);
+  EXPECT_LE(run.out.vls_used, 4);
+  EXPECT_EQ(fixtures::credit_loop_problem(f, run.out), "");
+  // With the default budget the balanced next hops fit: no second routing.
+  DlRun wide;
+  route(f, "", 8, wide, 16);
+  ASSERT_TRUE(wide.ok) << last_line(wide);
+  EXPECT_EQ(wide.rep.get("consistent_next_hops"), "0");
+  EXPECT_FALSE(wide.log.contains("routing again"));
+}
+
+// When neither fits, one ERROR line says both were tried.
+TEST(DlEngine, NeitherNextHopsFitTheSlsFailsWithOneErrorLine) {
+  const topo::GenFabric g = topo::gen_torus({6, 6, 6}, false, topo::TopoOptions{.hcas = 2});
+  Fabric f;
+  std::string err;
+  ASSERT_TRUE(io::parse_topology(topo::write_net(g), "torus-6x6x6", f, err)) << err;
+  DlRun run;
+  expect_refused(run, f, "", 8,
+                 {"SL budget", "also with consistent next hops", "got no SL with 3 SLs"}, 3);
 }
 
 }  // namespace
