@@ -285,6 +285,35 @@ TEST(NueRoute, LmcGivesEveryLidItsOwnRouteInOneLayer) {
   EXPECT_GT(differing, 0);  // the weights spread the LIDs of a port
 }
 
+// With several layers, a switch's own LID takes the tree of the first CA
+// port on the switch in the same layer (METIS layers: every port of a
+// switch shares it): the same port at every other switch, port 0 at its
+// own, and the same SL. The tables pass the independent check.
+TEST(NueRoute, SwitchLidsShareTheTreeOfACaOnTheirSwitch) {
+  // A 6x6 torus with 3 HCAs on every switch.
+  const Fabric f = fixtures::from_links(36, fixtures::torus_links(6, 6), {.hcas = 3});
+  NueRun run;
+  route(f, "", 4, run);
+  ASSERT_TRUE(run.ok) << run.log.lines.back().text;
+  const fixtures::RouteCheck c = check_routes(f, run.out);
+  ASSERT_TRUE(c.ok) << c.problem;
+  int shared = 0;
+  for (int32_t d = 0; d < f.num_switches(); ++d) {
+    const uint16_t own = f.sw(d).lid;
+    ASSERT_NE(own, 0);
+    EXPECT_EQ(run.out.out_port(d, own), 0);
+    const auto cas = f.terminals_of(d);
+    ASSERT_FALSE(cas.empty());
+    const uint16_t ca = f.terminal(cas.front()).lid;
+    EXPECT_EQ(run.out.path_sl(0, own), run.out.path_sl(0, ca));
+    int same = 0;
+    for (int32_t s = 0; s < f.num_switches(); ++s)
+      if (s != d) same += run.out.out_port(s, own) == run.out.out_port(s, ca);
+    shared += same == f.num_switches() - 1;
+  }
+  EXPECT_EQ(shared, f.num_switches());
+}
+
 TEST(NueRoute, ParallelLinksSingleSwitchAndTinyFabrics) {
   // Parallel links: both are used by some route.
   const Fabric par = fixtures::from_links(3, {{0, 1}, {0, 1}, {1, 2}, {1, 2}, {2, 0}}, {.hcas = 3});
