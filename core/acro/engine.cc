@@ -117,26 +117,35 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   // Consistent choices (core/minimal/balanced.h): where the loads allow,
   // every destination takes the same turns, so the routes of different
   // destinations cross in fewer ways; taken when ACRO then needs fewer
-  // layers (tori: the dimension order of the ports), and so fewer SLs.
-  // Per LID first, then one tree per switch (as above).
-  for (const bool lid_trees : {true, false}) {
-    if (lid_trees && !per_lid) continue;
-    if (layers.num_layers <= 1) break;
+  // layers (tori: the dimension order of the ports), and so fewer SLs. One
+  // tree per switch first (cheap); only when that needs fewer layers also
+  // one tree per LID (better balance), taken at no more layers than it.
+  if (layers.num_layers > 1) {
     minimal::BalancedOptions co;
     co.seed = opt.layers.seed;
-    co.per_lid = lid_trees;
-    co.refine = lid_trees ? kPerLidRefine : kPerSwitchRefine;
     co.consistency = kConsistency;
+    co.per_lid = false;
+    co.refine = kPerSwitchRefine;
     minimal::DestTrees consistent;
     AcroResult c_layers;
     if (minimal::balanced_routing(f, co, consistent, err) &&
         assign(f, consistent, ao, c_layers, err) && c_layers.num_layers < layers.num_layers) {
       trees = std::move(consistent);
       layers = std::move(c_layers);
-      res.per_switch_trees = !lid_trees;
+      res.per_switch_trees = true;
       res.updown_switch_lids = 0;
       res.updown_routes = false;
       res.consistent_routes = true;
+      co.per_lid = true;
+      co.refine = kPerLidRefine;
+      minimal::DestTrees lid_trees;
+      AcroResult l_layers;
+      if (per_lid && minimal::balanced_routing(f, co, lid_trees, err) &&
+          assign(f, lid_trees, ao, l_layers, err) && l_layers.num_layers <= layers.num_layers) {
+        trees = std::move(lid_trees);
+        layers = std::move(l_layers);
+        res.per_switch_trees = false;
+      }
     }
   }
   minimal::write_lfts(f, trees, out);

@@ -8,9 +8,11 @@
 // switch LIDs are routed up*/down* too (core/acro/switch_lids.h), taken when
 // ACRO then needs fewer layers (one VL on 3-level fat trees). Last, the
 // balanced routing with consistent choices (BalancedOptions::consistency:
-// within 5% of the cheapest, the first channel in port order), taken when
-// ACRO needs fewer layers on it (tori: 10x10x10 with 4 HCAs per switch 4
-// layers instead of 6, which the realization fits into 16 SLs).
+// within 5% of the cheapest, the first channel in port order), one tree per
+// switch, taken when ACRO needs fewer layers on it, and then one tree per
+// LID the same way if ACRO needs no more layers on those (tori: 10x10x10
+// with 4 HCAs per switch 4 layers instead of 6, which the realization fits
+// into 16 SLs).
 //
 // Fails with one ERROR line when the fabric is not connected, when ACRO
 // needs more layers than in.max_vls, or when the SL/VL budget cannot hold
