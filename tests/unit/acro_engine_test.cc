@@ -250,10 +250,7 @@ TEST(AcroEngine, OneVlOnThreeLevelFatTreeWithFailedLinks) {
 // layers at best (per LID 6, one tree per switch 5); with consistent
 // choices (core/minimal/balanced.h) 4, and keiro-acro takes them.
 TEST(AcroEngine, TakesConsistentChoicesWhenAcroNeedsFewerLayers) {
-  const topo::GenFabric g = topo::gen_torus({8, 8, 8}, false, topo::TopoOptions{.hcas = 4});
-  Fabric f;
-  std::string err;
-  ASSERT_TRUE(io::parse_topology(topo::write_net(g), "torus-8x8x8", f, err)) << err;
+  const Fabric f = fixtures::generated_torus({8, 8, 8}, 4);
   fixtures::EngineRun run = acro(f, 8);
   ASSERT_TRUE(run.ok) << run.last_line();
   EXPECT_EQ(run.log.count(LogLevel::kError), 0);

@@ -9,10 +9,8 @@
 
 #include "core/acro/acro.h"
 #include "core/acro/lash_layers.h"
-#include "core/io/topology_file.h"
 #include "core/minimal/balanced.h"
 #include "core/minimal/forwarding_index.h"
-#include "core/topo/families.h"
 #include "tests/unit/fabrics.h"
 #include "tests/unit/oracles.h"
 
@@ -194,10 +192,8 @@ TEST(AcroLayers, ConsistentChoicesNeedFewerLayersOnATorus) {
     int layers, consistent_layers;
   };
   for (const Case &c : {Case{{8, 8, 8}, true, 6, 4}, Case{{8, 8, 4}, false, 4, 3}}) {
-    const topo::GenFabric g = topo::gen_torus(c.dims, false, topo::TopoOptions{.hcas = 4});
-    Fabric f;
+    const Fabric f = fixtures::generated_torus(c.dims, 4);
     std::string err;
-    ASSERT_TRUE(io::parse_topology(topo::write_net(g), "torus", f, err)) << err;
     int layers[2] = {0, 0};
     int64_t max_efi[2] = {0, 0};
     double avg = 0;

@@ -14,8 +14,6 @@
 #include "core/dl/dl.h"
 #include "core/dl/engine.h"
 #include "core/engine.h"
-#include "core/io/topology_file.h"
-#include "core/topo/families.h"
 #include "tests/unit/fabrics.h"
 #include "tests/unit/oracles.h"
 
@@ -233,10 +231,7 @@ TEST(DlEngine, TooFewSlsFails) {
 // routes again with consistent next hops (path_select.h), which fit.
 // Measured 2026-11-25: 5 SLs used.
 TEST(DlEngine, ConsistentNextHopsWhenTheBalancedOnesDoNotFitTheSls) {
-  const topo::GenFabric g = topo::gen_torus({7, 7, 7}, false, topo::TopoOptions{.hcas = 0});
-  Fabric f;
-  std::string err;
-  ASSERT_TRUE(io::parse_topology(topo::write_net(g), "torus-7x7x7", f, err)) << err;
+  const Fabric f = fixtures::generated_torus({7, 7, 7}, 0);
   DlRun run;
   route(f, "", 4, run, 5);
   ASSERT_TRUE(run.ok) << last_line(run);
@@ -257,10 +252,7 @@ TEST(DlEngine, ConsistentNextHopsWhenTheBalancedOnesDoNotFitTheSls) {
 
 // When neither fits, one ERROR line says both were tried.
 TEST(DlEngine, NeitherNextHopsFitTheSlsFailsWithOneErrorLine) {
-  const topo::GenFabric g = topo::gen_torus({6, 6, 6}, false, topo::TopoOptions{.hcas = 2});
-  Fabric f;
-  std::string err;
-  ASSERT_TRUE(io::parse_topology(topo::write_net(g), "torus-6x6x6", f, err)) << err;
+  const Fabric f = fixtures::generated_torus({6, 6, 6}, 2);
   DlRun run;
   expect_refused(run, f, "", 8,
                  {"SL budget", "also with consistent next hops", "got no SL with 3 SLs"}, 3);

@@ -9,6 +9,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "core/io/topology_file.h"
 #include "core/options.h"
 #include "core/topo/families.h"
 
@@ -137,6 +138,15 @@ Links torus_links(int x, int y, int z, double fail_fraction, uint64_t seed) {
       e.insert(e.begin() + static_cast<std::ptrdiff_t>(i), victim);
   }
   return e;
+}
+
+Fabric generated_torus(const std::vector<int> &dims, int hcas) {
+  const topo::GenFabric g = topo::gen_torus(dims, false, topo::TopoOptions{.hcas = hcas});
+  Fabric f;
+  std::string err;
+  if (!io::parse_topology(topo::write_net(g), "torus", f, err))
+    throw std::runtime_error("generated_torus: " + err);
+  return f;
 }
 
 Links random_regular_links(int32_t n, int d, uint64_t seed) {

@@ -88,6 +88,10 @@ inline Fabric ca_ring(int32_t n, uint8_t lmc = 0, uint8_t vls = 8) {
 // removed at random (seeded), keeping the graph connected.
 Links torus_links(int x, int y, int z = 1, double fail_fraction = 0, uint64_t seed = 1);
 
+// The torus `keiro topo torus` writes (ports in dimension order, as ibsim
+// files have them), hcas HCAs per switch, parsed as from a net file.
+Fabric generated_torus(const std::vector<int> &dims, int hcas);
+
 // Links of a random connected simple d-regular graph on n switches from
 // core/topo's generator (gen_random_regular, same seed = same graph), in the
 // generator's (sorted) order.
