@@ -19,7 +19,7 @@
 // the layer transitions (the line says how many paths stayed unplaced and,
 // when fewer than 16 SLs were allowed, whether 16 would do).
 // Time: O(S^2 * (deg + log C) + layers * (C log C + S^2)) for the routing
-// and ACRO (up to four routings and ACRO runs with the alternatives), plus the realization's
+// and ACRO (up to six routings and ACRO runs with the alternatives), plus the realization's
 // O(moves * SLs * L * VLs).
 #pragma once
 
