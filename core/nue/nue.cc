@@ -416,6 +416,9 @@ class Router {
         }
       }
     }
+    // The progress line counted the routed ports only.
+    if (opt_.progress)
+      opt_.progress(static_cast<int64_t>(ports_.size()), static_cast<int64_t>(ports_.size()));
     for (int layer = 0; layer < layers_; ++layer) {
       routers_[layer]->end(outcome_[layer]);
       count_work(outcome_[layer]);
