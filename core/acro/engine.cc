@@ -72,6 +72,23 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   ao.seed = opt.layers.seed;
   AcroResult layers;
   if (!assign(f, trees, ao, layers, err)) return engine_error(in.log, kName, err);
+  // Another balanced routing o, taken when ACRO needs fewer layers on it
+  // (or no more, with or_equal); true if taken.
+  auto take_if_fewer = [&](const minimal::BalancedOptions &o, bool or_equal = false) {
+    minimal::DestTrees alt;
+    AcroResult alt_layers;
+    if (!minimal::balanced_routing(f, o, alt, err) || !assign(f, alt, ao, alt_layers, err))
+      return false;
+    if (alt_layers.num_layers > layers.num_layers ||
+        (alt_layers.num_layers == layers.num_layers && !or_equal))
+      return false;
+    trees = std::move(alt);
+    layers = std::move(alt_layers);
+    res.per_switch_trees = !o.per_lid;
+    res.updown_switch_lids = 0;
+    res.updown_routes = !o.updown.empty();
+    return true;
+  };
   // Switch LIDs on up*/down* paths when every terminal route is up*/down*
   // (core/acro/switch_lids.h): taken when ACRO then needs fewer layers.
   if (layers.num_layers > 1) {
@@ -88,31 +105,13 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
     // (switch_lids.h): the balanced routing again, on legal paths only.
     minimal::BalancedOptions lo = bo;
     if (layers.num_layers > 1 && updown_keeps_terminal_routes_minimal(
-                                     f, sl.root >= 0 ? sl.root : dl::default_root(f), lo.updown)) {
-      minimal::DestTrees legal;
-      AcroResult legal_layers;
-      if (minimal::balanced_routing(f, lo, legal, err) && assign(f, legal, ao, legal_layers, err) &&
-          legal_layers.num_layers < layers.num_layers) {
-        trees = std::move(legal);
-        layers = std::move(legal_layers);
-        res.updown_switch_lids = 0;
-        res.updown_routes = true;
-      }
-    }
+                                     f, sl.root >= 0 ? sl.root : dl::default_root(f), lo.updown))
+      take_if_fewer(lo);
   }
   if (per_lid && layers.num_layers > 1) {
-    minimal::DestTrees per_switch;
-    AcroResult ps_layers;
     bo.per_lid = false;
     bo.refine = kPerSwitchRefine;
-    if (minimal::balanced_routing(f, bo, per_switch, err) &&
-        assign(f, per_switch, ao, ps_layers, err) && ps_layers.num_layers < layers.num_layers) {
-      trees = std::move(per_switch);
-      layers = std::move(ps_layers);
-      res.per_switch_trees = true;
-      res.updown_switch_lids = 0;
-      res.updown_routes = false;
-    }
+    take_if_fewer(bo);
   }
   // Consistent choices (core/minimal/balanced.h): where the loads allow,
   // every destination takes the same turns, so the routes of different
@@ -126,26 +125,11 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
     co.consistency = kConsistency;
     co.per_lid = false;
     co.refine = kPerSwitchRefine;
-    minimal::DestTrees consistent;
-    AcroResult c_layers;
-    if (minimal::balanced_routing(f, co, consistent, err) &&
-        assign(f, consistent, ao, c_layers, err) && c_layers.num_layers < layers.num_layers) {
-      trees = std::move(consistent);
-      layers = std::move(c_layers);
-      res.per_switch_trees = true;
-      res.updown_switch_lids = 0;
-      res.updown_routes = false;
+    if (take_if_fewer(co)) {
       res.consistent_routes = true;
       co.per_lid = true;
       co.refine = kPerLidRefine;
-      minimal::DestTrees lid_trees;
-      AcroResult l_layers;
-      if (per_lid && minimal::balanced_routing(f, co, lid_trees, err) &&
-          assign(f, lid_trees, ao, l_layers, err) && l_layers.num_layers <= layers.num_layers) {
-        trees = std::move(lid_trees);
-        layers = std::move(l_layers);
-        res.per_switch_trees = false;
-      }
+      if (per_lid) take_if_fewer(co, true);
     }
   }
   minimal::write_lfts(f, trees, out);
