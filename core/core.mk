@@ -11,6 +11,7 @@ libkeirocore_la_LIBADD = $(METIS_LIBS)
 include core/graph/graph.mk
 include core/io/io.mk
 include core/check/check.mk
+include core/mcast/mcast.mk
 include core/metrics/metrics.mk
 include core/minimal/minimal.mk
 include core/vlmap/vlmap.mk

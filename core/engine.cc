@@ -13,6 +13,7 @@
 #include "core/dl/engine.h"
 #include "core/fixed_sl.h"
 #include "core/loren/engine.h"
+#include "core/mcast/sl_column.h"
 #include "core/nue/engine.h"
 #include "core/previous_sls.h"
 #include "core/sl_spread.h"
@@ -101,6 +102,33 @@ bool sl0_like_path_sls(const Fabric &f, const Routing &r, uint32_t sl_mask) {
   return true;
 }
 
+// The multicast SL's entries that no unicast path with it takes, on a VL of
+// their own when one is left (core/mcast/sl_column.h). Unicast entries are
+// untouched; the self-check that follows covers the result.
+void isolate_mcast_sl(const EngineDesc &e, const EngineInput &in, int fixed_sl, Routing &out,
+                      EngineReport &rep) {
+  if (!in.qos || in.max_vls < 2 || in.options.get_int("mcast_trees") == 0) return;
+  const int sl = static_cast<int>(in.options.get_int("mcast_sl"));
+  if (sl == fixed_sl) return;  // SL N's entries realize every path (core/fixed_sl.h)
+  // SL 0's verdict for all traffic (the fixed-SL INFO line) must not change.
+  const mcast::SlColumn c =
+      mcast::isolate_sl(in.fabric, out, static_cast<uint8_t>(sl), in.max_vls, sl == 0);
+  rep.add("mcast_vl", c.uniform ? "uniform" : c.vl < 0 ? "shared" : std::to_string(c.vl));
+  if (c.uniform) return;
+  if (c.vl < 0)
+    in.log.logf(LogLevel::kInfo,
+                "%s: multicast SL %d shares the unicast VLs (no VL of the %d left); its trees "
+                "must fit beside the unicast routes (docs/multicast.md)",
+                e.osm_name, sl, in.max_vls);
+  else
+    in.log.logf(LogLevel::kInfo,
+                "%s: multicast SL %d: its SL2VL entries at %lld turns no unicast path%s takes map "
+                "to VL %d, which no unicast hop uses (%lld entries kept; docs/multicast.md)",
+                e.osm_name, sl, static_cast<long long>(c.free_turns),
+                sl == 0 ? "" : strprintf(" with SL %d", sl).c_str(), c.vl,
+                static_cast<long long>(c.used_turns));
+}
+
 }  // namespace
 
 bool run_engine(const EngineDesc &e, const EngineInput &in, Routing &out, EngineReport &rep,
@@ -146,6 +174,7 @@ bool run_engine(const EngineDesc &e, const EngineInput &in, Routing &out, Engine
       }
     }
   }
+  isolate_mcast_sl(e, in, fixed_sl, out, rep);
   rep.route_seconds = seconds_since(t0);
   out.engine = e.osm_name;
   check::Result own;

@@ -43,6 +43,17 @@ const OptionSpec kGeneralOptions[] = {
                "another SL: 1 makes the switches drop (VL 15) the traffic still sent on its "
                "previous SL where it would otherwise close a credit loop (docs/rerouting.md); 0 "
                "leaves it to the new tables"),
+    int_option("mcast_trees", 0, 1, "1",
+               "1: keiro builds every multicast group's spanning tree: never a forwarding loop, "
+               "and no credit loop with the unicast routes and the other groups' trees, or the "
+               "group gets none and one ERROR line says why (docs/multicast.md); 0: OpenSM's "
+               "own builder, which follows the hop rows and can install forwarding loops "
+               "(storms) on keiro's tables -- for comparison only"),
+    int_option("mcast_sl", 0, 15, "0",
+               "the SL of the multicast groups (OpenSM's IPoIB broadcast group has SL 0 unless "
+               "partitions.conf sets sl=N): its SL2VL entries that no unicast path with that "
+               "SL takes map to a VL no unicast hop uses, when the VL budget leaves one, so "
+               "that trees fit beside the unicast routes (docs/multicast.md)"),
     int_option("threads", 0, 256, "0",
                "worker threads for the self-check, the VL realization and Nue's independent "
                "steps (0 = the machine's "

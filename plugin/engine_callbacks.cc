@@ -14,6 +14,7 @@
 #include "core/routing.h"
 #include "core/timing.h"
 #include "plugin/install_tables.h"
+#include "plugin/mcast_trees.h"
 #include "plugin/osm_logger.h"
 #include "plugin/plugin_state.h"
 #include "plugin/read_subnet.h"
@@ -151,6 +152,8 @@ int route(EngineRun &run, OsmLogger &log) {
 
   // Publish. Safe: OpenSM holds its exclusive lock, no path_sl is running.
   std::unique_ptr<const RoutedState> next = RoutedState::build(std::move(sf.fabric), std::move(r));
+  run.mcast.reset();  // its trees were made over the old routing
+  run.mcast_failed = false;
   run.state.store(next.get(), std::memory_order_release);
   run.owned = std::move(next);
   run.dump_pending = true;
@@ -211,6 +214,11 @@ void update_sl2vl(void *context, osm_physp_t *port, uint8_t in_port, uint8_t out
   for (uint8_t sl = 0; sl < kNumSls; ++sl) ib_slvl_table_set(t, sl, vl[sl]);
 }
 
+ib_api_status_t mcast_build_stree(void *context, osm_mgrp_box_t *mbox) {
+  auto &run = *static_cast<EngineRun *>(context);
+  return static_cast<ib_api_status_t>(build_mcast_tree(run, mbox));
+}
+
 void destroy(void *context) {
   auto *run = static_cast<EngineRun *>(context);
   if (!run) return;
@@ -258,7 +266,9 @@ int setup_engine(osm_routing_engine_t *re, osm_opensm_t *osm) {
   re->update_sl2vl = update_sl2vl;
   re->update_vlarb = nullptr;
   re->path_sl = path_sl;
-  re->mcast_build_stree = nullptr;
+  // mcast_trees=0 leaves OpenSM's own builder (comparison only: it can loop).
+  re->mcast_build_stree =
+      reg->plugin->options.get_int("mcast_trees") != 0 ? mcast_build_stree : nullptr;
   re->destroy = destroy;
   return 0;
 }

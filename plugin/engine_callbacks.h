@@ -10,7 +10,8 @@
 //    OpenSM reports the routing done, or at the next run.
 //  - path_sl: O(1) lookup in the last successful routing, reentrant.
 //  - update_sl2vl: pure lookup by (switch, in port, out port) or CA port.
-//  - mcast_build_stree: left NULL (OpenSM's tree works off the hop matrix).
+//  - mcast_build_stree: keiro's own trees (plugin/mcast_trees.h); NULL with
+//    option mcast_trees=0 (OpenSM's builder on the hop rows, for comparison).
 //  - destroy: frees the EngineRun.
 // Cost per routing run: read_subnet O(S * P + T + C log C), the engine, the
 // self-check, install O(S * L); memory: one Fabric and Routing kept for

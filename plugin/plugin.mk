@@ -11,6 +11,7 @@ libkeiro_la_SOURCES = \
 	plugin/engine_callbacks.cc plugin/engine_callbacks.h \
 	plugin/read_subnet.cc plugin/read_subnet.h \
 	plugin/install_tables.cc plugin/install_tables.h \
+	plugin/mcast_trees.cc plugin/mcast_trees.h \
 	plugin/osm_logger.cc plugin/osm_logger.h \
 	plugin/routed_state.cc plugin/routed_state.h \
 	plugin/vl_cap.h \

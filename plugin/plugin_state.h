@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/engine.h"
+#include "core/mcast/trees.h"
 #include "core/options.h"
 #include "plugin/routed_state.h"
 
@@ -44,6 +45,11 @@ struct EngineRun {
   bool wrote_dump = false;                   // the path-SL file on disk is this engine's
   bool trim_pending = false;                 // freed memory not handed back yet (trim_heap)
   long runs = 0, failures = 0;
+  // keiro's multicast trees over `state` (plugin/mcast_trees.h): made at
+  // the first multicast callback after a routing, dropped with the routing.
+  std::unique_ptr<mcast::Router> mcast;
+  bool mcast_failed = false;  // Router::create failed for this routing (said once)
+  long mcast_builds = 0, mcast_errors = 0;
 };
 
 struct PluginState {

@@ -44,6 +44,17 @@ class RoutedState {
   // SL -> VL of the CA/router port port_guid. False for an unknown port.
   bool terminal_sl2vl(uint64_t port_guid, uint8_t vl_by_sl[kNumSls]) const;
 
+  // Switch id of a node GUID / terminal id of a CA or router port GUID;
+  // -1 when the routing does not know it (multicast members, mcast_trees.h).
+  int32_t switch_of(uint64_t node_guid) const {
+    const auto it = switch_by_guid_.find(node_guid);
+    return it == switch_by_guid_.end() ? -1 : it->second;
+  }
+  int32_t terminal_of(uint64_t port_guid) const {
+    const auto it = terminal_by_port_guid_.find(port_guid);
+    return it == terminal_by_port_guid_.end() ? -1 : it->second;
+  }
+
   const Fabric &fabric() const { return fabric_; }
   const Routing &routing() const { return routing_; }
 

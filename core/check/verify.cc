@@ -8,6 +8,7 @@
 #include <functional>
 #include <mutex>
 #include <span>
+#include <stdexcept>
 
 #include "core/check/paths.h"
 #include "core/log.h"
@@ -113,9 +114,16 @@ class Checker {
     out_vls_.assign(static_cast<size_t>(f_.num_switches()) * kNumSls, 0);
     destinations();
     probs_ = &res_->problems;
+    if (opt_.collect_dependencies)
+      for_each_edge(-1, [&](size_t from, int64_t to) {
+        res_->dependencies.emplace_back(static_cast<int64_t>(from), to);
+      });
+    add_extra_dependencies();
     find_cycle();
     if (!cycle_nodes_.empty() && opt_.name_cycle_paths) explain_cycle();
-    if (holds_without_missing_sls(*res_) && res_->pairs_without_sl == 0) project_sl();
+    if (!cycle_nodes_.empty()) label_extra_dependencies();
+    const bool extra = opt_.extra_deps && !opt_.extra_deps->empty();
+    if (holds_without_missing_sls(*res_) && res_->pairs_without_sl == 0 && !extra) project_sl();
 
     res_->vl_mask = vl_mask_;
     res_->sl_mask = sl_mask_;
@@ -825,34 +833,78 @@ class Checker {
   // of its projection instead, every channel on VL project (the graph all
   // traffic on one SL makes when that SL has one VL everywhere: the same
   // turns, one VL); the counts of Result are left alone then.
+  // Calls fn(from, to) for every edge of the dependency graph (node ids
+  // channel * 16 + VL); project >= 0: every channel on VL project instead.
+  template <typename Fn>
+  void for_each_edge(int project, Fn &&fn) const {
+    const int32_t C = f_.num_channels();
+    for (int32_t c = 0; c < C; ++c) {
+      const int32_t u = f_.channel(c).dst;
+      for (int64_t t = turn_base_[c]; t < turn_base_[c + 1]; ++t) {
+        if (turn_slot_[t] < 0) continue;
+        const int32_t c2 = f_.out_begin(u) + static_cast<int32_t>(t - turn_base_[c]);
+        const auto &vm = turns_[turn_slot_[t]];
+        if (project >= 0) {
+          fn(static_cast<size_t>(c) * kVls + project, static_cast<int64_t>(c2) * kVls + project);
+          continue;
+        }
+        for (int v = 0; v < kVls; ++v)
+          for (uint32_t m = vm[v]; m; m &= m - 1)
+            fn(static_cast<size_t>(c) * kVls + v,
+               static_cast<int64_t>(c2) * kVls + std::countr_zero(m));
+      }
+    }
+  }
+
+  // Options::extra_deps join the graph as the unicast turns do.
+  void add_extra_dependencies() {
+    if (!opt_.extra_deps) return;
+    for (const ExtraDependency &e : *opt_.extra_deps) {
+      const Channel &a = f_.channel(e.from_channel);
+      if (f_.channel(e.to_channel).src != a.dst)
+        throw std::invalid_argument("check: an extra dependency joins channels of two switches");
+      add_edge(e.from_channel, e.from_vl, a.dst, e.to_channel, e.to_vl);
+    }
+  }
+
+  // The cycle's dependencies that Options::extra_deps make: their labels
+  // go first among the dependency's examples.
+  void label_extra_dependencies() {
+    if (!opt_.extra_deps) return;
+    const size_t k = cycle_nodes_.size();
+    if (res_->cycle_deps.size() != k) res_->cycle_deps.resize(k);
+    for (size_t i = 0; i < k; ++i) {
+      const int64_t a = cycle_nodes_[i], b = cycle_nodes_[(i + 1) % k];
+      CycleDependency &dep = res_->cycle_deps[i];
+      if (dep.from.empty()) {
+        dep.from = res_->cycle[i];
+        dep.to = res_->cycle[(i + 1) % k];
+      }
+      for (const ExtraDependency &e : *opt_.extra_deps) {
+        if (dependency_node(e.from_channel, e.from_vl) != a ||
+            dependency_node(e.to_channel, e.to_vl) != b)
+          continue;
+        res_->cycle_uses_extra = true;
+        const std::string what = opt_.extra_labels && e.label >= 0 &&
+                                         static_cast<size_t>(e.label) < opt_.extra_labels->size()
+                                     ? (*opt_.extra_labels)[e.label]
+                                     : std::string("extra dependency");
+        if (std::find(dep.examples.begin(), dep.examples.end(), what) == dep.examples.end())
+          dep.examples.insert(dep.examples.begin(), what);
+      }
+    }
+  }
+
   void search_cycle(int project, std::vector<int64_t> &cyc) {
     const int32_t C = f_.num_channels();
     const size_t N = static_cast<size_t>(C) * kVls;
     std::vector<int64_t> start(N + 1, 0);
-    auto for_each_edge = [&](auto &&fn) {
-      for (int32_t c = 0; c < C; ++c) {
-        const int32_t u = f_.channel(c).dst;
-        for (int64_t t = turn_base_[c]; t < turn_base_[c + 1]; ++t) {
-          if (turn_slot_[t] < 0) continue;
-          const int32_t c2 = f_.out_begin(u) + static_cast<int32_t>(t - turn_base_[c]);
-          const auto &vm = turns_[turn_slot_[t]];
-          if (project >= 0) {
-            fn(static_cast<size_t>(c) * kVls + project, static_cast<int64_t>(c2) * kVls + project);
-            continue;
-          }
-          for (int v = 0; v < kVls; ++v)
-            for (uint32_t m = vm[v]; m; m &= m - 1)
-              fn(static_cast<size_t>(c) * kVls + v,
-                 static_cast<int64_t>(c2) * kVls + std::countr_zero(m));
-        }
-      }
-    };
-    for_each_edge([&](size_t from, int64_t) { ++start[from + 1]; });
+    for_each_edge(project, [&](size_t from, int64_t) { ++start[from + 1]; });
     for (size_t i = 0; i < N; ++i) start[i + 1] += start[i];
     std::vector<int64_t> adj(start[N]);
     {
       std::vector<int64_t> fill(start.begin(), start.end() - 1);
-      for_each_edge([&](size_t from, int64_t to) { adj[fill[from]++] = to; });
+      for_each_edge(project, [&](size_t from, int64_t to) { adj[fill[from]++] = to; });
     }
     std::vector<uint8_t> color(N, 0);  // 0 white, 1 on stack, 2 done
     if (project < 0) {

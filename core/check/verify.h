@@ -82,6 +82,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/fabric.h"
@@ -115,6 +116,23 @@ class SourceLidSls {
   int64_t pairs_ = 0;
   std::vector<int32_t> row_;
   std::vector<uint8_t> sls_;
+};
+
+// Vertices of the dependency graph: node = channel * kDependencyVls + VL.
+inline constexpr int kDependencyVls = 16;
+inline int64_t dependency_node(int32_t channel, uint8_t vl) {
+  return int64_t{channel} * kDependencyVls + vl;
+}
+
+// A dependency that no unicast path makes: a multicast tree's turn at the
+// switch that from_channel enters (to_channel must leave that switch), so
+// that unicast and multicast traffic are checked in one graph
+// (core/mcast/check.h). label indexes Options::extra_labels, which name who
+// makes it ("multicast MLID 0xC001 SL 0").
+struct ExtraDependency {
+  int32_t from_channel = -1, to_channel = -1;
+  uint8_t from_vl = 0, to_vl = 0;
+  int32_t label = 0;
 };
 
 struct Options {
@@ -169,6 +187,15 @@ struct Options {
   // everything else holds (Result::projected_sl_ok stays -1 otherwise, and
   // when the SL2VL is not uniform: check with fixed_sl then). -1: off.
   int project_sl = -1;
+  // Dependencies to add to the unicast ones before the cycle search (with
+  // extra_labels). A cycle that uses one names its label among the examples
+  // of that dependency (CycleDependency::examples). project_sl is not
+  // decided when there are any. O(number of extra dependencies).
+  const std::vector<ExtraDependency> *extra_deps = nullptr;
+  const std::vector<std::string> *extra_labels = nullptr;
+  // Hand the unicast dependency graph back in Result::dependencies (the
+  // multicast trees are built against it: core/mcast/trees.h). O(E) memory.
+  bool collect_dependencies = false;
   int max_problems = 20;  // problem lines kept
   int max_examples = 3;   // example paths kept per cycle dependency
   // With a credit loop, name the paths behind each dependency of the cycle
@@ -215,6 +242,11 @@ struct Result {
   int vls_used = 0, sls_used = 0;     // distinct VLs on switch-to-switch hops, distinct path SLs
   uint32_t vl_mask = 0, sl_mask = 0;  // which ones (bit per VL / SL)
   int64_t dependency_nodes = 0, dependency_edges = 0;
+  // Options::collect_dependencies: every edge (from, to) of the unicast
+  // dependency graph, as dependency_node() ids, extra dependencies left out.
+  std::vector<std::pair<int64_t, int64_t>> dependencies;
+  // The cycle found uses at least one extra dependency (Options::extra_deps).
+  bool cycle_uses_extra = false;
   // Options::project_sl: 1 free of credit loops with all traffic on that SL,
   // 0 not (projected_sl_problem: the cycle, as fixed_sl would report it),
   // -1 not decided.

@@ -122,4 +122,15 @@ void DynamicDag::remove_last_edge(int32_t u, int32_t v) {
   --edges_;
 }
 
+bool DynamicDag::remove_edge(int32_t u, int32_t v) {
+  std::vector<int32_t> &o = out_[u];
+  auto i = std::find(o.begin(), o.end(), v);
+  if (i == o.end()) return false;
+  o.erase(i);  // erase, not swap: remove_last_edge() relies on the order of addition
+  std::vector<int32_t> &in = in_[v];
+  in.erase(std::find(in.begin(), in.end(), u));
+  --edges_;
+  return true;
+}
+
 }  // namespace keiro::graph

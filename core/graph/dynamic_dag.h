@@ -11,7 +11,9 @@
 // (undo) keeps the order valid.
 //
 // Used by the incremental re-route (core/incremental.h) on the dependency
-// graph of (channel, VL) pairs and by the LASH-style layers of ACRO's
+// graph of (channel, VL) pairs, by the multicast trees (core/mcast/trees.h:
+// unicast dependencies plus every tree's, trees removed on rebuild) and by
+// the LASH-style layers of ACRO's
 // comparison (core/acro/lash_layers.h) on one layer's channels; keiro-nue's
 // CDG (core/nue/cdg.h) has its own, specialised to one layer's channel turns
 // (edge states and tentative use).
@@ -45,8 +47,12 @@ class DynamicDag {
   // Removes (u, v), which must be the last edge added out of u and into v
   // (undo in reverse order of addition).
   void remove_last_edge(int32_t u, int32_t v);
+  // Removes (u, v) wherever it was added (a removal never breaks the order);
+  // false if there is no such edge. O(deg(u) + deg(v)).
+  bool remove_edge(int32_t u, int32_t v);
 
   int64_t num_edges() const { return edges_; }
+  const std::vector<int32_t> &successors(int32_t u) const { return out_[u]; }
 
  private:
   bool search_forward(int32_t v, int32_t upper);

@@ -12,7 +12,7 @@ tests_unit_tests_SOURCES += tests/unit/acro_engine_test.cc tests/unit/acro_layer
 	tests/unit/graph_centrality_test.cc tests/unit/graph_partition_test.cc \
 	tests/unit/io_topology_test.cc tests/unit/loren_engine_test.cc \
 	tests/unit/loren_forward_test.cc tests/unit/loren_layout_test.cc \
-	tests/unit/loren_tables_test.cc tests/unit/metrics_test.cc \
+	tests/unit/loren_tables_test.cc tests/unit/mcast_test.cc tests/unit/metrics_test.cc \
 	tests/unit/minimal_balanced_test.cc tests/unit/nue_cdg_test.cc \
 	tests/unit/nue_dijkstra_test.cc tests/unit/nue_escape_test.cc \
 	tests/unit/nue_layers_test.cc tests/unit/nue_route_test.cc tests/unit/options_test.cc \

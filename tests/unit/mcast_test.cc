@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// Multicast: the flood check on hand-made masks, a hand-built case where a
+// tree plus unicast closes a credit loop that keiro's trees avoid, the
+// default OpenSM-style tree (union of unicast paths from a root) looping on
+// keiro-nue's torus tables, and keiro's trees on every engine's tables.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+
+#include "core/check/verify.h"
+#include "core/mcast/check.h"
+#include "core/mcast/trees.h"
+#include "tests/unit/fabrics.h"
+
+namespace keiro {
+namespace {
+
+using mcast::Group;
+using mcast::SwitchMask;
+using mcast::Tree;
+
+uint16_t lid_of_terminal(const Fabric &f, int32_t t) {
+  return f.terminal(t).lid;
+}
+
+// Routes every LID of f at every switch along next[s][target switch].
+Routing route_by_next(const Fabric &f, const std::vector<std::vector<int32_t>> &next) {
+  Routing r;
+  r.reset(f);
+  for (uint16_t lid : f.lids()) {
+    const int32_t t = f.lid_switch(lid);
+    for (int32_t s = 0; s < f.num_switches(); ++s) {
+      if (s == t) {
+        const LidOwner o = f.lid_owner(lid);
+        r.set_out_port(s, lid, o.kind == LidOwner::kTerminal ? f.terminal(o.id).sw_port : 0);
+        continue;
+      }
+      const int32_t c = fixtures::channel_between(f, s, next[s][t]);
+      r.set_out_port(s, lid, f.channel(c).src_port);
+    }
+  }
+  return r;
+}
+
+Group all_cas(const Fabric &f, uint16_t mlid = 0xC000) {
+  Group g;
+  g.mlid = mlid;
+  g.terminals.resize(f.num_terminals());
+  std::iota(g.terminals.begin(), g.terminals.end(), 0);
+  return g;
+}
+
+// Masks of a tree over the switches given as links (a, b), plus each
+// member CA's port.
+Tree tree_of_links(const Fabric &f, const Group &g, const std::vector<std::pair<int, int>> &links) {
+  Tree t;
+  t.mlid = g.mlid;
+  std::vector<mcast::PortMask> m(f.num_switches());
+  std::vector<char> used(f.num_switches(), 0);
+  for (auto [a, b] : links) {
+    const int32_t c = fixtures::channel_between(f, a, b);
+    m[a].set(f.channel(c).src_port);
+    m[b].set(f.channel(c).dst_port);
+    used[a] = used[b] = 1;
+  }
+  for (int32_t x : g.terminals) {
+    m[f.terminal(x).sw].set(f.terminal(x).sw_port);
+    used[f.terminal(x).sw] = 1;
+  }
+  for (int32_t s = 0; s < f.num_switches(); ++s)
+    if (used[s]) t.masks.push_back(SwitchMask{s, m[s]});
+  return t;
+}
+
+// A 4-ring 0-1-2-3-0, one CA each. Unicast: neighbours directly; 0 <-> 2
+// through 1; 1 <-> 3 through 2; but 2 -> 0 through 3 (and 0 -> 2 through 1).
+// One VL. Its dependencies: 01->12, 12->23, 23->30, 32->21: a chain
+// 01 -> 12 -> 23 -> 30 that only a turn 30 -> 01 at switch 0 closes, and no
+// unicast path makes it.
+struct RingCase {
+  Fabric f = fixtures::ca_ring(4);
+  Routing r;
+  RingCase() {
+    std::vector<std::vector<int32_t>> next = {
+        {0, 1, 1, 3},  // from 0: to 2 through 1
+        {0, 1, 2, 2},  // from 1: to 3 through 2
+        {3, 1, 2, 3},  // from 2: to 0 through 3
+        {0, 2, 2, 3},  // from 3: to 1 through 2
+    };
+    r = route_by_next(f, next);
+  }
+};
+
+TEST(McastFlood, PathTreeReachesEveryMemberOnce) {
+  RingCase rc;
+  const Group g = all_cas(rc.f);
+  const Tree t = tree_of_links(rc.f, g, {{0, 1}, {1, 2}, {2, 3}});
+  std::vector<check::ExtraDependency> deps;
+  const mcast::GroupVerdict v = mcast::flood(rc.f, rc.r, g, t, {}, &deps);
+  EXPECT_TRUE(v.ok) << v.problem;
+  EXPECT_FALSE(v.loop);
+  EXPECT_EQ(v.unreached, 0);
+  EXPECT_EQ(v.depth, 3);
+  // Turns at 1 and 2, both ways: 01->12, 21->10, 12->23, 32->21.
+  EXPECT_EQ(deps.size(), 4u);
+}
+
+TEST(McastFlood, RingMasksLoop) {
+  RingCase rc;
+  const Group g = all_cas(rc.f);
+  const Tree t = tree_of_links(rc.f, g, {{0, 1}, {1, 2}, {2, 3}, {3, 0}});
+  const mcast::GroupVerdict v = mcast::flood(rc.f, rc.r, g, t, {}, nullptr);
+  EXPECT_FALSE(v.ok);
+  EXPECT_TRUE(v.loop);
+  EXPECT_NE(v.problem.find("forwarding loop"), std::string::npos) << v.problem;
+}
+
+TEST(McastFlood, MissingBranchAndNonMember) {
+  RingCase rc;
+  Group g = all_cas(rc.f);
+  // Switch 3 left out of the masks: the CAs on 0, 1 and 2 each miss the
+  // one on 3, and its copies reach none of the three.
+  Tree t = tree_of_links(rc.f, g, {{0, 1}, {1, 2}});
+  t.masks.pop_back();  // switch 3's entry (its CA's port)
+  mcast::GroupVerdict v = mcast::flood(rc.f, rc.r, g, t, {}, nullptr);
+  EXPECT_FALSE(v.ok);
+  EXPECT_EQ(v.unreached, 6);
+  // With CA 3 not a member but its port in the mask: a non-member reached.
+  g.terminals = {0, 1, 2};
+  t = tree_of_links(rc.f, g, {{0, 1}, {1, 2}, {2, 3}});
+  t.masks.back().ports.set(rc.f.terminal(3).sw_port);
+  v = mcast::flood(rc.f, rc.r, g, t, {}, nullptr);
+  EXPECT_EQ(v.non_members, 3);
+  EXPECT_EQ(v.unreached, 0);
+  // Unknown membership: the mask's CA ports are the members.
+  v = mcast::flood(rc.f, rc.r, g, t, {.members_known = false}, nullptr);
+  EXPECT_TRUE(v.ok) << v.problem;
+}
+
+TEST(McastFlood, Vl15DropsTheGroupsCopies) {
+  RingCase rc;
+  const Group g = all_cas(rc.f);
+  const Tree t = tree_of_links(rc.f, g, {{0, 1}, {1, 2}, {2, 3}});
+  const int32_t c12 = fixtures::channel_between(rc.f, 1, 2);
+  const int32_t c01 = fixtures::channel_between(rc.f, 0, 1);
+  rc.r.set_vl(1, rc.f.channel(c01).dst_port, rc.f.channel(c12).src_port, 0, kDropVl);
+  const mcast::GroupVerdict v = mcast::flood(rc.f, rc.r, g, t, {}, nullptr);
+  EXPECT_FALSE(v.ok);
+  EXPECT_GT(v.drops, 0);
+  EXPECT_GT(v.unreached, 0);
+}
+
+TEST(McastCheck, TreeTurnClosesACreditLoopWithUnicast) {
+  RingCase rc;
+  ASSERT_TRUE(check::verify(rc.f, rc.r).ok);
+  const Group g = all_cas(rc.f);
+  // Loop-free tree 3-0-1-2: its turn 30 -> 01 at switch 0 closes the chain.
+  const Tree bad = tree_of_links(rc.f, g, {{3, 0}, {0, 1}, {1, 2}});
+  mcast::Result res = mcast::verify(rc.f, rc.r, {g}, {bad}, {});
+  EXPECT_EQ(res.groups_ok, 1);  // the tree itself is fine
+  EXPECT_FALSE(res.ok);
+  EXPECT_TRUE(res.combined.credit_loop);
+  EXPECT_TRUE(res.combined.cycle_uses_extra);
+  EXPECT_EQ(res.combined.cycle.size(), 4u);
+  bool named = false;
+  for (const check::CycleDependency &d : res.combined.cycle_deps)
+    for (const std::string &e : d.examples) named |= e.find("multicast MLID 0xC000") == 0;
+  EXPECT_TRUE(named);
+  // The path tree 0-1-2-3 makes no such turn.
+  const Tree good = tree_of_links(rc.f, g, {{0, 1}, {1, 2}, {2, 3}});
+  res = mcast::verify(rc.f, rc.r, {g}, {good}, {});
+  EXPECT_TRUE(res.ok) << (res.problems.empty() ? res.combined.first_problem : res.problems[0]);
+}
+
+TEST(McastRouter, AvoidsTheTurnThatClosesTheLoop) {
+  RingCase rc;
+  std::string err;
+  auto router = mcast::Router::create(rc.f, rc.r, {}, err);
+  ASSERT_TRUE(router) << err;
+  EXPECT_EQ(router->unicast_dependencies(), 4);
+  const Group g = all_cas(rc.f);
+  Tree t;
+  ASSERT_TRUE(router->build(g, t, err)) << err;
+  const mcast::Result res = mcast::verify(rc.f, rc.r, {g}, {t}, {});
+  EXPECT_TRUE(res.ok) << res.combined.first_problem;
+  // Switch 0 never turns 3 -> 1 or 1 -> 3: its mask holds one switch link.
+  const mcast::PortMask *m0 = t.mask_of(0);
+  ASSERT_NE(m0, nullptr);
+  EXPECT_FALSE((*m0)[rc.f.channel(fixtures::channel_between(rc.f, 0, 1)).src_port] &&
+               (*m0)[rc.f.channel(fixtures::channel_between(rc.f, 0, 3)).src_port]);
+  EXPECT_TRUE(router->acyclic());
+  // The structure's dependencies are the flood's.
+  std::vector<check::ExtraDependency> deps;
+  mcast::flood(rc.f, rc.r, g, t, {}, &deps);
+  std::vector<uint64_t> flood_keys;
+  for (const auto &d : deps)
+    flood_keys.push_back(static_cast<uint64_t>(check::dependency_node(d.from_channel, d.from_vl))
+                             << 32 |
+                         static_cast<uint64_t>(check::dependency_node(d.to_channel, d.to_vl)));
+  std::sort(flood_keys.begin(), flood_keys.end());
+  EXPECT_EQ(flood_keys, mcast::tree_dependency_keys(rc.f, rc.r, t, g));
+}
+
+TEST(McastRouter, OneSwitchAndEmptyGroups) {
+  RingCase rc;
+  std::string err;
+  auto router = mcast::Router::create(rc.f, rc.r, {}, err);
+  ASSERT_TRUE(router);
+  Group g;
+  g.mlid = 0xC005;
+  g.terminals = {2};
+  Tree t;
+  ASSERT_TRUE(router->build(g, t, err));
+  ASSERT_EQ(t.masks.size(), 1u);
+  EXPECT_EQ(t.masks[0].sw, 2);
+  g.terminals.clear();
+  ASSERT_TRUE(router->build(g, t, err));
+  EXPECT_TRUE(t.masks.empty());
+}
+
+// OpenSM's builder with keiro's hop rows follows the LFT port from the root
+// to every member switch: the union of the root's unicast paths.
+Tree union_of_paths(const Fabric &f, const Routing &r, const Group &g, int32_t root) {
+  std::vector<mcast::PortMask> m(f.num_switches());
+  std::vector<char> used(f.num_switches(), 0);
+  used[root] = 1;
+  for (int32_t x : g.terminals) {
+    const uint16_t lid = lid_of_terminal(f, x);
+    for (int32_t s = root; s != f.terminal(x).sw;) {
+      const uint8_t p = r.out_port(s, lid);
+      const Channel &ch = f.channel(f.peer(s, p).id);
+      m[s].set(p);
+      m[ch.dst].set(ch.dst_port);
+      used[ch.dst] = 1;
+      s = ch.dst;
+    }
+    m[f.terminal(x).sw].set(f.terminal(x).sw_port);
+    used[f.terminal(x).sw] = 1;
+  }
+  Tree t;
+  t.mlid = g.mlid;
+  for (int32_t s = 0; s < f.num_switches(); ++s)
+    if (used[s]) t.masks.push_back(SwitchMask{s, m[s]});
+  return t;
+}
+
+TEST(McastCheck, UnionOfUnicastPathsLoopsOnKeiroNueTorus) {
+  const Fabric f = fixtures::generated_torus({4, 4, 4}, 2);
+  fixtures::EngineRun run = fixtures::run_captured(f, "nue");
+  ASSERT_TRUE(run.ok) << run.last_line();
+  const Group g = all_cas(f);
+  int loops = 0;
+  for (int32_t root = 0; root < f.num_switches(); ++root)
+    loops += mcast::flood(f, run.out, g, union_of_paths(f, run.out, g, root), {}, nullptr).loop;
+  EXPECT_GT(loops, f.num_switches() / 2) << "the defect the issue measured";
+}
+
+struct EngineCase {
+  std::string engine;
+  std::string fabric;
+  std::string opts = "";  // event_plugin_options
+  int sl = 0;             // the groups' SL; 15: with max_sls 15 (SL 15 free of unicast)
+};
+
+class McastEngines : public ::testing::TestWithParam<EngineCase> {};
+
+Fabric fabric_named(const std::string &name) {
+  if (name == "torus") return fixtures::generated_torus({4, 4, 4}, 2);
+  return fixtures::random_regular(64, 4, 3, {.hcas = 2});
+}
+
+std::vector<Group> survey_groups(const Fabric &f, uint64_t seed, int sl) {
+  std::vector<Group> gs = {all_cas(f)};
+  gs[0].sl_mask = static_cast<uint16_t>(1u << sl);
+  std::mt19937_64 rng(seed);
+  for (int i = 1; i <= 4; ++i) {
+    Group g;
+    g.mlid = static_cast<uint16_t>(0xC000 + i);
+    g.sl_mask = static_cast<uint16_t>(1u << sl);
+    std::vector<int32_t> all(f.num_terminals());
+    std::iota(all.begin(), all.end(), 0);
+    std::shuffle(all.begin(), all.end(), rng);
+    all.resize(8 + rng() % 9);
+    std::sort(all.begin(), all.end());
+    g.terminals = all;
+    gs.push_back(g);
+  }
+  return gs;
+}
+
+TEST_P(McastEngines, TreesAreLoopFreeAndDeadlockFreeWithUnicast) {
+  const Fabric f = fabric_named(GetParam().fabric);
+  fixtures::EngineRun run = fixtures::run_captured(
+      f, GetParam().engine, {.opts = GetParam().opts, .max_sls = GetParam().sl ? 15 : 16});
+  ASSERT_TRUE(run.ok) << run.last_line();
+  std::string err;
+  auto router = mcast::Router::create(f, run.out, {}, err);
+  ASSERT_TRUE(router) << err;
+  const std::vector<Group> groups = survey_groups(f, 7, GetParam().sl);
+  std::vector<Tree> trees;
+  for (const Group &g : groups) {
+    Tree t;
+    ASSERT_TRUE(router->build(g, t, err)) << err;
+    trees.push_back(t);
+  }
+  EXPECT_TRUE(router->acyclic());
+  const mcast::Result res = mcast::verify(f, run.out, groups, trees, {});
+  EXPECT_EQ(res.groups_ok, 5);
+  EXPECT_EQ(res.loops, 0);
+  EXPECT_FALSE(res.combined.credit_loop) << res.combined.first_problem;
+  EXPECT_TRUE(res.ok);
+  // Leaves and joins: dropping every tree frees its links and the
+  // dependencies only it made (the master trees' stay); building them again
+  // gives the same trees.
+  const int64_t deps = router->multicast_dependencies();
+  for (const Group &g : groups) router->remove(g.mlid);
+  for (int32_t c = 0; c < f.num_channels(); ++c) ASSERT_EQ(router->channel_load(c), 0);
+  EXPECT_LE(router->multicast_dependencies(), deps);
+  for (size_t i = 0; i < groups.size(); ++i) {
+    Tree t;
+    ASSERT_TRUE(router->build(groups[i], t, err)) << err;
+    EXPECT_EQ(t.root, trees[i].root);
+    ASSERT_EQ(t.masks.size(), trees[i].masks.size());
+    for (size_t j = 0; j < t.masks.size(); ++j)
+      EXPECT_EQ(t.masks[j].ports, trees[i].masks[j].ports);
+  }
+  EXPECT_EQ(router->multicast_dependencies(), deps);
+  EXPECT_TRUE(router->acyclic());
+}
+
+INSTANTIATE_TEST_SUITE_P(Fabrics, McastEngines,
+                         ::testing::Values(EngineCase{"nue", "torus"}, EngineCase{"acro", "torus"},
+                                           EngineCase{"dl", "torus"}, EngineCase{"nue", "random"},
+                                           EngineCase{"acro", "random", "mcast_sl=15", 15},
+                                           EngineCase{"dl", "random", "mcast_sl=15", 15}),
+                         [](const auto &info) {
+                           return info.param.engine + "_" + info.param.fabric +
+                                  (info.param.sl ? "_sl15" : "");
+                         });
+
+// The limit docs/multicast.md states: on SL 0 a random fabric's keiro-acro
+// tables (in-port-dependent SL2VL, nearly every turn taken by some path)
+// leave no tree that keeps the graph acyclic, and the build says so instead
+// of installing one.
+TEST(McastRouter, AcroOnSlZeroOfARandomFabricRefusesWithOneLine) {
+  const Fabric f = fabric_named("random");
+  fixtures::EngineRun run = fixtures::run_captured(f, "acro");
+  ASSERT_TRUE(run.ok) << run.last_line();
+  EXPECT_EQ(run.rep.get("mcast_vl"), "3");
+  std::string err;
+  auto router = mcast::Router::create(f, run.out, {}, err);
+  ASSERT_TRUE(router) << err;
+  Tree t;
+  EXPECT_FALSE(router->build(all_cas(f), t, err));
+  EXPECT_TRUE(t.masks.empty());
+  EXPECT_NE(err.find("no tree keeps the dependency graph acyclic"), std::string::npos) << err;
+  EXPECT_EQ(router->multicast_dependencies(), 0);
+  EXPECT_TRUE(router->acyclic());
+}
+
+// mcast_sl=15 with max_sls=15: SL 15 carries no unicast path, so every one
+// of its entries goes to the spare VL; every other SL's entries are those of
+// the same routing without multicast trees (mcast_trees=0).
+TEST(McastSlColumn, FreeSlGoesWhollyToTheSpareVl) {
+  const Fabric f = fabric_named("random");
+  const fixtures::EngineRun plain =
+      fixtures::run_captured(f, "acro", {.opts = "mcast_trees=0", .max_sls = 15});
+  const fixtures::EngineRun run =
+      fixtures::run_captured(f, "acro", {.opts = "mcast_sl=15", .max_sls = 15});
+  ASSERT_TRUE(plain.ok && run.ok);
+  const int vl = std::stoi(run.rep.get("mcast_vl"));
+  EXPECT_EQ(vl, 3);
+  for (int32_t s = 0; s < f.num_switches(); ++s)
+    for (int32_t c = f.out_begin(s); c < f.out_end(s); ++c) {
+      const uint8_t out = f.channel(c).src_port;
+      for (int32_t in : f.in_channels(s)) {
+        const uint8_t ip = f.channel(in).dst_port;
+        if (ip == out) continue;
+        ASSERT_EQ(run.out.vl(s, ip, out, 15), vl);
+        for (uint8_t sl = 0; sl < 15; ++sl)
+          ASSERT_EQ(run.out.vl(s, ip, out, sl), plain.out.vl(s, ip, out, sl));
+      }
+    }
+}
+
+}  // namespace
+}  // namespace keiro
