@@ -86,6 +86,7 @@ class Sim {
 
  private:
   void setup();
+  void finish(int64_t now);
   int count_vls() const;
   int32_t count_active_sources() const;
   uint8_t path_sl(int32_t src, uint16_t dlid) const;
@@ -885,6 +886,44 @@ int64_t Sim::next_event_after(int64_t now) const {
   return next;
 }
 
+// The end of every run, whatever its length (at cycle now): a cycle that
+// closed was found when it closed; this last look over all buffers makes
+// sure. Then the figures.
+void Sim::finish(int64_t now) {
+  now_ = now;
+  if (in_network_ > 0) find_cycles();
+  if (res_.deadlock || res_.stall) res_.packets_stuck = in_network_;
+  if (res_.deadlock) res_.delivered_after_deadlock = delivered_all_ - delivered_at_deadlock_;
+  res_.cycles = now;
+  res_.vls = V_;
+  const int64_t window = finite_ ? std::max<int64_t>(now, 1)
+                                 : std::max<int64_t>(std::min(now, win_end_) - win_begin_, 1);
+  const double denom = static_cast<double>(std::max(T_, 1)) * static_cast<double>(window);
+  res_.throughput = static_cast<double>(delivered_credits_) / denom;
+  res_.offered = static_cast<double>(generated_credits_) / denom;
+  res_.active_sources = count_active_sources();
+  if (res_.active_sources > 0) {
+    const double scale = static_cast<double>(T_) / res_.active_sources;
+    res_.throughput_per_source = res_.throughput * scale;
+    res_.offered_per_source = res_.offered * scale;
+  }
+  res_.source_throughput.resize(T_);
+  for (int32_t t = 0; t < T_; ++t)
+    res_.source_throughput[t] = static_cast<double>(credits_by_src_[t]) / window;
+  if (res_.packets_measured) {
+    res_.latency_avg = static_cast<double>(lat_sum_) / res_.packets_measured;
+    const int64_t want = (res_.packets_measured * 99 + 99) / 100;  // ceil(0.99 n)
+    int64_t seen = 0;
+    for (size_t l = 0; l < kHistSize; ++l) {
+      seen += hist_[l];
+      if (seen >= want) {
+        res_.latency_p99 = l == kHistSize - 1 ? res_.latency_max : static_cast<double>(l);
+        break;
+      }
+    }
+  }
+}
+
 Result Sim::run() {
   setup();
   const int64_t cap = finite_ ? std::max<int64_t>(win_end_, int64_t{1} << 40) : win_end_;
@@ -942,40 +981,7 @@ Result Sim::run() {
     if (in_network_ > 0) next = std::min(next, std::max(now + 1, last_move_ + stall_));
     now = std::min(next, cap);
   }
-  // The end of every run, whatever its length: a cycle that closed is
-  // found when it closes; this last look over all buffers makes sure.
-  now_ = now;
-  if (in_network_ > 0) find_cycles();
-  if (res_.deadlock || res_.stall) res_.packets_stuck = in_network_;
-  if (res_.deadlock) res_.delivered_after_deadlock = delivered_all_ - delivered_at_deadlock_;
-  res_.cycles = now;
-  res_.vls = V_;
-  const int64_t window = finite_ ? std::max<int64_t>(now, 1)
-                                 : std::max<int64_t>(std::min(now, win_end_) - win_begin_, 1);
-  const double denom = static_cast<double>(std::max(T_, 1)) * static_cast<double>(window);
-  res_.throughput = static_cast<double>(delivered_credits_) / denom;
-  res_.offered = static_cast<double>(generated_credits_) / denom;
-  res_.active_sources = count_active_sources();
-  if (res_.active_sources > 0) {
-    const double scale = static_cast<double>(T_) / res_.active_sources;
-    res_.throughput_per_source = res_.throughput * scale;
-    res_.offered_per_source = res_.offered * scale;
-  }
-  res_.source_throughput.resize(T_);
-  for (int32_t t = 0; t < T_; ++t)
-    res_.source_throughput[t] = static_cast<double>(credits_by_src_[t]) / window;
-  if (res_.packets_measured) {
-    res_.latency_avg = static_cast<double>(lat_sum_) / res_.packets_measured;
-    const int64_t want = (res_.packets_measured * 99 + 99) / 100;  // ceil(0.99 n)
-    int64_t seen = 0;
-    for (size_t l = 0; l < kHistSize; ++l) {
-      seen += hist_[l];
-      if (seen >= want) {
-        res_.latency_p99 = l == kHistSize - 1 ? res_.latency_max : static_cast<double>(l);
-        break;
-      }
-    }
-  }
+  finish(now);
   return res_;
 }
 
