@@ -310,13 +310,17 @@ def load(path):
 
 def sat(doc, label):
     """Saturation throughput of one routing in a sweep JSON (several inputs:
-    keyed by label; one input: the document itself)."""
+    keyed by label; one input: the document itself): the highest accepted
+    throughput of the sweep, the papers' figure (keiro simulate's headline
+    saturation throughput is the plateau since; JSON from before has only
+    "throughput", which was the highest)."""
     if doc is None:
         return None
     d = doc.get(label, doc) if isinstance(doc, dict) and "points" not in doc else doc
     if d is None or "saturation" not in d:
         return None
-    return d["saturation"]["throughput"], d.get("deadlock", False)
+    s = d["saturation"]
+    return s.get("throughput_max", s["throughput"]), d.get("deadlock", False)
 
 def sw_hops(a):
     """Average switch-to-switch hops between HCAs: keiro analyze counts the

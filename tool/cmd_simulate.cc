@@ -58,9 +58,11 @@ const char *kUsage =
     "  --load L            offered load, fraction of injection bandwidth (default 1)\n"
     "  --sweep [LO:HI:STEP]  one run per offered load LO, LO+STEP, ... HI (default\n"
     "                      0.1:1:0.1), each as --load; reports the saturation\n"
-    "                      throughput (highest accepted) and load (first load whose\n"
-    "                      accepted throughput is below 95%% of offered); a\n"
-    "                      deadlock ends a routing's sweep. Not for alltoall\n"
+    "                      load (first load whose accepted throughput is below\n"
+    "                      95%% of offered), the saturation throughput (plateau:\n"
+    "                      median accepted of the points from that load on) and\n"
+    "                      the highest accepted; a deadlock or stall ends a\n"
+    "                      routing's sweep. Not for alltoall\n"
     "  --size BYTES        message size (default 2048), cut into MTU packets\n"
     "  --alltoall-sync M   pairwise (default): a terminal starts shift k once it\n"
     "                      has sent and received the messages of shifts up to\n"
@@ -81,16 +83,55 @@ const char *kUsage =
     "  --mtu BYTES         packet size (default 2048)\n"
     "  --source-queue Q    vl (default): a terminal sends the first packet of a VL\n"
     "                      with room; fifo: only the head of one queue\n"
-    "  --deadlock-time US  waiting this long (no progress) is a deadlock\n"
-    "                      (default 5000 cycles = 25.6 us)\n"
+    "  --deadlock-time US  nothing moving this long ends the run: locked up behind\n"
+    "                      a deadlock, or else a stall (default 5000 cycles =\n"
+    "                      25.6 us, at least one hop: 1 + switch latency + MTU\n"
+    "                      packet; shorter is refused). Deadlocks themselves\n"
+    "                      are found in the cycle they close, at any run length\n"
     "output:\n"
     "  --json              print the result as JSON (several inputs: an object\n"
     "                      keyed by routing)\n"
     "  --plot DIR          with --sweep: write latency.svg, latency-p99.svg and\n"
     "                      throughput.svg (against the offered load) into DIR\n"
     "A progress line shows on a terminal (stderr) for runs longer than a second.\n"
-    "exit status: 0 simulated without deadlock or dropped packets, 1 deadlock or\n"
-    "packets dropped by the tables (any input, any load), 2 unusable input\n";
+    "Throughput is per terminal and, beside it, per active source (terminals that\n"
+    "send: a permutation's fixed points do not).\n"
+    "exit status: 0 simulated without deadlock, stall or dropped packets, 1 deadlock\n"
+    "or packets dropped by the tables (any input, any load), 2 unusable input, 3 a\n"
+    "stall without deadlock (nothing moved, no cycle of full buffers)\n";
+
+std::string cycle_line(const std::vector<std::string> &cycle) {
+  std::string line = strprintf("cycle over %zu full (channel, VL) buffers: ", cycle.size());
+  for (const std::string &h : cycle) line += h + " -> ";
+  return line + cycle.front();
+}
+
+// The deadlock and stall rows of a single run.
+std::string verdict_text(const sim::Config &c, const sim::Result &r) {
+  const double ns = c.cycle_ns();
+  std::string o;
+  if (!r.deadlock) {
+    o += "  deadlock      no\n";
+  } else {
+    o += strprintf(
+        "  deadlock      YES: closed at cycle %lld (%.1f us) holding %lld packets; %lld "
+        "packets delivered after it; %d cycle%s of buffers; %lld packets stuck at the end "
+        "(cycle %lld)\n",
+        static_cast<long long>(r.deadlock_at), r.deadlock_at * ns / 1000,
+        static_cast<long long>(r.deadlock_packets),
+        static_cast<long long>(r.delivered_after_deadlock), r.deadlocks,
+        r.deadlocks == 1 ? "" : "s", static_cast<long long>(r.packets_stuck),
+        static_cast<long long>(r.cycles));
+    o += "  " + cycle_line(r.deadlock_cycle) + "\n";
+  }
+  if (r.stall)
+    o += strprintf(
+        "  stall         YES, not a deadlock: nothing moved from cycle %lld to %lld (%.1f us) "
+        "with %lld packets in switch buffers and no cycle of full buffers among them\n",
+        static_cast<long long>(r.stall_since), static_cast<long long>(r.stall_at),
+        (r.stall_at - r.stall_since) * ns / 1000, static_cast<long long>(r.packets_stuck));
+  return o;
+}
 
 std::string result_text(const std::string &what, const std::string &engine, const Fabric &f,
                         const sim::Config &c, const sim::Result &r) {
@@ -125,6 +166,10 @@ std::string result_text(const std::string &what, const std::string &engine, cons
                   static_cast<long long>(c.measure), c.measure * ns / 1000));
   row("throughput",
       strprintf("%.4f of injection bandwidth (offered %.4f)", r.throughput, r.offered));
+  row("per source", strprintf("%.4f accepted (offered %.4f) per active source: %d of %d terminals "
+                              "send",
+                              r.throughput_per_source, r.offered_per_source, r.active_sources,
+                              f.num_terminals()));
   row("latency", strprintf("avg %.1f ns, p99 %.1f ns, max %.1f ns (%lld packets)",
                            r.latency_avg * ns, r.latency_p99 * ns, r.latency_max * ns,
                            static_cast<long long>(r.packets_measured)));
@@ -134,43 +179,55 @@ std::string result_text(const std::string &what, const std::string &engine, cons
   if (r.packets_dropped)
     row("dropped", strprintf("%lld packets, first: %s", static_cast<long long>(r.packets_dropped),
                              r.first_drop.c_str()));
-  if (!r.deadlock) {
-    row("deadlock", "no");
-  } else {
-    row("deadlock", strprintf("YES at cycle %lld (%.1f us), %lld packets stuck",
-                              static_cast<long long>(r.deadlock_at), r.deadlock_at * ns / 1000,
-                              static_cast<long long>(r.packets_stuck)));
-    if (!r.deadlock_cycle.empty()) {
-      std::string line =
-          strprintf("cycle over %zu full (channel, VL) buffers: ", r.deadlock_cycle.size());
-      for (const std::string &h : r.deadlock_cycle) line += h + " -> ";
-      line += r.deadlock_cycle.front();
-      o += "  " + line + "\n";
-    }
-  }
+  o += verdict_text(c, r);
   return o;
+}
+
+std::string json_cycle(const std::vector<std::string> &cycle) {
+  std::string o = "[";
+  for (size_t i = 0; i < cycle.size(); ++i) o += (i ? ", " : "") + metrics::json_quote(cycle[i]);
+  return o + "]";
+}
+
+// The fields a run adds to the first version's JSON: verdict, deadlock and
+// stall details (cycles), throughput per active source.
+std::string verdict_json(const sim::Result &r) {
+  const auto at = [](bool on, int64_t v) {
+    return on ? strprintf("%lld", static_cast<long long>(v)) : std::string("null");
+  };
+  return strprintf(
+      "\"verdict\": \"%s\", \"deadlock_at\": %s, \"deadlock_packets\": %lld, \"deadlocks\": %d, "
+      "\"delivered_after_deadlock\": %lld, \"stall\": %s, \"stall_since\": %s, \"stall_at\": %s, "
+      "\"packets_stuck\": %lld, \"active_sources\": %d, \"throughput_per_source\": %.6f, "
+      "\"offered_per_source\": %.6f",
+      r.deadlock ? "deadlock"
+      : r.stall  ? "stall"
+                 : "ok",
+      at(r.deadlock, r.deadlock_at).c_str(), static_cast<long long>(r.deadlock_packets),
+      r.deadlocks, static_cast<long long>(r.delivered_after_deadlock), r.stall ? "true" : "false",
+      at(r.stall, r.stall_since).c_str(), at(r.stall, r.stall_at).c_str(),
+      static_cast<long long>(r.packets_stuck), r.active_sources, r.throughput_per_source,
+      r.offered_per_source);
 }
 
 std::string result_json(const std::string &what, const std::string &engine, const sim::Config &c,
                         const sim::Result &r) {
   const double ns = c.cycle_ns();
-  std::string cyc = "[";
-  for (size_t i = 0; i < r.deadlock_cycle.size(); ++i)
-    cyc += (i ? ", " : "") + metrics::json_quote(r.deadlock_cycle[i]);
-  cyc += "]";
+  const std::string cyc = json_cycle(r.deadlock_cycle);
   return strprintf(
       "{\"input\": %s, \"engine\": %s, \"traffic\": %s, \"load\": %g, \"size\": %d, "
       "\"seed\": %llu, \"throughput\": %.6f, \"offered\": %.6f, \"latency_avg\": %.3f, "
       "\"latency_p99\": %.3f, \"latency_max\": %.3f, \"latency_unit\": \"ns\", "
       "\"packets_delivered\": %lld, \"packets_dropped\": %lld, \"cycles\": %lld, "
       "\"cycle_ns\": %.4f, \"vls\": %d, \"completed\": %s, \"deadlock\": %s, "
-      "\"deadlock_cycle\": %s}",
+      "\"deadlock_cycle\": %s, %s}",
       metrics::json_quote(what).c_str(), metrics::json_quote(engine).c_str(),
       metrics::json_quote(sim::traffic_name(c.traffic)).c_str(), c.load, c.size,
       static_cast<unsigned long long>(c.seed), r.throughput, r.offered, r.latency_avg * ns,
       r.latency_p99 * ns, r.latency_max * ns, static_cast<long long>(r.packets_delivered),
       static_cast<long long>(r.packets_dropped), static_cast<long long>(r.cycles), ns, r.vls,
-      r.completed ? "true" : "false", r.deadlock ? "true" : "false", cyc.c_str());
+      r.completed ? "true" : "false", r.deadlock ? "true" : "false", cyc.c_str(),
+      verdict_json(r).c_str());
 }
 
 // One routing to simulate: a dump directory or engine:NAME routed offline.
@@ -205,38 +262,73 @@ std::string sweep_json(const std::string &what, const std::string &engine, const
   for (size_t i = 0; i < s.points.size(); ++i) {
     const sim::SweepPoint &p = s.points[i];
     const sim::Result &r = p.result;
-    std::string cyc = "[";
-    for (size_t k = 0; k < r.deadlock_cycle.size(); ++k)
-      cyc += (k ? ", " : "") + metrics::json_quote(r.deadlock_cycle[k]);
-    cyc += "]";
     if (r.deadlock) cycle = r.deadlock_cycle;
     pts += strprintf(
-        "%s{\"load\": %g, \"offered\": %.6f, \"throughput\": %.6f, \"latency_avg\": %.3f, "
-        "\"latency_p99\": %.3f, \"latency_max\": %.3f, \"packets_delivered\": %lld, "
-        "\"packets_refused\": %lld, \"packets_dropped\": %lld, \"deadlock\": %s, "
-        "\"deadlock_cycle\": %s}",
-        i ? ",\n  " : "\n  ", p.load, r.offered, r.throughput, r.latency_avg * ns,
-        r.latency_p99 * ns, r.latency_max * ns, static_cast<long long>(r.packets_delivered),
-        static_cast<long long>(r.packets_refused), static_cast<long long>(r.packets_dropped),
-        r.deadlock ? "true" : "false", cyc.c_str());
+        "%s{\"load\": %g, \"offered\": %.6f, \"throughput\": %.6f, \"offered_per_source\": %.6f, "
+        "\"throughput_per_source\": %.6f, \"latency_avg\": %.3f, \"latency_p99\": %.3f, "
+        "\"latency_max\": %.3f, \"packets_delivered\": %lld, \"packets_refused\": %lld, "
+        "\"packets_dropped\": %lld, \"deadlock\": %s, \"deadlock_cycle\": %s, \"stall\": %s}",
+        i ? ",\n  " : "\n  ", p.load, r.offered, r.throughput, r.offered_per_source,
+        r.throughput_per_source, r.latency_avg * ns, r.latency_p99 * ns, r.latency_max * ns,
+        static_cast<long long>(r.packets_delivered), static_cast<long long>(r.packets_refused),
+        static_cast<long long>(r.packets_dropped), r.deadlock ? "true" : "false",
+        json_cycle(r.deadlock_cycle).c_str(), r.stall ? "true" : "false");
   }
   pts += "]";
-  std::string cyc = "[";
-  for (size_t k = 0; k < cycle.size(); ++k) cyc += (k ? ", " : "") + metrics::json_quote(cycle[k]);
-  cyc += "]";
-  const std::string sat_load =
-      s.saturation_load < 0 ? std::string("null") : strprintf("%g", s.saturation_load);
+  const auto num = [](bool on, const char *fmt, double v) {
+    return on ? strprintf(fmt, v) : std::string("null");
+  };
+  const bool plateau = s.saturation_throughput >= 0;
+  const std::string last = s.points.empty() ? "null" : strprintf("%g", s.points.back().load);
   return strprintf(
       "{\"input\": %s, \"engine\": %s, \"traffic\": %s, \"size\": %d, \"seed\": %llu, "
       "\"warmup\": %lld, \"cycles\": %lld, \"cycle_ns\": %.4f, \"latency_unit\": \"ns\", "
-      "\"points\": %s,\n \"saturation\": {\"throughput\": %.6f, \"load\": %s, \"ratio\": %g}, "
-      "\"deadlock\": %s, \"deadlock_load\": %s, \"deadlock_cycle\": %s}",
+      "\"active_sources\": %d, \"points\": %s,\n \"saturation\": {\"throughput\": %s, "
+      "\"throughput_per_source\": %s, \"plateau_points\": %d, \"throughput_max\": %.6f, "
+      "\"load\": %s, \"ratio\": %g}, \"deadlock\": %s, \"deadlock_load\": %s, "
+      "\"deadlock_cycle\": %s, \"stall\": %s, \"stall_load\": %s}",
       metrics::json_quote(what).c_str(), metrics::json_quote(engine).c_str(),
       metrics::json_quote(sim::traffic_name(c.traffic)).c_str(), c.size,
       static_cast<unsigned long long>(c.seed), static_cast<long long>(c.warmup),
-      static_cast<long long>(c.measure), ns, pts.c_str(), s.saturation_throughput, sat_load.c_str(),
-      sim::kSaturationRatio, s.deadlock ? "true" : "false",
-      s.deadlock ? strprintf("%g", s.points.back().load).c_str() : "null", cyc.c_str());
+      static_cast<long long>(c.measure), ns,
+      s.points.empty() ? 0 : s.points.front().result.active_sources, pts.c_str(),
+      num(plateau, "%.6f", s.saturation_throughput).c_str(),
+      num(plateau, "%.6f", s.saturation_throughput_per_source).c_str(), s.plateau_points,
+      s.saturation_throughput_max, num(s.saturation_load >= 0, "%g", s.saturation_load).c_str(),
+      sim::kSaturationRatio, s.deadlock ? "true" : "false", s.deadlock ? last.c_str() : "null",
+      json_cycle(cycle).c_str(), s.stall ? "true" : "false", s.stall ? last.c_str() : "null");
+}
+
+// A routing's saturation line under the sweep table.
+std::string saturation_text(const std::string &head, const sim::Sweep &s) {
+  std::string o = head;
+  const int active = s.points.empty() ? 0 : s.points.front().result.active_sources;
+  if (s.saturation_throughput >= 0)
+    o += strprintf(
+        "saturation throughput %.4f (plateau: median accepted of %d point%s from the saturation "
+        "load on), per active source %.4f (%d send); highest accepted %.4f",
+        s.saturation_throughput, s.plateau_points, s.plateau_points == 1 ? "" : "s",
+        s.saturation_throughput_per_source, active, s.saturation_throughput_max);
+  else
+    o += strprintf(
+        "saturation throughput - (no plateau: %s); highest accepted %.4f",
+        s.deadlock || s.stall ? "no saturated point before the last" : "no point saturated",
+        s.saturation_throughput_max);
+  if (s.saturation_load >= 0)
+    o += strprintf(", saturation load %g", s.saturation_load);
+  else
+    o += ", not saturated up to the highest load";
+  if (s.deadlock) {
+    const sim::Result &r = s.points.back().result;
+    o += strprintf("; DEADLOCK at load %g (closed at cycle %lld), ", s.points.back().load,
+                   static_cast<long long>(r.deadlock_at)) +
+         cycle_line(r.deadlock_cycle);
+  } else if (s.stall) {
+    o += strprintf("; STALL (not a deadlock) at load %g", s.points.back().load);
+  } else {
+    o += "; deadlock no";
+  }
+  return o + "\n";
 }
 
 // The sweep table: one row per load, per routing accepted throughput and
@@ -271,8 +363,9 @@ std::string sweep_text(const std::vector<Input *> &ins, const sim::Config &c) {
       const sim::Result *r = p ? &p->result : nullptr;
       if (!r)
         line += strprintf(kGroup, "-", "-", "-", "-");
-      else if (r->deadlock)
-        line += strprintf("  %8.4f %9s %10s %10s", r->offered, "DEADLOCK", "-", "-");
+      else if (r->deadlock || r->stall)
+        line += strprintf("  %8.4f %9s %10s %10s", r->offered, r->deadlock ? "DEADLOCK" : "STALL",
+                          "-", "-");
       else
         line += strprintf("  %8.4f %8.4f%s %10.1f %10.1f", r->offered, r->throughput,
                           r->throughput < sim::kSaturationRatio * r->offered ? "*" : " ",
@@ -283,27 +376,7 @@ std::string sweep_text(const std::vector<Input *> &ins, const sim::Config &c) {
   }
   o += "(* accepted below " + strprintf("%g", sim::kSaturationRatio * 100) +
        "% of offered: saturated)\n";
-  for (const Input *in : ins) {
-    const sim::Sweep &s = in->sweep;
-    o += strprintf("%ssaturation throughput %.4f", many ? (in->label + ": ").c_str() : "",
-                   s.saturation_throughput);
-    if (s.saturation_load >= 0)
-      o += strprintf(", saturation load %g", s.saturation_load);
-    else
-      o += ", not saturated up to the highest load";
-    if (s.deadlock) {
-      const sim::Result &r = s.points.back().result;
-      o += strprintf("; DEADLOCK at load %g", s.points.back().load);
-      if (!r.deadlock_cycle.empty()) {
-        o += strprintf(", cycle over %zu full (channel, VL) buffers: ", r.deadlock_cycle.size());
-        for (const std::string &h : r.deadlock_cycle) o += h + " -> ";
-        o += r.deadlock_cycle.front();
-      }
-    } else {
-      o += "; deadlock no";
-    }
-    o += "\n";
-  }
+  for (const Input *in : ins) o += saturation_text(many ? in->label + ": " : "", in->sweep);
   return o;
 }
 
@@ -311,13 +384,14 @@ std::string sweep_text(const std::vector<Input *> &ins, const sim::Config &c) {
 std::string side_by_side(const std::vector<Input *> &ins, const sim::Config &c) {
   const double ns = c.cycle_ns();
   std::vector<std::pair<std::string, std::vector<std::string>>> rows = {
-      {"throughput", {}},  {"offered", {}}, {"latency avg", {}}, {"latency p99", {}},
-      {"latency max", {}}, {"packets", {}}, {"dropped", {}},     {"cycles", {}},
-      {"VLs", {}},         {"deadlock", {}}};
+      {"throughput", {}},  {"per source", {}},  {"offered", {}},  {"latency avg", {}},
+      {"latency p99", {}}, {"latency max", {}}, {"packets", {}},  {"dropped", {}},
+      {"cycles", {}},      {"VLs", {}},         {"deadlock", {}}, {"stall", {}}};
   for (const Input *in : ins) {
     const sim::Result &r = in->result;
     const std::string vals[] = {
         strprintf("%.4f", r.throughput),
+        strprintf("%.4f (%d send)", r.throughput_per_source, r.active_sources),
         strprintf("%.4f", r.offered),
         strprintf("%.1f ns", r.latency_avg * ns),
         strprintf("%.1f ns", r.latency_p99 * ns),
@@ -326,7 +400,11 @@ std::string side_by_side(const std::vector<Input *> &ins, const sim::Config &c) 
         strprintf("%lld", static_cast<long long>(r.packets_dropped)),
         strprintf("%lld%s", static_cast<long long>(r.cycles), r.completed ? " (completed)" : ""),
         strprintf("%d", r.vls),
-        r.deadlock ? strprintf("YES at cycle %lld", static_cast<long long>(r.deadlock_at)) : "no"};
+        r.deadlock ? strprintf("YES, closed at cycle %lld", static_cast<long long>(r.deadlock_at))
+                   : "no",
+        r.stall ? strprintf("YES, cycles %lld-%lld", static_cast<long long>(r.stall_since),
+                            static_cast<long long>(r.stall_at))
+                : "no"};
     for (size_t k = 0; k < rows.size(); ++k) rows[k].second.push_back(vals[k]);
   }
   size_t w0 = 0;
@@ -347,12 +425,7 @@ std::string side_by_side(const std::vector<Input *> &ins, const sim::Config &c) 
   for (const auto &[k, v] : rows) o += line(k, [&](size_t i) { return v[i]; });
   for (const Input *in : ins) {
     const sim::Result &r = in->result;
-    if (!r.deadlock_cycle.empty()) {
-      o += strprintf("%s: cycle over %zu full (channel, VL) buffers: ", in->label.c_str(),
-                     r.deadlock_cycle.size());
-      for (const std::string &h : r.deadlock_cycle) o += h + " -> ";
-      o += r.deadlock_cycle.front() + "\n";
-    }
+    if (!r.deadlock_cycle.empty()) o += in->label + ": " + cycle_line(r.deadlock_cycle) + "\n";
     if (r.packets_dropped)
       o += strprintf("%s: first dropped packet: %s\n", in->label.c_str(), r.first_drop.c_str());
   }
@@ -493,10 +566,23 @@ int run_simulate(const std::vector<std::string> &args) {
   c.switch_latency = static_cast<int32_t>(std::ceil(latency_ns / ns - 1e-9));
   c.buffer_credits = static_cast<int32_t>(buffer / 64);
   if (time_us > 0) c.measure = std::max<int64_t>(1, std::llround(time_us * 1000 / ns));
-  if (deadlock_us > 0)
-    c.deadlock_cycles = std::max<int64_t>(1, std::llround(deadlock_us * 1000 / ns));
   if (c.mtu > buffer)
     return usage_error("simulate", "--mtu is larger than --buffer: no packet fits");
+  // A fabric without a deadlock can go a hop's time without any move: a
+  // shorter --deadlock-time would call it stalled.
+  const int64_t hop = sim::min_stall_cycles(c);
+  if (deadlock_us > 0) {
+    c.stall_cycles = std::llround(deadlock_us * 1000 / ns);
+    if (c.stall_cycles < hop)
+      return usage_error(
+          "simulate",
+          strprintf("--deadlock-time %g us (%lld cycles) is shorter than one hop, which a "
+                    "moving fabric may need without any grant: 1 + switch latency %d + "
+                    "packet %lld = %lld cycles (%.3f us); give at least that",
+                    deadlock_us, static_cast<long long>(c.stall_cycles), c.switch_latency,
+                    static_cast<long long>(hop - 1 - c.switch_latency), static_cast<long long>(hop),
+                    hop * ns / 1000));
+  }
   const std::vector<double> loads = sim::sweep_loads(lo, hi, step);
 
   Options options;
@@ -581,7 +667,7 @@ int run_simulate(const std::vector<std::string> &args) {
                     c.traffic == sim::Traffic::kAlltoall ? "packets delivered" : "cycles"));
     };
   std::vector<Input *> ins;
-  bool bad = false;
+  bool bad = false, stalled = false;
   for (size_t i = 0; i < runs.size(); ++i) {
     Input &in = *runs[i];
     ins.push_back(&in);
@@ -592,12 +678,15 @@ int run_simulate(const std::vector<std::string> &args) {
       in.sweep = sim::sweep(in.lr.fabric, in.lr.routing, rc, loads, [&](size_t k, size_t n) {
         where = head + strprintf("load %g (%zu/%zu), ", loads[k], k + 1, n);
       });
-      for (const sim::SweepPoint &p : in.sweep.points)
+      for (const sim::SweepPoint &p : in.sweep.points) {
         bad = bad || p.result.deadlock || p.result.packets_dropped;
+        stalled = stalled || p.result.stall;
+      }
     } else {
       where = head;
       in.result = sim::simulate(in.lr.fabric, in.lr.routing, rc);
       bad = bad || in.result.deadlock || in.result.packets_dropped;
+      stalled = stalled || in.result.stall;
     }
   }
   progress.clear();
@@ -647,7 +736,7 @@ int run_simulate(const std::vector<std::string> &args) {
   }
   std::string err;
   if (!plot_dir.empty() && !plot(plot_dir, ins, c, hi, err)) return input_error("simulate", err);
-  return bad ? 1 : 0;
+  return bad ? 1 : stalled ? 3 : 0;
 }
 
 const Command kSimulate{"simulate", "simulate packet traffic through routing tables", run_simulate};

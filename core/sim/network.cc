@@ -40,8 +40,8 @@ constexpr uint8_t kLastOfMessage = 1, kAlltoall = 2;
 
 struct Buffer {
   int32_t head = kNone, tail = kNone;
-  int32_t free = 0;      // credits
-  int64_t last_pop = 0;  // cycle its last packet left
+  int32_t free = 0;    // credits
+  int32_t queued = 0;  // credits of the packets in it
 };
 
 struct InPort {
@@ -86,7 +86,9 @@ class Sim {
 
  private:
   void setup();
+  void finish(int64_t now);
   int count_vls() const;
+  int32_t count_active_sources() const;
   uint8_t path_sl(int32_t src, uint16_t dlid) const;
   void route(Packet &p, int32_t sw, uint8_t in_port);
   void push(int32_t b, int32_t id);
@@ -115,10 +117,23 @@ class Sim {
   void inject(int64_t now);
   void arbitrate(int64_t now);
   void deliver(int32_t id, int64_t done);
-  // A cycle of buffers whose heads have waited deadlock_cycles for room in
-  // the next buffer of the cycle, into res_.deadlock_cycle; false if none.
-  bool find_cycle(int64_t now);
-  std::vector<int32_t> wait_, mark_;
+  // Deadlock search over the wait-for graph of channel buffers (see the
+  // header): the buffer b's head waits for, or kNone.
+  int32_t waits_for(int32_t b) const;
+  // Called when b gained a packet or a new head: the cycle through b that
+  // this closed, if any, is recorded. Costs nothing unless b is full for
+  // an MTU packet (no edge can enter it otherwise).
+  void check_closed(int32_t b);
+  // Records the cycle through b (first one: into res_), marks it dead.
+  void record_deadlock(int32_t b);
+  // Every cycle not yet recorded (the end-of-run check); O(buffers).
+  void find_cycles();
+  std::vector<int32_t> mark_;
+  std::vector<uint8_t> dead_;  // buffer on a recorded cycle
+  int32_t chan_bufs_ = 0;      // channel buffers: 0 .. C * V - 1
+  int32_t max_len_ = 32;       // credits of an MTU packet
+  int64_t delivered_at_deadlock_ = 0;
+  int64_t stall_ = 5000;
 
   // Event-driven skipping (results identical to scanning everything every
   // cycle): an output port is arbitrated only in cycles where it may grant,
@@ -239,6 +254,9 @@ void Sim::setup() {
   win_begin_ = finite_ ? 0 : c_.warmup;
   win_end_ = c_.warmup + c_.measure;
   buf_.assign(static_cast<size_t>(ni) * V_, Buffer{kNone, kNone, c_.buffer_credits, 0});
+  chan_bufs_ = C_ * V_;
+  max_len_ = (std::max(64, c_.mtu) + 63) / 64;
+  stall_ = stall_cycles(c_);
   in_.assign(ni, InPort{});
   out_busy_.assign(ni, 0);
   rr_.assign(ni, -1);
@@ -276,8 +294,8 @@ void Sim::setup() {
   inj_busy_.assign(T_, 0);
   credits_by_src_.assign(T_, 0);
   hist_.assign(kHistSize, 0);
-  wait_.assign(buf_.size(), kNone);
-  mark_.assign(buf_.size(), 0);
+  mark_.assign(chan_bufs_, 0);
+  dead_.assign(chan_bufs_, 0);
   ni_ = ni;
   out_pos_.assign(ni, kNone);
   pos_sw_.assign(out_list_.size(), 0);
@@ -358,6 +376,28 @@ void Sim::setup() {
   for (const Message &m : msgs_) progress_total_ += (m.bytes + mtu - 1) / mtu;
 }
 
+int32_t Sim::count_active_sources() const {
+  std::vector<char> on(T_, 0);
+  const bool rate = c_.traffic != Traffic::kAlltoall && c_.load > 0 && T_ >= 2;
+  for (int32_t t = 0; t < T_; ++t) {
+    if (c_.traffic == Traffic::kAlltoall) {
+      on[t] = T_ >= 2;
+    } else if (!rate) {
+      continue;
+    } else if (c_.traffic == Traffic::kUniform || c_.traffic == Traffic::kHotspot) {
+      on[t] = 1;
+    } else if (c_.traffic == Traffic::kFixed) {
+      const int32_t d = t < static_cast<int32_t>(c_.fixed_dest.size()) ? c_.fixed_dest[t] : kNone;
+      on[t] = d >= 0 && d < T_ && d != t;
+    } else {
+      on[t] = permutation_dest(c_.traffic, t, T_) != t;
+    }
+  }
+  for (const Message &m : msgs_)
+    if (m.src >= 0 && m.src < T_) on[m.src] = 1;
+  return static_cast<int32_t>(std::count(on.begin(), on.end(), 1));
+}
+
 uint8_t Sim::path_sl(int32_t src, uint16_t dlid) const {
   const TerminalInfo &s = f_.terminal(src);
   if (c_.source_sls) {
@@ -397,6 +437,7 @@ void Sim::route(Packet &p, int32_t sw, uint8_t in_port) {
 void Sim::push(int32_t b, int32_t id) {
   pk_[id].next = kNone;
   Buffer &q = buf_[b];
+  q.queued += pk_[id].len;
   if (q.tail == kNone) {
     q.head = id;
     if (pk_[id].out >= 0) {
@@ -423,7 +464,7 @@ int32_t Sim::pop(int32_t b) {
     ++want_[pk_[q.head].out];
     set_want(b, pk_[q.head].out, true);
   }
-  q.last_pop = pk_[id].ready;
+  q.queued -= pk_[id].len;
   return id;
 }
 
@@ -648,6 +689,7 @@ void Sim::arbitrate(int64_t now) {
             pk_[id].next = free_list_;
             free_list_ = id;
             last_move_ = now;
+            check_closed(b);
           }
         }
   }
@@ -686,7 +728,6 @@ bool Sim::try_grant(int64_t now, int32_t s, int32_t o, int32_t k) {
   if (p.ready > now) return false;
   if (o < C_ && buf_[o * V_ + p.out_vl].free < p.len) return false;
   pop(b);
-  buf_[b].last_pop = now;
   --sw_packets_[s];
   in_[in] = InPort{now + p.len, b, p.len};
   at(now + p.len, ni_ + in);
@@ -703,55 +744,74 @@ bool Sim::try_grant(int64_t now, int32_t s, int32_t o, int32_t k) {
     route(p, ch.dst, ch.dst_port);
     push(nb, id);
     ++sw_packets_[ch.dst];
+    check_closed(nb);
   } else {
     --in_network_;
     deliver(id, now + p.len);
   }
+  check_closed(b);
   return true;
 }
 
-bool Sim::find_cycle(int64_t now) {
-  // Wait-for graph over buffers: each blocked head waits for one buffer.
-  const int32_t nb = static_cast<int32_t>(buf_.size());
-  std::vector<int32_t> &wait = wait_, &mark = mark_;  // 0 new, k: visited in walk k
-  for (int32_t b = 0; b < nb; ++b) {
-    wait[b] = kNone;
-    mark[b] = 0;
-    const int32_t id = buf_[b].head;
-    if (id == kNone) continue;
-    const Packet &p = pk_[id];
-    if (now - std::max(p.ready, buf_[b].last_pop) < c_.deadlock_cycles) continue;
-    if (p.out >= 0 && p.out < C_ && buf_[p.out * V_ + p.out_vl].free < p.len)
-      wait[b] = p.out * V_ + p.out_vl;
+int32_t Sim::waits_for(int32_t b) const {
+  const int32_t id = buf_[b].head;
+  if (id == kNone) return kNone;
+  const Packet &p = pk_[id];
+  if (p.out < 0 || p.out >= C_) return kNone;
+  const int32_t nb = p.out * V_ + p.out_vl;
+  return c_.buffer_credits - buf_[nb].queued < p.len ? nb : kNone;
+}
+
+void Sim::check_closed(int32_t b) {
+  if (b >= chan_bufs_ || dead_[b] || c_.buffer_credits - buf_[b].queued >= max_len_) return;
+  // Each buffer waits for at most one other: follow the chain. It ends at a
+  // head that can move, at a recorded cycle, or back at b. (The step limit
+  // only guards against a cycle missed before, which cannot be.)
+  int32_t y = b;
+  for (int32_t steps = 0; steps < chan_bufs_; ++steps) {
+    y = waits_for(y);
+    if (y == kNone || dead_[y]) return;
+    if (y == b) return record_deadlock(b);
   }
-  for (int32_t start = 0; start < nb; ++start) {
-    if (mark[start] || wait[start] == kNone) continue;
+}
+
+void Sim::record_deadlock(int32_t b) {
+  std::vector<int32_t> cyc;
+  int32_t x = b;
+  do {
+    cyc.push_back(x);
+    dead_[x] = 1;
+    x = waits_for(x);
+  } while (x != b);
+  ++res_.deadlocks;
+  if (res_.deadlock) return;
+  res_.deadlock = true;
+  res_.deadlock_at = now_;
+  delivered_at_deadlock_ = delivered_all_;
+  std::rotate(cyc.begin(), std::min_element(cyc.begin(), cyc.end()), cyc.end());
+  for (const int32_t y : cyc) {
+    for (int32_t id = buf_[y].head; id != kNone; id = pk_[id].next) ++res_.deadlock_packets;
+    const Channel &ch = f_.channel(y / V_);
+    const SwitchInfo &si = f_.sw(ch.src);
+    const std::string name = si.name.empty()
+                                 ? strprintf("0x%016llx", static_cast<unsigned long long>(si.guid))
+                                 : si.name;
+    res_.deadlock_cycle.push_back(strprintf("%s port %u VL %d", name.c_str(), ch.src_port, y % V_));
+  }
+}
+
+void Sim::find_cycles() {
+  // Walks over the functional graph b -> waits_for(b); mark: 0 new, k:
+  // visited in walk k.
+  std::fill(mark_.begin(), mark_.end(), 0);
+  for (int32_t start = 0; start < chan_bufs_; ++start) {
     int32_t b = start;
-    while (b != kNone && !mark[b]) {
-      mark[b] = start + 1;
-      b = wait[b];
+    while (b != kNone && !dead_[b] && !mark_[b]) {
+      mark_[b] = start + 1;
+      b = waits_for(b);
     }
-    if (b == kNone || mark[b] != start + 1) continue;
-    // b is on a cycle: collect it, starting at its smallest buffer
-    std::vector<int32_t> cyc;
-    int32_t x = b;
-    do {
-      cyc.push_back(x);
-      x = wait[x];
-    } while (x != b);
-    std::rotate(cyc.begin(), std::min_element(cyc.begin(), cyc.end()), cyc.end());
-    for (const int32_t y : cyc) {
-      const Channel &ch = f_.channel(y / V_);
-      const SwitchInfo &si = f_.sw(ch.src);
-      const std::string name =
-          si.name.empty() ? strprintf("0x%016llx", static_cast<unsigned long long>(si.guid))
-                          : si.name;
-      res_.deadlock_cycle.push_back(
-          strprintf("%s port %u VL %d", name.c_str(), ch.src_port, y % V_));
-    }
-    return true;
+    if (b != kNone && !dead_[b] && mark_[b] == start + 1) record_deadlock(b);
   }
-  return false;
 }
 
 void Sim::at(int64_t t, int32_t ev) {
@@ -826,6 +886,44 @@ int64_t Sim::next_event_after(int64_t now) const {
   return next;
 }
 
+// The end of every run, whatever its length (at cycle now): a cycle that
+// closed was found when it closed; this last look over all buffers makes
+// sure. Then the figures.
+void Sim::finish(int64_t now) {
+  now_ = now;
+  if (in_network_ > 0) find_cycles();
+  if (res_.deadlock || res_.stall) res_.packets_stuck = in_network_;
+  if (res_.deadlock) res_.delivered_after_deadlock = delivered_all_ - delivered_at_deadlock_;
+  res_.cycles = now;
+  res_.vls = V_;
+  const int64_t window = finite_ ? std::max<int64_t>(now, 1)
+                                 : std::max<int64_t>(std::min(now, win_end_) - win_begin_, 1);
+  const double denom = static_cast<double>(std::max(T_, 1)) * static_cast<double>(window);
+  res_.throughput = static_cast<double>(delivered_credits_) / denom;
+  res_.offered = static_cast<double>(generated_credits_) / denom;
+  res_.active_sources = count_active_sources();
+  if (res_.active_sources > 0) {
+    const double scale = static_cast<double>(T_) / res_.active_sources;
+    res_.throughput_per_source = res_.throughput * scale;
+    res_.offered_per_source = res_.offered * scale;
+  }
+  res_.source_throughput.resize(T_);
+  for (int32_t t = 0; t < T_; ++t)
+    res_.source_throughput[t] = static_cast<double>(credits_by_src_[t]) / window;
+  if (res_.packets_measured) {
+    res_.latency_avg = static_cast<double>(lat_sum_) / res_.packets_measured;
+    const int64_t want = (res_.packets_measured * 99 + 99) / 100;  // ceil(0.99 n)
+    int64_t seen = 0;
+    for (size_t l = 0; l < kHistSize; ++l) {
+      seen += hist_[l];
+      if (seen >= want) {
+        res_.latency_p99 = l == kHistSize - 1 ? res_.latency_max : static_cast<double>(l);
+        break;
+      }
+    }
+  }
+}
+
 Result Sim::run() {
   setup();
   const int64_t cap = finite_ ? std::max<int64_t>(win_end_, int64_t{1} << 40) : win_end_;
@@ -853,14 +951,15 @@ Result Sim::run() {
     arbitrate(now);
     dirty_out_.clear();
     refill_.swap(refill_next_);
-    // Deadlock: nothing moved for deadlock_cycles, or (checked every
-    // deadlock_cycles) a cycle of buffers whose heads waited that long.
-    const bool still = in_network_ > 0 && now - last_move_ >= c_.deadlock_cycles;
-    if (still || (in_network_ > 0 && now > 0 && now % c_.deadlock_cycles == 0 && find_cycle(now))) {
-      if (still) find_cycle(now);
-      res_.deadlock = true;
-      res_.deadlock_at = now;
-      res_.packets_stuck = in_network_;
+    // Nothing moved for stall_ cycles: locked up behind a deadlock found
+    // before (or by this last look), else a stall.
+    if (in_network_ > 0 && now - last_move_ >= stall_) {
+      find_cycles();
+      if (!res_.deadlock) {
+        res_.stall = true;
+        res_.stall_since = last_move_;
+        res_.stall_at = now;
+      }
       break;
     }
     if (finite_ && outstanding_ == 0 && next_msg_ == msgs_.size() &&
@@ -879,34 +978,10 @@ Result Sim::run() {
     if (next_msg_ < msgs_.size()) next = std::min(next, std::max(now + 1, msgs_[next_msg_].time));
     if (!a2a_pending_.empty())
       next = std::min(next, std::max(now + 1, std::get<0>(a2a_pending_.top())));
-    if (in_network_ > 0) {
-      next = std::min(next, std::max(now + 1, last_move_ + c_.deadlock_cycles));
-      next = std::min(next, (now / c_.deadlock_cycles + 1) * c_.deadlock_cycles);
-    }
+    if (in_network_ > 0) next = std::min(next, std::max(now + 1, last_move_ + stall_));
     now = std::min(next, cap);
   }
-  res_.cycles = now;
-  res_.vls = V_;
-  const int64_t window = finite_ ? std::max<int64_t>(now, 1)
-                                 : std::max<int64_t>(std::min(now, win_end_) - win_begin_, 1);
-  const double denom = static_cast<double>(std::max(T_, 1)) * static_cast<double>(window);
-  res_.throughput = static_cast<double>(delivered_credits_) / denom;
-  res_.offered = static_cast<double>(generated_credits_) / denom;
-  res_.source_throughput.resize(T_);
-  for (int32_t t = 0; t < T_; ++t)
-    res_.source_throughput[t] = static_cast<double>(credits_by_src_[t]) / window;
-  if (res_.packets_measured) {
-    res_.latency_avg = static_cast<double>(lat_sum_) / res_.packets_measured;
-    const int64_t want = (res_.packets_measured * 99 + 99) / 100;  // ceil(0.99 n)
-    int64_t seen = 0;
-    for (size_t l = 0; l < kHistSize; ++l) {
-      seen += hist_[l];
-      if (seen >= want) {
-        res_.latency_p99 = l == kHistSize - 1 ? res_.latency_max : static_cast<double>(l);
-        break;
-      }
-    }
-  }
+  finish(now);
   return res_;
 }
 
@@ -945,6 +1020,14 @@ int32_t permutation_dest(Traffic t, int32_t i, int32_t n) {
   return static_cast<int32_t>(x);
 }
 
+int64_t min_stall_cycles(const Config &c) {
+  return 1 + int64_t{c.switch_latency} + (std::max(64, c.mtu) + 63) / 64;
+}
+
+int64_t stall_cycles(const Config &c) {
+  return c.stall_cycles > 0 ? c.stall_cycles : std::max<int64_t>(5000, min_stall_cycles(c));
+}
+
 Result simulate(const Fabric &f, const Routing &r, const Config &c) {
   Sim s(f, r, c);
   return s.run();
@@ -959,25 +1042,45 @@ std::vector<double> sweep_loads(double lo, double hi, double step) {
   return v;
 }
 
+namespace {
+// The median of v (the mean of the middle two for an even count); v not empty.
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+}  // namespace
+
 Sweep sweep(const Fabric &f, const Routing &r, const Config &c, const std::vector<double> &loads,
             const std::function<void(size_t, size_t)> &progress) {
   Sweep s;
   Config pc = c;
+  std::vector<double> plateau, per_source;  // points from the saturation load on
   for (size_t i = 0; i < loads.size(); ++i) {
     if (progress) progress(i, loads.size());
     pc.load = loads[i];
     SweepPoint p{loads[i], simulate(f, r, pc)};
     const Result &res = p.result;
-    if (res.deadlock) {
-      s.deadlock = true;
+    if (res.deadlock || res.stall) {
+      s.deadlock = res.deadlock;
+      s.stall = res.stall;
       if (s.saturation_load < 0) s.saturation_load = p.load;
       s.points.push_back(std::move(p));
       break;
     }
-    s.saturation_throughput = std::max(s.saturation_throughput, res.throughput);
+    s.saturation_throughput_max = std::max(s.saturation_throughput_max, res.throughput);
     if (s.saturation_load < 0 && res.throughput < kSaturationRatio * res.offered)
       s.saturation_load = p.load;
+    if (s.saturation_load >= 0) {
+      plateau.push_back(res.throughput);
+      per_source.push_back(res.throughput_per_source);
+    }
     s.points.push_back(std::move(p));
+  }
+  s.plateau_points = static_cast<int>(plateau.size());
+  if (!plateau.empty()) {
+    s.saturation_throughput = median(plateau);
+    s.saturation_throughput_per_source = median(per_source);
   }
   return s;
 }

@@ -39,14 +39,28 @@
 //    terminal moves between phases: see AlltoallSync (default: pairwise
 //    exchange, one phase at a time). A message has arrived when its last
 //    packet's tail has; the run ends when the last tail has arrived.
-//  - Deadlock: the run stops when packets are in switch buffers and nothing
-//    has moved for Config::deadlock_cycles, or (looked for every
-//    deadlock_cycles) when the wait-for graph has a cycle of (channel, VL)
-//    buffers whose head packets have each waited deadlock_cycles for room in
-//    the next buffer of the cycle (a part of the fabric deadlocked while the
-//    rest still moves). Such a cycle can never free itself; it is reported
-//    as "switch port P VL v" per buffer, named by the channel's source switch
-//    and port as keiro check names credit loops.
+//  - Deadlock: a cycle of (channel, VL) buffers in which each head packet
+//    waits for room in the next buffer of the cycle: the next buffer's
+//    credits minus the packets queued in it (credits still on their way back
+//    count as room) are fewer than the head needs. No packet of such a cycle
+//    can ever move. The wait-for graph (one edge per blocked head) only gains
+//    an edge when a packet enters a buffer or a new head is exposed by a
+//    grant or a drop, so the cycle is looked for at exactly those moments
+//    (a walk along the edges from that buffer, only when the buffer is full
+//    for its largest packet) and found in the cycle it closes; the end of
+//    every run looks once more over all buffers. The run goes on after a
+//    deadlock (the rest of the fabric may still deliver); Result names the
+//    first cycle ("switch port P VL v" per buffer, by the channel's source
+//    switch and port as keiro check names credit loops), the cycle it
+//    closed, the packets in its buffers then and the packets delivered
+//    after it.
+//  - Stall: packets in switch buffers and nothing moved (no grant, injection
+//    or drop) for Config::stall_cycles ends the run. With a deadlock found
+//    that is the whole fabric locked up behind it; without one it is a stall,
+//    a verdict of its own and never a deadlock. A fabric without a cycle
+//    moves again within min_stall_cycles() (a header's hop plus the switch
+//    latency plus a packet), so a stall means stall_cycles was set below
+//    that (the default never is) or a flaw in the model.
 // Defaults (InfiniBand-like, 4x EDR): 12.5 GB/s per direction -> 5.12 ns per
 // cycle; switch latency 100 ns -> 20 cycles; 4 KiB per (port, VL); MTU 2048.
 // Left out: wire propagation delay, flit-level pipelining inside a packet
@@ -68,16 +82,18 @@
 // random numbers for every terminal in every cycle). The results are those
 // of scanning every port in every cycle, bit for bit.
 //
-// Cost (Memory, 64-bit): per (input port, VL) buffer 32 bytes (24 + 8 for
-// the wait-for graph); per input port / output id (a channel or a terminal)
+// Cost (Memory, 64-bit): per (input port, VL) buffer 21 bytes (16 + 5 for
+// the deadlock search); per input port / output id (a channel or a terminal)
 // 56 bytes, plus per output 8 bytes per 64 (input port, VL) slots of its
 // switch; per terminal 48 bytes; per packet 40 bytes. The packet pool holds
 // full source queues (64 packets) plus every buffer full of the smallest
 // packets, sized once (a 10x10x10 torus with 4 CAs per switch and 8 VLs:
-// 80,000 buffers, 420,000 packets, about 22 MB in all, plus the routing's
+// 80,000 buffers, 420,000 packets, about 21 MB in all, plus the routing's
 // own tables). Pairwise all-to-all adds 2 bits per (terminal, phase): 4 MB
 // for 4,000 terminals, and the source queues hold window x packets per
-// message. Time per simulated cycle O(events): per grant O(1) events,
+// message. Time per simulated cycle O(events): per grant O(1) events and,
+// when the buffer it leaves or enters is full for an MTU packet, a walk
+// along the blocked heads from there (O(that chain), the buffers at most);
 // each woken output O(slots wanting it / 64 + those slots), a sort of the
 // woken outputs; rate traffic adds O(T) per cycle for the arrivals; the
 // pairwise all-to-all O(log m) per message (m messages in flight). Nothing
@@ -146,11 +162,14 @@ struct Config {
   int32_t mtu = 2048;
   uint64_t seed = 1;
   int64_t warmup = 2000, measure = 10000;  // cycles
-  int64_t deadlock_cycles = 5000;          // waited this long: deadlock
-  int32_t buffer_credits = 64;             // per (input port, VL)
-  int32_t switch_latency = 20;             // cycles
-  double link_gbytes = 12.5;               // GB/s per direction (cycle = 64 B)
-  int32_t source_queue = 64;               // packets per terminal
+  // Nothing moved this long (cycles) with packets in the switches: the run
+  // ends (a deadlock if one was found, else a stall). 0: the default,
+  // max(5000, min_stall_cycles()).
+  int64_t stall_cycles = 0;
+  int32_t buffer_credits = 64;  // per (input port, VL)
+  int32_t switch_latency = 20;  // cycles
+  double link_gbytes = 12.5;    // GB/s per direction (cycle = 64 B)
+  int32_t source_queue = 64;    // packets per terminal
   // Per-VL source queues: a terminal injects the first packet (in queue
   // order) of the first VL whose buffer at its switch has room, so a packet
   // blocked on one VL does not hold the others (packets of one VL keep their
@@ -175,9 +194,22 @@ struct Config {
   double cycle_ns() const { return 64.0 / link_gbytes; }
 };
 
+// The longest a fabric without a deadlock can go without any move: a header's
+// hop (1 cycle), the switch latency and an MTU packet's credits. A shorter
+// Config::stall_cycles can call a moving fabric stalled.
+int64_t min_stall_cycles(const Config &c);
+// Config::stall_cycles, or its default when 0.
+int64_t stall_cycles(const Config &c);
+
 struct Result {
   double throughput = 0;  // accepted, fraction of injection bandwidth (all terminals)
   double offered = 0;     // generated in the window, same unit (refused messages included)
+  // The same divided among the active sources only: terminals that send
+  // under the pattern (a permutation's fixed points and kFixed's -1 do not;
+  // under uniform, hotspot and alltoall every terminal does) or send one of
+  // Config::messages. Equal to throughput when every terminal sends.
+  int32_t active_sources = 0;
+  double throughput_per_source = 0, offered_per_source = 0;
   double latency_avg = 0, latency_p99 = 0, latency_max = 0;  // cycles
   int64_t packets_delivered = 0;                             // in the measurement window
   int64_t packets_measured = 0;  // of them created in the window (latency sample)
@@ -186,12 +218,19 @@ struct Result {
   int64_t cycles = 0;            // simulated
   int vls = 1;                   // VLs modelled (highest VL the tables use + 1)
   bool completed = false;        // alltoall / messages: everything delivered
+  // Deadlock (see the model above): the first cycle found.
   bool deadlock = false;
-  int64_t deadlock_at = 0;                  // cycle it was declared
-  int64_t packets_stuck = 0;                // in switch buffers then
+  int64_t deadlock_at = 0;                  // cycle in which it closed
+  int64_t deadlock_packets = 0;             // packets in its buffers then
   std::vector<std::string> deadlock_cycle;  // "switch port P VL v" per buffer
-  std::vector<double> source_throughput;    // per terminal, accepted
-  std::string first_drop;                   // why the first packet was dropped
+  int32_t deadlocks = 0;                    // disjoint cycles found in the run
+  int64_t delivered_after_deadlock = 0;     // packets delivered after deadlock_at
+  // Stall without a deadlock: nothing moved from stall_since to stall_at.
+  bool stall = false;
+  int64_t stall_since = 0, stall_at = 0;
+  int64_t packets_stuck = 0;              // in switch buffers at the end of a run with either
+  std::vector<double> source_throughput;  // per terminal, accepted
+  std::string first_drop;                 // why the first packet was dropped
 };
 
 // Runs the simulation. f finalized, r sized for f. Deterministic: the same
@@ -201,20 +240,26 @@ Result simulate(const Fabric &f, const Routing &r, const Config &c);
 // --- Load sweeps (keiro simulate --sweep) ---
 // A sweep runs rate traffic (not alltoall / messages) once per offered load,
 // each run as simulate() with Config::load set and everything else (seed
-// included) unchanged, in increasing load order. A deadlock ends the sweep:
-// the deadlocked point is the last one.
+// included) unchanged, in increasing load order. A deadlock or a stall ends
+// the sweep: that point is the last one.
 //
 // Saturation (as in Dally & Towles, "Principles and Practices of
 // Interconnection Networks", 23.1, and Booksim's load sweeps): below
 // saturation the accepted throughput follows the offered load; past it the
 // accepted throughput stays flat and latency grows with the run's length.
-//  - saturation throughput: the highest accepted throughput of the points
-//    that did not deadlock (0 when there is none);
 //  - saturation load: the offered load (Config::load) of the first point
 //    whose accepted throughput is below kSaturationRatio times its measured
 //    offered throughput (Result::offered, refused messages included, so
 //    terminals that send nothing under a permutation do not count), or of
-//    the deadlocked point; -1 when every point kept up.
+//    the deadlocked / stalled point; -1 when every point kept up.
+//  - saturation throughput: the plateau, the median accepted throughput of
+//    the points from the saturation load on that neither deadlocked nor
+//    stalled (the mean of the middle two for an even count); -1 when there
+//    is none (never saturated, or the first saturated point deadlocked).
+//    The median ignores a single noisy point, where the maximum picks it.
+//  - saturation_throughput_max: the highest accepted throughput of the points
+//    that neither deadlocked nor stalled (0 when there is none), the figure
+//    papers that take "the highest accepted traffic" report.
 constexpr double kSaturationRatio = 0.95;
 
 struct SweepPoint {
@@ -224,9 +269,13 @@ struct SweepPoint {
 
 struct Sweep {
   std::vector<SweepPoint> points;
-  double saturation_throughput = 0;
+  double saturation_throughput = -1;             // plateau (median), -1: none
+  double saturation_throughput_per_source = -1;  // the same per active source
+  int plateau_points = 0;                        // points in the median
+  double saturation_throughput_max = 0;
   double saturation_load = -1;
   bool deadlock = false;  // the last point deadlocked
+  bool stall = false;     // the last point stalled
 };
 
 // lo, lo + step, ... up to hi (within step / 1000), rounded to 1e-9; empty

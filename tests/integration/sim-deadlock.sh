@@ -21,8 +21,9 @@
 #    they accept what is offered (>= 0.95 x offered).
 # Every simulation uses the installed LFTs, SL2VL tables and the SA's path
 # SLs (run-fabric.sh -s), keiro simulate's default model (4 KiB per (port,
-# VL), 2 KiB MTU, 2,000 + 10,000 cycles, deadlock after 25.6 us without
-# progress) and simulation seeds 1 2.
+# VL), 2 KiB MTU, 2,000 + 10,000 cycles; a deadlock is found in the cycle
+# it closes, and the run ends 25.6 us after the last move anywhere) and
+# simulation seeds 1 2.
 #
 # Floors at load 1: about 80% of the lowest value measured on fabric seeds
 # 1-3 with simulation seeds 1-2 (and seed 3 on fabric 1), so a routing or
@@ -30,7 +31,7 @@
 # 0.753-0.818 -> 0.60; keiro-acro 0.694-0.730 and keiro-dl 0.697-0.725 ->
 # 0.55; keiro-loren 0.284-0.376 -> 0.22 (LOREN's table-driven forwarding is
 # not minimal on a torus laid out flat: it saturates at 0.28-0.38). minhop
-# moves 0.000-0.09 before it locks up (the run stops at the deadlock).
+# moves 0.000-0.09 before it locks up (the run ends once nothing moves).
 . "${KEIRO_SRCDIR:-$(dirname "$0")/../..}/tests/integration/common.sh"
 it_require_sim
 rm -rf "$IT_DIR" && mkdir -p "$IT_DIR"

@@ -8,9 +8,16 @@
 #  - OpenSM's minhop dumps of a 5-ring (tests/unit/data/ring5-minhop, SL 0
 #    assumed) with one 2 KiB packet per (port, VL): deadlocks (exit 1) on the
 #    cycle of clockwise ring channels, the same channels keiro check names as
-#    its credit loop;
+#    its credit loop, closed at cycle 111,121 whether the run measures
+#    114,000 (4,879 cycles left after it), 120,000 or 200,000 cycles;
+#  - no false verdicts: shift all-to-all with a 30 us switch (longer than the
+#    old 25.6 us "nothing moved" rule) completes, no deadlock, no stall,
+#    exit 0; --deadlock-time below one hop (0.05 us < 53 cycles) is refused
+#    (exit 2) with the bound in the message;
+#  - transpose: throughput per terminal and per active source (56 of 64:
+#    transpose fixes the 8 terminals i = (a, a));
 #  - --topology FILE --engine NAME routes first; bad options exit 2;
-#  - --sweep (JSON points and saturation), --plot (one polyline per routing,
+#  - --sweep (JSON points, saturation plateau and maximum), --plot (one polyline per routing,
 #    one point per load) and a dump directory next to engine:dl side by side.
 . "${KEIRO_SRCDIR:-$(dirname "$0")/../..}/tests/integration/common.sh"
 rm -rf "$IT_DIR" && mkdir -p "$IT_DIR"
@@ -75,8 +82,57 @@ grep -q "^  cycle over 5 full (channel, VL) buffers: S1 port 2 VL 0 -> S2 port 2
   "$IT_DIR/minhop.out" || it_fail "text cycle: $(cat "$IT_DIR/minhop.out")"
 it_log "minhop ring: $(grep -m1 'deadlock ' "$IT_DIR/minhop.out" | sed 's/^ *//')"
 
+# The same deadlock closes at the same cycle whatever the run's length past
+# it, even when the run ends less than the stall time (25.6 us = 5,000
+# cycles) later: the closing is seen when it happens, and the end of the run
+# looks once more.
+for cycles in 114000 120000 200000; do
+  out="$IT_DIR/minhop-$cycles.json"
+  "$IT_KEIRO" simulate "$ring" --assume-sl 0 --buffer 2048 --cycles $cycles --json >"$out" 2>&1
+  rc=$?
+  [ $rc -eq 1 ] && [ "$(kh_json "$out" verdict)" = deadlock ] && [ "$(kh_json "$out" deadlock_at)" = 111121 ] &&
+    [ "$(kh_json "$out" deadlock_cycle)" = "$want" ] ||
+    it_fail "minhop ring --cycles $cycles: exit $rc, want 1 and a deadlock closed at 111121: $(cat "$out")"
+done
+"$IT_KEIRO" simulate "$ring" --assume-sl 0 --buffer 2048 --cycles 100000 --json >"$IT_DIR/minhop-100000.json" 2>&1 ||
+  it_fail "minhop ring --cycles 100000 (ends before the loop closes): exit $?: $(cat "$IT_DIR/minhop-100000.json")"
+
+# No false deadlock: a 30 us switch (5,860 cycles) keeps packets waiting
+# longer than 5,000 cycles with nothing moving; the stall time grows to one
+# hop (1 + 5,860 + 32 cycles) and the all-to-all completes.
+out="$IT_DIR/slow-switch.json"
+"$IT_KEIRO" simulate "$dumps" --traffic alltoall --switch-latency 30000 --json >"$out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && [ "$(kh_json "$out" verdict)" = ok ] && [ "$(kh_json "$out" deadlock)" = false ] &&
+  [ "$(kh_json "$out" stall)" = false ] && [ "$(kh_json "$out" completed)" = true ] ||
+  it_fail "alltoall --switch-latency 30000: exit $rc, want 0, no deadlock, no stall: $(cat "$out")"
+"$IT_KEIRO" simulate "$dumps" --traffic alltoall --deadlock-time 0.05 >"$IT_DIR/short.out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q "shorter than one hop.* = 53 cycles (0.271 us)" "$IT_DIR/short.out" ||
+  it_fail "--deadlock-time 0.05: exit $rc, want 2 naming the 53-cycle bound: $(cat "$IT_DIR/short.out")"
+"$IT_KEIRO" simulate "$dumps" --traffic alltoall --switch-latency 30000 --deadlock-time 25.6 >"$IT_DIR/short.out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q "= 5893 cycles" "$IT_DIR/short.out" ||
+  it_fail "--switch-latency 30000 --deadlock-time 25.6: exit $rc, want 2 naming 5893 cycles: $(cat "$IT_DIR/short.out")"
+
+# Transpose on 64 terminals (6 bits rotated by 3) leaves the 8 terminals
+# (a, a) silent: throughput per terminal and per active source (56).
+out="$IT_DIR/transpose.json"
+"$IT_KEIRO" simulate "$dumps" --traffic transpose --json >"$out" 2>&1 || it_fail "transpose: exit $?: $(cat "$out")"
+python3 - "$out" <<'PY' || it_fail "transpose per source: $(cat "$out")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["active_sources"] == 56, d
+assert abs(d["throughput_per_source"] - d["throughput"] * 64 / 56) < 1e-5, d
+assert abs(d["offered_per_source"] - d["offered"] * 64 / 56) < 1e-5, d
+PY
+"$IT_KEIRO" simulate "$dumps" --traffic transpose >"$IT_DIR/transpose.out" 2>&1
+grep -q "^  per source    0\.[0-9]* accepted (offered 0\.[0-9]*) per active source: 56 of 64 terminals send$" \
+  "$IT_DIR/transpose.out" || it_fail "transpose text: $(cat "$IT_DIR/transpose.out")"
+
 # --sweep: one point per load, accepted follows offered at low load, the
-# saturation throughput is the highest accepted one; --plot draws one line per
+# saturation throughput is the plateau (median of the points from the
+# saturation load on) beside the highest accepted; --plot draws one line per
 # routing with one point per load; several inputs side by side, keyed by label.
 "$IT_KEIRO" simulate "$dumps" --sweep 0.2:1:0.4 --json >"$IT_DIR/sweep.json" 2>"$IT_DIR/err" ||
   it_fail "sweep: exit $?: $(cat "$IT_DIR/err" "$IT_DIR/sweep.json")"
@@ -90,9 +146,14 @@ assert [p["load"] for p in pts] == [0.2, 0.6, 1.0], pts
 assert abs(pts[0]["throughput"] - 0.2) < 0.02 and abs(pts[1]["throughput"] - 0.6) < 0.03, pts
 # The load-1 point is the single run at --load 1 (same seed): same numbers.
 assert pts[2]["throughput"] == one["throughput"] and pts[2]["latency_p99"] == one["latency_p99"], (pts[2], one)
-assert d["saturation"]["throughput"] == max(p["throughput"] for p in pts), d["saturation"]
-# keiro-nue saturates on the 4x4x4 torus between 0.6 and 1 (about 0.8).
-assert d["saturation"]["load"] == 1 and pts[2]["throughput"] < 0.95 * pts[2]["offered"], d
+sat = d["saturation"]
+assert sat["throughput_max"] == max(p["throughput"] for p in pts), sat
+# keiro-nue saturates on the 4x4x4 torus between 0.6 and 1 (about 0.8): the
+# plateau is the one point from load 1 on.
+assert sat["load"] == 1 and pts[2]["throughput"] < 0.95 * pts[2]["offered"], d
+assert sat["plateau_points"] == 1 and sat["throughput"] == pts[2]["throughput"], sat
+assert sat["throughput_per_source"] == pts[2]["throughput_per_source"] == pts[2]["throughput"], sat
+assert d["active_sources"] == 64 and d["stall"] is False and d["stall_load"] is None, d
 assert d["deadlock"] is False and d["deadlock_cycle"] == [] and d["deadlock_load"] is None, d
 assert pts[0]["latency_avg"] < pts[1]["latency_avg"] < pts[2]["latency_avg"], pts
 PY
@@ -124,7 +185,7 @@ assert ">nue<" in s and ">keiro-dl<" in s
 PY
 done
 "$IT_KEIRO" simulate "$dumps" engine:dl --topology "$torus" --sweep 0.2:1:0.4 >"$IT_DIR/both.out" 2>&1
-grep -q "^keiro-dl: saturation throughput 0\.[0-9]*, saturation load " "$IT_DIR/both.out" ||
+grep -q "^keiro-dl: saturation throughput 0\.[0-9]* (plateau: median accepted of 1 point from the saturation load on), per active source 0\.[0-9]* (64 send); highest accepted 0\.[0-9]*, saturation load 1; deadlock no$" "$IT_DIR/both.out" ||
   it_fail "side-by-side text: $(cat "$IT_DIR/both.out")"
 "$IT_KEIRO" simulate "$ring" --assume-sl 0 --buffer 2048 --cycles 200000 --sweep 0.5:1:0.5 --json \
   >"$IT_DIR/ring-sweep.json" 2>&1
@@ -141,7 +202,8 @@ one = json.load(open(sys.argv[2]))
 assert d["deadlock"] is True and d["deadlock_load"] == 0.5 and len(d["points"]) == 1, d
 assert one["deadlock"] is True and len(one["deadlock_cycle"]) == 5, one
 assert d["deadlock_cycle"] == one["deadlock_cycle"] == d["points"][0]["deadlock_cycle"], (d, one)
-assert d["saturation"]["throughput"] == 0 and d["saturation"]["load"] == 0.5, d
+assert d["saturation"]["throughput"] is None and d["saturation"]["throughput_max"] == 0, d
+assert d["saturation"]["load"] == 0.5 and d["saturation"]["plateau_points"] == 0, d
 PY
 
 # Usage errors.

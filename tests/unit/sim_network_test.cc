@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // keiro simulate's network model (core/sim/network.h) on cases whose answer
 // is known by hand: zero-load latency, a shared bottleneck link, a ring that
-// deadlocks with one VL and does not with a dateline VL change, repeatability.
+// deadlocks with one VL and does not with a dateline VL change, repeatability;
+// deadlocks found in the cycle they close at any run length, partial
+// deadlocks, stalls that are not deadlocks, the sweep's plateau and the
+// throughput per active source.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "core/check/verify.h"
+#include "core/io/dump_dir.h"
 #include "core/metrics/svg.h"
 #include "core/sim/network.h"
 #include "tests/unit/fabrics.h"
@@ -113,6 +118,11 @@ TEST(SimNetwork, TwoSourcesShareOneBottleneckLinkEqually) {
   EXPECT_NEAR(res.source_throughput[1], 0.5, 0.01);
   EXPECT_EQ(res.source_throughput[2], 0);
   EXPECT_NEAR(res.throughput, 0.25, 0.005);  // one link's worth over 4 terminals
+  // Per active source: two of the four terminals send.
+  EXPECT_EQ(res.active_sources, 2);
+  EXPECT_DOUBLE_EQ(res.throughput_per_source, res.throughput * 4 / 2);
+  EXPECT_NEAR(res.throughput_per_source, 0.5, 0.01);
+  EXPECT_DOUBLE_EQ(res.offered_per_source, res.offered * 2);
   // One source alone gets the whole link.
   c.fixed_dest = {2, -1, -1, -1};
   const sim::Result one = sim::simulate(f, r, c);
@@ -127,7 +137,7 @@ Config full_uniform(uint64_t seed) {
   c.seed = seed;
   c.warmup = 1000;
   c.measure = 30000;
-  c.deadlock_cycles = 2000;
+  c.stall_cycles = 2000;
   return c;
 }
 
@@ -194,18 +204,157 @@ TEST(SimNetwork, SameSeedSameResult) {
 }
 
 TEST(SimNetwork, PartialDeadlockIsFoundWhileTheRestMoves) {
-  // Ring of 6 with shortest paths on the lowest port and one VL: a credit
-  // loop the static check finds; under full load the simulation shows it.
-  const Fabric f = fixtures::ring(6, {.hcas = 2});
-  const Routing r = fixtures::min_hop(f);
-  const check::Result chk = check::verify(f, r);
-  ASSERT_TRUE(chk.credit_loop);
-  const sim::Result res = sim::simulate(f, r, full_uniform(3));
+  // A 5-ring (switches 0-4) routed clockwise with one VL, and a tail 0 - 5 -
+  // 6 beside it, one CA per switch. The ring's CAs send three hops clockwise
+  // (t -> t + 3): a credit loop over the five clockwise channels that fills
+  // at full load (two hops, t -> t + 2, did not fill it with two packets per
+  // buffer). CAs 5 and 6 send to each other over the link 5 - 6, which
+  // no ring packet uses: they keep delivering after the ring has locked up.
+  const Fabric f = fixtures::from_links(7, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 0}, {0, 5}, {5, 6}},
+                                        {.hcas = 1});
+  Routing r = fixtures::min_hop(f);
+  for (int32_t s = 0; s < 5; ++s) {
+    uint8_t clockwise = 0;
+    for (int32_t ch = f.out_begin(s); ch < f.out_end(s); ++ch)
+      if (f.channel(ch).dst == (s + 1) % 5) clockwise = f.channel(ch).src_port;
+    for (int32_t t = 0; t < 5; ++t)
+      if (f.terminal(t).sw != s) r.set_out_port(s, f.terminal(t).lid, clockwise);
+  }
+  ASSERT_TRUE(check::verify(f, r).credit_loop);
+  Config c = full_uniform(3);
+  c.traffic = Traffic::kFixed;
+  c.fixed_dest = {3, 4, 0, 1, 2, 6, 5};
+  const sim::Result res = sim::simulate(f, r, c);
   ASSERT_TRUE(res.deadlock);
-  ASSERT_FALSE(res.deadlock_cycle.empty());
-  // Every buffer of the cycle is a (channel, VL 0) of the ring.
+  EXPECT_FALSE(res.stall);
+  ASSERT_EQ(res.deadlock_cycle.size(), 5u);
+  // Every buffer of the cycle is a clockwise (channel, VL 0) of the ring.
   for (const std::string &h : res.deadlock_cycle)
     EXPECT_NE(h.find(" VL 0"), std::string::npos) << h;
+  EXPECT_GT(res.deadlock_packets, 0);
+  // The rest moves: the run went on to its end (the fabric never stood still
+  // for stall_cycles), and after the cycle closed CAs 5 and 6 kept
+  // delivering at line rate (one 32-credit packet each per 32 cycles, less
+  // the Bernoulli gaps), while no ring CA delivered anything more than the
+  // packets already past the ring then.
+  EXPECT_EQ(res.cycles, c.warmup + c.measure);
+  ASSERT_LT(res.deadlock_at, res.cycles - 10000) << "closed late: too little left to see";
+  const double after = static_cast<double>(res.cycles - res.deadlock_at) / 32;
+  EXPECT_GT(res.delivered_after_deadlock, 2 * 0.9 * after) << "closed at " << res.deadlock_at;
+  EXPECT_NEAR(res.source_throughput[5], 1.0, 0.05);
+  EXPECT_NEAR(res.source_throughput[6], 1.0, 0.05);
+}
+
+std::string data_path(const std::string &name) {
+  const char *srcdir = std::getenv("srcdir");
+  return std::string(srcdir ? srcdir : ".") + "/tests/unit/data/" + name;
+}
+
+TEST(SimDeadlock, LateDeadlockIsFoundAtAnyRunLengthInTheCycleItCloses) {
+  // OpenSM's minhop on the 5-ring (dumps), SL 0, one 2 KiB packet per (port,
+  // VL), uniform load 1: the clockwise credit loop closes at cycle 111,121,
+  // after which almost nothing moves. A run that ends before then sees no
+  // deadlock; every run that ends after it reports the same cycle, closed in
+  // the same cycle, whether it ends 4,879 cycles later (measured 114,000:
+  // the old check, every 5,000 cycles among packets that waited 5,000, missed
+  // it), 10,879 or 90,879 cycles later.
+  io::LoadedRouting lr;
+  std::string err;
+  ASSERT_TRUE(io::load_dump_dir(data_path("ring5-minhop"), {}, lr, err)) << err;
+  Config c;
+  c.assume_sl = 0;
+  c.buffer_credits = 32;
+  const std::vector<std::string> want = {"S1 port 2 VL 0", "S2 port 2 VL 0", "S3 port 2 VL 0",
+                                         "S4 port 2 VL 0", "S5 port 2 VL 0"};
+  c.measure = 100000;
+  const sim::Result early = sim::simulate(lr.fabric, lr.routing, c);
+  EXPECT_FALSE(early.deadlock);
+  EXPECT_FALSE(early.stall);
+  for (const int64_t measure : {114000, 120000, 200000}) {
+    c.measure = measure;
+    const sim::Result res = sim::simulate(lr.fabric, lr.routing, c);
+    ASSERT_TRUE(res.deadlock) << measure;
+    EXPECT_FALSE(res.stall);
+    EXPECT_EQ(res.deadlock_at, 111121) << measure;
+    EXPECT_EQ(res.deadlock_cycle, want) << measure;
+    EXPECT_EQ(res.deadlocks, 1);
+    EXPECT_EQ(res.deadlock_packets, 5) << "one 2 KiB packet per full buffer";
+    EXPECT_GE(res.packets_stuck, res.deadlock_packets);
+    EXPECT_LE(res.cycles, c.warmup + measure);
+  }
+}
+
+TEST(SimDeadlock, CreditsOnTheirWayBackAreNoDeadlock) {
+  // The same minhop ring with 4 KiB buffers (two packets) does not lock up
+  // within 30,000 cycles at load 1 with seeds 1, 3 and 8: it delivers to
+  // the end. Its buffers often look full for a moment while a packet's
+  // credits are still on their way back upstream; counting those as missing
+  // (the free credits instead of the credits minus the packets queued)
+  // closes false cycles there, at cycles 16,345, 28,507 and 6,575.
+  io::LoadedRouting lr;
+  std::string err;
+  ASSERT_TRUE(io::load_dump_dir(data_path("ring5-minhop"), {}, lr, err)) << err;
+  Config c;
+  c.assume_sl = 0;
+  c.measure = 30000;
+  for (const uint64_t seed : {1, 3, 8}) {
+    c.seed = seed;
+    const sim::Result res = sim::simulate(lr.fabric, lr.routing, c);
+    EXPECT_FALSE(res.deadlock) << "seed " << seed << ": closed at " << res.deadlock_at;
+    EXPECT_FALSE(res.stall) << "seed " << seed;
+    EXPECT_EQ(res.cycles, c.warmup + c.measure);
+    EXPECT_GT(res.throughput, 0.2) << "seed " << seed;
+  }
+}
+
+TEST(SimDeadlock, LongSwitchLatencyIsNoDeadlockAndNoStall) {
+  // A 30 us switch (5,860 cycles, longer than the 5,000-cycle stall time
+  // before the default grew with it): every packet sits out the latency at
+  // each switch with nothing else moving. The old rule called that a
+  // deadlock at cycle 5,000; the tables are deadlock free.
+  const Fabric f = fixtures::ca_ring(4);
+  const Routing r = fixtures::route_ring(f, false);
+  Config c;
+  c.traffic = Traffic::kAlltoall;
+  c.switch_latency = 5860;
+  EXPECT_EQ(sim::min_stall_cycles(c), 1 + 5860 + 32);
+  EXPECT_EQ(sim::stall_cycles(c), 1 + 5860 + 32);
+  const sim::Result res = sim::simulate(f, r, c);
+  EXPECT_TRUE(res.completed);
+  EXPECT_FALSE(res.deadlock);
+  EXPECT_FALSE(res.stall);
+  EXPECT_TRUE(res.deadlock_cycle.empty());
+  EXPECT_EQ(res.packets_delivered, 4 * 3);
+  // Rate traffic too.
+  c.traffic = Traffic::kUniform;
+  c.measure = 50000;
+  const sim::Result rate = sim::simulate(f, r, c);
+  EXPECT_FALSE(rate.deadlock);
+  EXPECT_FALSE(rate.stall);
+  EXPECT_GT(rate.packets_delivered, 0);
+}
+
+TEST(SimDeadlock, StallWithoutCycleIsAStallNotADeadlock) {
+  // The same 30 us switch with the stall time set below one hop (5,000 <
+  // 5,893 cycles): the first packets wait out the switch latency with nothing
+  // moving, the run ends at 5,000 cycles without a cycle of full buffers, and
+  // the verdict is a stall.
+  const Fabric f = fixtures::ca_ring(4);
+  const Routing r = fixtures::route_ring(f, false);
+  Config c;
+  c.traffic = Traffic::kAlltoall;
+  c.switch_latency = 5860;
+  c.stall_cycles = 5000;
+  const sim::Result res = sim::simulate(f, r, c);
+  EXPECT_FALSE(res.completed);
+  EXPECT_FALSE(res.deadlock);
+  EXPECT_TRUE(res.deadlock_cycle.empty());
+  ASSERT_TRUE(res.stall);
+  // The four first packets are injected at 0 and last move then.
+  EXPECT_EQ(res.stall_since, 0);
+  EXPECT_EQ(res.stall_at, 5000);
+  EXPECT_EQ(res.packets_stuck, 4);
+  EXPECT_EQ(res.cycles, 5000);
 }
 
 TEST(SimNetwork, AlltoallDeliversEveryMessage) {
@@ -371,8 +520,29 @@ TEST(SimSweep, BottleneckLinkSaturatesAtHalfLoad) {
   EXPECT_EQ(calls, 10u);
   ASSERT_EQ(s.points.size(), 10u);
   EXPECT_FALSE(s.deadlock);
+  EXPECT_FALSE(s.stall);
   EXPECT_NEAR(s.saturation_throughput, 0.25, 0.002);
   EXPECT_DOUBLE_EQ(s.saturation_load, 0.55);
+  // The plateau is the median of the five points from 0.55 on (the middle
+  // one); the maximum is over all ten; per active source (2 of 4) twice it.
+  std::vector<double> past, per;
+  double highest = 0;
+  for (const sim::SweepPoint &p : s.points) {
+    highest = std::max(highest, p.result.throughput);
+    if (p.load >= 0.5) {
+      past.push_back(p.result.throughput);
+      per.push_back(p.result.throughput_per_source);
+    }
+  }
+  ASSERT_EQ(past.size(), 5u);
+  std::sort(past.begin(), past.end());
+  std::sort(per.begin(), per.end());
+  EXPECT_EQ(s.plateau_points, 5);
+  EXPECT_DOUBLE_EQ(s.saturation_throughput, past[2]);
+  EXPECT_DOUBLE_EQ(s.saturation_throughput_per_source, per[2]);
+  EXPECT_NEAR(s.saturation_throughput_per_source, 0.5, 0.004);
+  EXPECT_DOUBLE_EQ(s.saturation_throughput_max, highest);
+  EXPECT_GE(s.saturation_throughput_max, s.saturation_throughput);
   for (const sim::SweepPoint &p : s.points) {
     // Offered: 2 of 4 terminals at load L; Bernoulli arrivals, 2 * 20,000 *
     // L / 32 messages: a few percent of noise.
@@ -387,6 +557,36 @@ TEST(SimSweep, BottleneckLinkSaturatesAtHalfLoad) {
   EXPECT_GE(s.points.front().result.latency_avg, 74);
   EXPECT_LT(s.points.front().result.latency_avg, 90);
   EXPECT_GT(s.points.back().result.latency_avg, 10 * 74);
+}
+
+TEST(SimSweep, PlateauIsTheMedianNotTheNoisiestPoint) {
+  // Two switches with 4 CAs each and one link, uniform traffic: 4 of a CA's
+  // 7 destinations are across the link, so it saturates near load 1 / (4 *
+  // 4/7) = 0.4375, and the accepted throughput can at most reach 2 links /
+  // (4/7) / 8 CAs = 0.4375. Past saturation (0.45 .. 1 on a 0.05 grid, 4,000
+  // cycles each) the accepted throughput scatters between 0.353 and 0.404:
+  // the highest point (load 0.65) lies 0.025 above the median of the
+  // twelve, which is the plateau.
+  const Fabric f = fixtures::from_links(2, {{0, 1}}, {.hcas = 4});
+  const Routing r = fixtures::min_hop(f);
+  Config c;
+  c.warmup = 1000;
+  c.measure = 4000;
+  const sim::Sweep s = sim::sweep(f, r, c, sim::sweep_loads(0.3, 1.0, 0.05));
+  ASSERT_EQ(s.points.size(), 15u);
+  EXPECT_DOUBLE_EQ(s.saturation_load, 0.45);
+  std::vector<double> past;
+  for (const sim::SweepPoint &p : s.points)
+    if (p.load >= s.saturation_load) past.push_back(p.result.throughput);
+  ASSERT_EQ(past.size(), 12u);
+  EXPECT_EQ(s.plateau_points, 12);
+  std::sort(past.begin(), past.end());
+  EXPECT_DOUBLE_EQ(s.saturation_throughput, (past[5] + past[6]) / 2);
+  EXPECT_DOUBLE_EQ(s.saturation_throughput_max, past.back());
+  EXPECT_GT(s.saturation_throughput_max, s.saturation_throughput + 0.02);
+  EXPECT_LT(s.saturation_throughput, 0.4375);
+  // Every terminal sends under uniform traffic.
+  EXPECT_DOUBLE_EQ(s.saturation_throughput_per_source, s.saturation_throughput);
 }
 
 TEST(SimSweep, DeadlockEndsTheSweep) {
@@ -405,11 +605,14 @@ TEST(SimSweep, DeadlockEndsTheSweep) {
   // Ends at the first deadlock: never past the first 1.0 point.
   EXPECT_LE(s.points.size(), 2u);
   EXPECT_DOUBLE_EQ(s.saturation_load, s.points.back().load);
+  // No plateau: the first saturated point is the deadlocked one.
+  EXPECT_EQ(s.saturation_throughput, -1);
+  EXPECT_EQ(s.plateau_points, 0);
   if (s.points.size() == 2) {
     EXPECT_FALSE(s.points[0].result.deadlock);
-    EXPECT_DOUBLE_EQ(s.saturation_throughput, s.points[0].result.throughput);
+    EXPECT_DOUBLE_EQ(s.saturation_throughput_max, s.points[0].result.throughput);
   } else {
-    EXPECT_EQ(s.saturation_throughput, 0);
+    EXPECT_EQ(s.saturation_throughput_max, 0);
   }
 }
 
@@ -428,6 +631,26 @@ TEST(SimSweep, XyChartHasOnePolylinePerSeries) {
   EXPECT_NE(svg.find("points=\"119.0,280.0 315.0,40.0 560.0,40.0 \""), std::string::npos) << svg;
   EXPECT_NE(svg.find("points=\"119.0,280.0 168.0,220.0 \""), std::string::npos) << svg;
   EXPECT_EQ(svg.find("nan"), std::string::npos);
+}
+
+TEST(SimTraffic, PermutationThroughputIsAlsoPerActiveSource) {
+  // Transpose on 16 terminals (4 bits, rotated by 2) fixes 0, 5, 10 and 15:
+  // 12 terminals send. Uniform traffic: all 16.
+  const Fabric f = fixtures::from_links(4, {{0, 1}, {1, 2}, {2, 3}}, {.hcas = 4});
+  const Routing r = fixtures::min_hop(f);
+  Config c;
+  c.traffic = Traffic::kTranspose;
+  c.load = 0.2;
+  c.measure = 5000;
+  const sim::Result t = sim::simulate(f, r, c);
+  EXPECT_EQ(t.active_sources, 12);
+  EXPECT_DOUBLE_EQ(t.throughput_per_source, t.throughput * 16 / 12);
+  EXPECT_DOUBLE_EQ(t.offered_per_source, t.offered * 16 / 12);
+  EXPECT_NEAR(t.offered_per_source, 0.2, 0.03);  // the offered load, per sender
+  c.traffic = Traffic::kUniform;
+  const sim::Result u = sim::simulate(f, r, c);
+  EXPECT_EQ(u.active_sources, 16);
+  EXPECT_DOUBLE_EQ(u.throughput_per_source, u.throughput);
 }
 
 TEST(SimTraffic, PermutationsAreBijections) {
