@@ -276,15 +276,22 @@ kh_sa_sls() {
 
 # kh_ca_ports: one line per CA port of the running fabric, from
 # opensm-subnet.lst: "PORTGUID SWITCHGUID SWITCHPORT" (0x-prefixed hex GUIDs,
-# the switch's node GUID as opensm.mcfdbs names it, the port in decimal),
+# the switch's node GUID as opensm.mcfdbs names it, the port in decimal;
+# opensm-subnet.lst has it in hex),
 # sorted by port GUID.
 kh_ca_ports() {
-  awk '/^\{ CA / {
+  awk '
+    function hex(s,   v, i) {
+      s = tolower(s); v = 0
+      for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+      return v
+    }
+    /^\{ CA / {
       split($0, half, "} {")
       g = half[1]; sub(/.*PortGUID:/, "", g); sub(/ .*/, "", g)
       s = half[2]; sub(/.*NodeGUID:/, "", s); sub(/ .*/, "", s)
       p = half[2]; sub(/.* PN:/, "", p); sub(/ .*/, "", p)
-      if (half[2] ~ /^ *SW/) printf "0x%s 0x%s %d\n", tolower(g), tolower(s), p + 0
+      if (half[2] ~ /^ *SW/) printf "0x%s 0x%s %d\n", tolower(g), tolower(s), hex(p)
     }' "$KH_DIR/dumps/opensm-subnet.lst" | sort -u
 }
 
