@@ -70,12 +70,12 @@ constexpr uint32_t kSaQkey = 0x80010000;
 constexpr uint32_t kIpoibQkey = 0x00000b1b;
 
 // MCMemberRecord component mask bits (IBA 15.2.5.17).
-constexpr uint64_t kMgid = 1ull << 0, kPortGid = 1ull << 1, kQkey = 1ull << 2,
-                   kMtuSel = 1ull << 4, kMtu = 1ull << 5, kTclass = 1ull << 6, kPkey = 1ull << 7,
-                   kRateSel = 1ull << 8, kRate = 1ull << 9, kSl = 1ull << 12,
-                   kFlow = 1ull << 13, kJoinState = 1ull << 16;
+constexpr uint64_t kMgid = 1ull << 0, kPortGid = 1ull << 1, kQkey = 1ull << 2, kMtuSel = 1ull << 4,
+                   kMtu = 1ull << 5, kTclass = 1ull << 6, kPkey = 1ull << 7, kRateSel = 1ull << 8,
+                   kRate = 1ull << 9, kSl = 1ull << 12, kFlow = 1ull << 13, kJoinState = 1ull << 16;
 // What OpenSM 3.3.23 needs to create a group (REQUIRED_MC_CREATE_COMP_MASK).
-constexpr uint64_t kCreateMask = kMgid | kPortGid | kJoinState | kQkey | kTclass | kPkey | kFlow | kSl;
+constexpr uint64_t kCreateMask =
+    kMgid | kPortGid | kJoinState | kQkey | kTclass | kPkey | kFlow | kSl;
 constexpr uint64_t kJoinMask = kMgid | kPortGid | kJoinState;
 
 // Offsets inside the 52-byte MCMemberRecord.
@@ -93,7 +93,9 @@ void put32(uint8_t *p, uint32_t v) {
 void put64(uint8_t *p, uint64_t v) {
   for (int i = 7; i >= 0; --i, v >>= 8) p[i] = static_cast<uint8_t>(v);
 }
-uint16_t get16(const uint8_t *p) { return static_cast<uint16_t>(p[0] << 8 | p[1]); }
+uint16_t get16(const uint8_t *p) {
+  return static_cast<uint16_t>(p[0] << 8 | p[1]);
+}
 uint32_t get32(const uint8_t *p) {
   return uint32_t{p[0]} << 24 | uint32_t{p[1]} << 16 | uint32_t{p[2]} << 8 | p[3];
 }
@@ -114,21 +116,34 @@ struct Mgid {
 
 const char *sa_status_name(uint16_t st) {
   switch ((st >> 8) & 0x7f) {
-    case 1: return "ERR_NO_RESOURCES";
-    case 2: return "ERR_REQ_INVALID";
-    case 3: return "ERR_NO_RECORDS";
-    case 4: return "ERR_TOO_MANY_RECORDS";
-    case 5: return "ERR_REQ_INVALID_GID";
-    case 6: return "ERR_REQ_INSUFFICIENT_COMPONENTS";
-    case 7: return "ERR_REQ_DENIED";
-    default: break;
+    case 1:
+      return "ERR_NO_RESOURCES";
+    case 2:
+      return "ERR_REQ_INVALID";
+    case 3:
+      return "ERR_NO_RECORDS";
+    case 4:
+      return "ERR_TOO_MANY_RECORDS";
+    case 5:
+      return "ERR_REQ_INVALID_GID";
+    case 6:
+      return "ERR_REQ_INSUFFICIENT_COMPONENTS";
+    case 7:
+      return "ERR_REQ_DENIED";
+    default:
+      break;
   }
   switch ((st >> 2) & 7) {
-    case 1: return "BAD_VERSION";
-    case 2: return "METHOD_NOT_SUPPORTED";
-    case 3: return "METHOD_ATTR_NOT_SUPPORTED";
-    case 7: return "INVALID_FIELD";
-    default: return "UNKNOWN";
+    case 1:
+      return "BAD_VERSION";
+    case 2:
+      return "METHOD_NOT_SUPPORTED";
+    case 3:
+      return "METHOD_ATTR_NOT_SUPPORTED";
+    case 7:
+      return "INVALID_FIELD";
+    default:
+      return "UNKNOWN";
   }
 }
 
@@ -149,7 +164,7 @@ bool is_ipoib(const uint8_t *mgid) {
 
 // The IPv4 broadcast MGID of the partition and scope of an IPoIB MGID.
 void ipoib_bcast_of(const uint8_t *mgid, uint8_t *out) {
-  static const uint8_t kBcast[16] = {0xff, 0x12, 0x40, 0x1b, 0xff, 0xff, 0, 0,
+  static const uint8_t kBcast[16] = {0xff, 0x12, 0x40, 0x1b, 0xff, 0xff, 0,    0,
                                      0,    0,    0,    0,    0xff, 0xff, 0xff, 0xff};
   std::memcpy(out, kBcast, 16);
   out[1] = static_cast<uint8_t>(0x10 | (mgid[1] & 0x0f));
@@ -238,10 +253,11 @@ std::string describe(const Group &g) {
 }
 
 void usage() {
-  std::fprintf(stderr,
-               "usage: sa_mcast [--file FILE] [--timeout MS] [--retries N] [--ca NAME] [--port N]\n"
-               "  commands (stdin): join MGID PORTGUID [sl=N qkey=Q pkey=P tclass=T flow=F mtu=M\n"
-               "                    rate=R state=S] | leave MGID PORTGUID [state=S] | query MGID\n");
+  std::fprintf(
+      stderr,
+      "usage: sa_mcast [--file FILE] [--timeout MS] [--retries N] [--ca NAME] [--port N]\n"
+      "  commands (stdin): join MGID PORTGUID [sl=N qkey=Q pkey=P tclass=T flow=F mtu=M\n"
+      "                    rate=R state=S] | leave MGID PORTGUID [state=S] | query MGID\n");
 }
 
 }  // namespace
@@ -364,20 +380,29 @@ int main(int argc, char **argv) {
         if (!parse_u(v, max, x)) bad("option value out of range");
         return x;
       };
-      if (k == "sl") o_sl = num(15);
-      else if (k == "qkey") o_qkey = num(UINT32_MAX);
-      else if (k == "pkey") o_pkey = num(0xffff);
-      else if (k == "tclass") o_tclass = num(255);
-      else if (k == "flow") o_flow = num(0xfffff);
-      else if (k == "mtu") o_mtu = num(5);
-      else if (k == "rate") o_rate = num(63);
-      else if (k == "state") state = num(15);
-      else bad("unknown option");
+      if (k == "sl")
+        o_sl = num(15);
+      else if (k == "qkey")
+        o_qkey = num(UINT32_MAX);
+      else if (k == "pkey")
+        o_pkey = num(0xffff);
+      else if (k == "tclass")
+        o_tclass = num(255);
+      else if (k == "flow")
+        o_flow = num(0xfffff);
+      else if (k == "mtu")
+        o_mtu = num(5);
+      else if (k == "rate")
+        o_rate = num(63);
+      else if (k == "state")
+        state = num(15);
+      else
+        bad("unknown option");
     }
     if (!state) bad("state=0 joins nothing");
     char guid_txt[24] = "";
-    if (cmd != "query") std::snprintf(guid_txt, sizeof guid_txt, " 0x%016llx",
-                                      static_cast<unsigned long long>(guid));
+    if (cmd != "query")
+      std::snprintf(guid_txt, sizeof guid_txt, " 0x%016llx", static_cast<unsigned long long>(guid));
     const std::string what = cmd + " " + mgid.text + guid_txt;
     auto refuse = [&](uint16_t status) {
       std::printf("ERR %s status=0x%04x %s\n", what.c_str(), status, sa_status_name(status));
@@ -463,7 +488,7 @@ int main(int argc, char **argv) {
     put32(rec + kOffQkey, want.qkey);
     rec[kOffTclass] = want.tclass;
     put16(rec + kOffPkey, want.pkey);
-    if (mask & kMtu) rec[kOffMtu] = static_cast<uint8_t>(2 << 6 | want.mtu);    // exactly
+    if (mask & kMtu) rec[kOffMtu] = static_cast<uint8_t>(2 << 6 | want.mtu);     // exactly
     if (mask & kRate) rec[kOffRate] = static_cast<uint8_t>(2 << 6 | want.rate);  // exactly
     put32(rec + kOffSlFlowHop, uint32_t{want.sl} << 28 | want.flow << 8);
     std::vector<uint8_t> ans;
