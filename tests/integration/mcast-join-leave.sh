@@ -18,7 +18,9 @@
 #        and "mcast") agree the multicast tables are sound;
 #      - OpenSM's VmRSS stays flat: at the end at most MCAST_RSS_TOL_KB
 #        (default 512) above the largest value after the first two batches.
-#  OpenSM logs no error line of its own.
+#  and a refused join (an IPoIB group with another SL than the broadcast
+#  group's) is one ERR line with the SA's status. OpenSM logs no other error
+#  line of its own.
 # Environment: MCAST_CHANGES (default 200), MCAST_SEED (default 1),
 # MCAST_RSS_TOL_KB. The RSS bound: measured with OpenSM's own tree builder
 # (docs/testing.md, "Multicast groups in the tests"), OpenSM's VmRSS grew by
@@ -66,6 +68,19 @@ if [ "$got" = "$want" ]; then
   it_log "fixed: 3 joins -> mlid $fixed_mlid, opensm-sa.dump lists the group under it with the 3 ports"
 else
   it_fail "fixed: opensm-sa.dump group $fixed_mlid has members '$got', expected '$want'"
+fi
+
+# A refused join reads as one ERR line with the SA's status and exit 1: an
+# IPoIB group must have the broadcast group's SL (0), so SL 3 is refused
+# (OpenSM logs ERR 1B34 and ERR 1B1C for it, the only error lines allowed).
+IT_KNOWN_OSM_ERRS+=('ERR 1B34: SL mismatch: query 3 group 0' 'ERR 1B1C: validate_other_comp_fields failed for MGID: ff12:601b:ffff::1:ff00:9,')
+echo "join ff12:601b:ffff::1:ff00:9 $(head -n 1 "$IT_OUT/ca-ports.txt" | cut -d' ' -f1) sl=3" >"$IT_OUT/refused.cmd"
+kh_mcast_join_file "$IT_OUT/refused.cmd" "$IT_OUT/refused.out"
+rc=$?
+if [ $rc -eq 1 ] && grep -q '^ERR join ff12:601b:ffff::1:ff00:9 .* status=0x0200 ERR_REQ_INVALID$' "$IT_OUT/refused.out"; then
+  it_log "refused: an IPoIB group with SL 3 -> $(cut -d' ' -f5- "$IT_OUT/refused.out"), exit 1"
+else
+  it_fail "refused: sa_mcast exited $rc with '$(cat "$IT_OUT/refused.out")', expected ERR_REQ_INVALID and exit 1"
 fi
 
 # ---- 2. the storm: the plan (every batch's commands and the membership
