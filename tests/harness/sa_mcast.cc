@@ -33,12 +33,16 @@
 // leave: SubnAdmDelete with MGID, PortGID and JoinState.
 //
 // Output (stdout): one line per command,
-//   0xc001 join ff12:401b:ffff::1 0x0002c90300000001 sl=0 qkey=0x00000b1b mtu=4 rate=3 created
-//   0xc001 leave ff12:401b:ffff::1 0x0002c90300000001
-//   0xc001 query ff12:401b:ffff::1 sl=0 qkey=0x00000b1b mtu=4 rate=3
-//   ERR join ff12:... 0x... status=0x0200 ERR_REQ_INVALID
+//   0xc001 join ff12:401b:ffff::1 0x0103000000000001 sl=0 qkey=0x00000b1b
+//     pkey=0xffff mtu=4 rate=3 created                       (one line)
+//   0xc001 leave ff12:401b:ffff::1 0x0103000000000001
+//   0xc001 query ff12:401b:ffff::1 sl=0 qkey=0x00000b1b pkey=0xffff mtu=4
+//     rate=3                                                 (one line)
+//   ERR join ff12:601b:ffff::1:ff00:9 0x0103000000000001 status=0x0200
+//     ERR_REQ_INVALID                                        (one line)
 // The first field is the MLID the SA answered (for leave: the group's MLID
-// from a query just before) or ERR.
+// from a query just before) or ERR; "created" when the join created the
+// group. mtu and rate are the IBA codes (4: 2048 bytes, 3: 10 Gb/s).
 // Exit: 0 every command succeeded, 1 some were refused by the SA, 2 usage,
 // I/O error or no answer from the SA after the retries.
 // Runs under LD_PRELOAD=libumad2sim.so against ibsim, or on a real port.
