@@ -134,10 +134,17 @@ kh_ibsim_cmd() {
 
 # kh_write_conf FILE KEY=VALUE...: an opensm.conf for the run. Keys given
 # override the defaults below; "plugin_options" goes to event_plugin_options,
-# "plugin=no" leaves the plugin out.
+# "plugin=no" leaves the plugin out. "mcast=yes" is for tests that join
+# multicast groups: sa_db_dump TRUE (OpenSM writes opensm-sa.dump, the
+# groups with their SL and member port GIDs, into the dump directory) and
+# sweep_interval 1, because OpenSM rewrites opensm-sa.dump only at the end
+# of a sweep (light sweeps too, when a join or leave changed the SA's
+# database) and sweep_interval 0 means no light sweeps at all.
+# "sweep_interval=N" and "sa_db_dump=TRUE" set either alone.
 kh_write_conf() {
   local conf=$1; shift
   local engines="keiro-nue,updn" popts="" plugin=yes qos=TRUE lmc=0 maxop=5 extra=""
+  local sweep=0 sadump=""
   local kv
   for kv in "$@"; do
     case $kv in
@@ -147,6 +154,10 @@ kh_write_conf() {
       qos=*) qos=${kv#qos=} ;;
       lmc=*) lmc=${kv#lmc=} ;;
       max_op_vls=*) maxop=${kv#max_op_vls=} ;;
+      sweep_interval=*) sweep=${kv#sweep_interval=} ;;
+      sa_db_dump=*) sadump=${kv#sa_db_dump=} ;;
+      mcast=yes) sadump=TRUE; [ "$sweep" = 0 ] && sweep=1 ;;
+      mcast=*) ;;
       *) extra="$extra${kv%%=*} ${kv#*=}"$'\n' ;;
     esac
   done
@@ -163,7 +174,8 @@ kh_write_conf() {
     echo "log_flags 0x43"
     echo "force_log_flush TRUE"
     echo "dump_files_dir $KH_DIR/dumps"
-    echo "sweep_interval 0"
+    echo "sweep_interval $sweep"
+    [ -n "$sadump" ] && echo "sa_db_dump $sadump"
     echo "sm_priority 15"
     printf '%s' "$extra"
   } >"$conf"
@@ -258,6 +270,160 @@ kh_sa_sls() {
   kh_say "SA: $(wc -l <"$KH_DIR/sa-pairs.txt") PathRecords in $((SECONDS - t0)) s"
   [ $rc -eq 0 ] || { kh_fail "SA queries failed (rc $rc):"; tail -3 "$KH_DIR/sa_path_sl.err" >&2; }
   return $rc
+}
+
+# ---- multicast groups (sa_mcast; the run needs kh_write_conf ... mcast=yes) ----
+
+# kh_ca_ports: one line per CA port of the running fabric, from
+# opensm-subnet.lst: "PORTGUID SWITCHGUID SWITCHPORT" (0x-prefixed hex GUIDs,
+# the switch's node GUID as opensm.mcfdbs names it, the port in decimal;
+# opensm-subnet.lst has it in hex),
+# sorted by port GUID.
+kh_ca_ports() {
+  awk '
+    function hex(s,   v, i) {
+      s = tolower(s); v = 0
+      for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+      return v
+    }
+    /^\{ CA / {
+      split($0, half, "} {")
+      g = half[1]; sub(/.*PortGUID:/, "", g); sub(/ .*/, "", g)
+      s = half[2]; sub(/.*NodeGUID:/, "", s); sub(/ .*/, "", s)
+      p = half[2]; sub(/.* PN:/, "", p); sub(/ .*/, "", p)
+      if (half[2] ~ /^ *SW/) printf "0x%s 0x%s %d\n", tolower(g), tolower(s), hex(p)
+    }' "$KH_DIR/dumps/opensm-subnet.lst" | sort -u
+}
+
+# kh_mcast_join_file FILE [OUT]: runs sa_mcast (tests/harness/sa_mcast.cc)
+# under umad2sim on the commands in FILE (join/leave/query lines); its answer
+# lines go to OUT (default: stdout), its errors to $KH_DIR/sa_mcast.err.
+# Returns sa_mcast's exit status: 0 every command succeeded, 1 the SA refused
+# some (ERR lines), 2 no answer or usage error.
+kh_mcast_join_file() {
+  local file=$1 out=${2:-/dev/stdout} tool="$KH_BUILDDIR/tests/harness/sa_mcast" rc
+  [ -x "$tool" ] || { kh_fail "no $tool: build first (make)"; return 2; }
+  case $file in /*) ;; *) file="$PWD/$file" ;; esac
+  case $out in /*) ;; *) out="$PWD/$out" ;; esac
+  (cd "$KH_DIR" && LD_PRELOAD="$KH_UMAD2SIM" "$tool" --file "$file" >"$out" 2>>"$KH_DIR/sa_mcast.err")
+  rc=$?
+  [ $rc -eq 2 ] && { kh_fail "sa_mcast failed (rc 2):"; grep -v '^ibwarn' "$KH_DIR/sa_mcast.err" | tail -3 >&2; }
+  return $rc
+}
+
+# kh_mcast CMD...: one sa_mcast command line, its answer on stdout.
+kh_mcast() {
+  printf '%s\n' "$*" >"$KH_DIR/sa_mcast.one"
+  kh_mcast_join_file "$KH_DIR/sa_mcast.one"
+}
+
+# The settle fence. OpenSM answers a join or leave before it has built the
+# group's tree (the SA queues the MLID; the sweeper thread rebuilds the
+# queued MLIDs in one pass, sets the switches' multicast tables and rewrites
+# opensm.mcfdbs), and it rewrites opensm-sa.dump only at the next light
+# sweep; no log line at the harness's log level marks either, and both files
+# are rewritten in place. So after its changes a test toggles one more
+# member of a group of its own: port C joins or leaves the fence group
+# ($KH_MCAST_FENCE_MGID; members A and B stay). The state is settled when
+# opensm.mcfdbs shows C's switch port in the fence group's entry on C's
+# switch exactly when C is a member (the pass that handled that change
+# handled every earlier one too: the SA queued them before it, under the
+# same lock), when opensm-sa.dump lists C exactly when C is a member (so it
+# was written after every change), and when neither file has changed for
+# 0.3 s. The fence group is a group like any other: checks see it too.
+KH_MCAST_FENCE_MGID=${KH_MCAST_FENCE_MGID:-ff12:401b:ffff::f0f0}
+
+# kh_mcast_fence_init: creates the fence group: the first CA ports (by GUID)
+# on three different switches are A, B and C (fewer switches: any three CA
+# ports). Sets KH_MCAST_FENCE_MLID; C starts outside the group.
+kh_mcast_fence_init() {
+  local a b c
+  read -r a b c < <(kh_ca_ports | awk '!($2 in sw) { sw[$2] = 1; print $1 }' | head -n 3 | tr '\n' ' ')
+  [ -n "$c" ] || read -r a b c < <(kh_ca_ports | head -n 3 | cut -d' ' -f1 | tr '\n' ' ')
+  [ -n "$c" ] || { kh_fail "fewer than three CA ports: no multicast fence"; return 1; }
+  KH_MCAST_FENCE_C=$c KH_MCAST_FENCE_IN=0
+  printf 'join %s %s\njoin %s %s\n' "$KH_MCAST_FENCE_MGID" "$a" "$KH_MCAST_FENCE_MGID" "$b" \
+    >"$KH_DIR/fence.cmd"
+  kh_mcast_join_file "$KH_DIR/fence.cmd" "$KH_DIR/fence.out" ||
+    { kh_fail "cannot create the fence group: $(cat "$KH_DIR/fence.out")"; return 1; }
+  KH_MCAST_FENCE_MLID=$(awk 'END { print $1 }' "$KH_DIR/fence.out")
+  kh_say "multicast fence: group $KH_MCAST_FENCE_MGID mlid $KH_MCAST_FENCE_MLID, toggling $c"
+}
+
+# kh_mcast_settle [TIMEOUT_S]: toggles the fence member (above) and waits
+# until OpenSM has processed every earlier join and leave: opensm.mcfdbs and
+# opensm-sa.dump then show the settled state. Fails on timeout (default 30 s)
+# or when OpenSM exits.
+kh_mcast_settle() {
+  local timeout=${1:-30} cmd=join sw port
+  [ -n "${KH_MCAST_FENCE_MLID:-}" ] || kh_mcast_fence_init || return 1
+  [ "$KH_MCAST_FENCE_IN" = 1 ] && cmd=leave
+  kh_mcast "$cmd $KH_MCAST_FENCE_MGID $KH_MCAST_FENCE_C" >"$KH_DIR/fence.out" ||
+    { kh_fail "fence $cmd refused: $(cat "$KH_DIR/fence.out")"; return 1; }
+  KH_MCAST_FENCE_IN=$((1 - KH_MCAST_FENCE_IN))
+  read -r _ sw port < <(kh_ca_ports | awk -v c="$KH_MCAST_FENCE_C" '$1 == c')
+  python3 - "$KH_DIR/dumps" "$KH_MCAST_FENCE_MLID" "$KH_MCAST_FENCE_C" "$sw" "$port" \
+      "$KH_MCAST_FENCE_IN" "$timeout" "$KH_OSM_PID" <<'EOF'
+import os, re, sys, time
+dumps, mlid, guid, sw, port, want, timeout, pid = sys.argv[1:]
+mlid, guid, sw, port, want = int(mlid, 16), int(guid, 16), int(sw, 16), int(port), want == "1"
+mcf, sad = os.path.join(dumps, "opensm.mcfdbs"), os.path.join(dumps, "opensm-sa.dump")
+def mcf_has():
+    cur = None
+    for line in open(mcf):
+        m = re.match(r"Switch (0x[0-9a-fA-F]+)", line)
+        if m:
+            cur = int(m.group(1), 16)
+            continue
+        m = re.match(r"(0x[0-9A-Fa-f]+) :(.*)", line)
+        if m and cur == sw and int(m.group(1), 16) == mlid:
+            return port in [int(x, 16) for x in m.group(2).split()]
+    return False
+def sad_has():
+    inside = False
+    for line in open(sad):
+        m = re.match(r"MC Group (0x[0-9a-fA-F]+)", line)
+        if m:
+            inside = int(m.group(1), 16) == mlid
+        elif inside and line.startswith("mcm_port:"):
+            m = re.search(r"port_gid=0x[0-9a-f]+:(0x[0-9a-f]+)", line)
+            if m and int(m.group(1), 16) == guid:
+                return True
+    return False
+def stamp():
+    return (os.stat(mcf).st_mtime_ns, os.stat(sad).st_mtime_ns)
+t0, since, last = time.time(), 0.0, None
+while time.time() - t0 < float(timeout):
+    try:
+        os.kill(int(pid), 0)
+    except OSError:
+        sys.exit("harness: OpenSM exited while waiting for the multicast state")
+    try:
+        s = stamp()
+        ok = mcf_has() == want and sad_has() == want and stamp() == s
+    except OSError:
+        ok = False
+    if not ok:
+        last = None
+    elif s != last:
+        last, since = s, time.time()
+    elif time.time() - since >= 0.3:
+        sys.exit(0)
+    time.sleep(0.05)
+sys.exit("harness: OpenSM did not settle the multicast groups within %s s" % timeout)
+EOF
+}
+
+# kh_mcast_snapshot DEST: copies the settled dump directory (after
+# kh_mcast_settle) to DEST: every OpenSM and keiro dump, opensm.mcfdbs and
+# opensm-sa.dump included.
+kh_mcast_snapshot() {
+  rm -rf "$1" && mkdir -p "$1" && cp -p "$KH_DIR"/dumps/* "$1"/
+}
+
+# kh_rss_kb [PID]: VmRSS of OpenSM (or PID) in kB; empty when it is gone.
+kh_rss_kb() {
+  awk '/^VmRSS:/ { print $2 }' "/proc/${1:-$KH_OSM_PID}/status" 2>/dev/null
 }
 
 # ---- reading results (no process is started here) ----

@@ -13,6 +13,8 @@
 #   -m N           max_op_vls (default 5)
 #   -c 'key value' extra opensm.conf line (repeatable)
 #   -w SECONDS     how long to wait for SUBNET UP (default 120)
+#   -M             multicast dumps: sa_db_dump TRUE and light sweeps every
+#                  second, so opensm-sa.dump follows joins (kh_write_conf mcast=yes)
 #   -s             ask the SA for the path SL of every (source, destination)
 #                  LID pair -> OUTDIR/sa-path-sl.dump (kh_sa_sls)
 #   -k             keep ibsim and OpenSM running; prints their PIDs and the
@@ -29,7 +31,7 @@ usage() { kh_usage "$0" Exit:; }
 
 net= out= timeout=120 sa=no keep=no
 conf_args=()
-while getopts "t:o:e:p:Pq:l:m:c:w:skh" opt; do
+while getopts "t:o:e:p:Pq:l:m:c:w:sMkh" opt; do
   case $opt in
     t) net=$OPTARG ;;
     o) out=$OPTARG ;;
@@ -42,6 +44,7 @@ while getopts "t:o:e:p:Pq:l:m:c:w:skh" opt; do
     c) conf_args+=("${OPTARG%% *}=${OPTARG#* }") ;;
     w) timeout=$OPTARG ;;
     s) sa=yes ;;
+    M) conf_args+=("mcast=yes") ;;
     k) keep=yes ;;
     *) usage ;;
   esac
