@@ -15,7 +15,7 @@
 #                 (default: keiro-nue keiro-acro keiro-dl minhop updn dfsssp
 #                 nue lash torus-2QoS)
 #   -p 'k=v ...'  more event_plugin_options for the keiro engines, e.g.
-#                 -p mcast=opensm (OpenSM's own tree builder over keiro's tables)
+#                 -p mcast_trees=0 (OpenSM's own tree builder over keiro's tables)
 #   -k VLS        VL cap: keiro max_vls=VLS, OpenSM nue_max_num_vls (default 4)
 #   -S SEED       seed of the group choice (default 1)
 #   -w SECONDS    SUBNET UP timeout per run (default 300)

@@ -21,6 +21,7 @@
 #include "tool/args.h"
 #include "tool/command.h"
 #include "tool/live_fabric.h"
+#include "tool/mcast_io.h"
 #include "tool/progress.h"
 #include "tool/tool_io.h"
 
@@ -78,6 +79,13 @@ const char *kUsage =
     "  --umad2sim [LIB]  run the diagnostics with LD_PRELOAD=LIB (default\n"
     "                    /usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so)\n"
     "  --save DIR        also write what was read as a dump directory DIR\n"
+    "multicast (DIR/opensm.mcfdbs, written by OpenSM with log flag 0x40; group SLs and\n"
+    "members from DIR/opensm-sa.dump, written with sa_db_dump TRUE): every group's\n"
+    "tables are checked for forwarding loops, members reached once, non-members\n"
+    "reached and drops, and the multicast dependencies join the unicast ones in one\n"
+    "credit-loop check\n"
+    "  --mcast-sl N      SL of the groups when DIR has no opensm-sa.dump (default 0)\n"
+    "  --no-mcast        leave multicast out\n"
     "exit status: 0 all checks hold, 1 a check failed, 2 unusable input\n";
 
 bool save_dir(const std::string &dir, const io::LoadedRouting &lr, std::string &err) {
@@ -178,6 +186,8 @@ int run_check(const std::vector<std::string> &args) {
   check::Options copt;
   std::string pairs = "all";
   int mixed_sl = -1;
+  int mcast_sl = 0;
+  bool no_mcast = false;
   std::string stale;
   for (ArgWalker w("check", args); w.next();) {
     const std::string &a = w.arg();
@@ -191,7 +201,8 @@ int run_check(const std::vector<std::string> &args) {
         w.flag("--live", live) ||
         w.take_choice("--sl-pairs", {"all", "ports", "none"}, lv.sl_pairs) ||
         w.take("--jobs", 1, 64, lv.jobs) || w.take("--sa-tool", lv.sa_tool) ||
-        w.take("--save", save) || w.take("--stale-sls", stale)) {
+        w.take("--save", save) || w.take("--stale-sls", stale) ||
+        w.take("--mcast-sl", 0, kNumSls - 1, mcast_sl) || w.flag("--no-mcast", no_mcast)) {
       if (w.failed()) return 2;
     } else if (a == "--umad2sim") {
       lv.preload = kUmad2simLib;
@@ -237,6 +248,10 @@ int run_check(const std::vector<std::string> &args) {
   if (!lr.port_vls.empty()) copt.port_vls = &lr.port_vls;
   // On a terminal, runs longer than a second show "destinations done /
   // total" on one line, overwritten in place and cleared at the end.
+  McastInput mc;
+  if (!live && !no_mcast && !load_mcast_dir(dir, lr.fabric, mcast_sl, mc, err))
+    return input_error("check", err);
+  mcast::Result mres;
   check::Result c;
   {
     ProgressLine progress("check");
@@ -246,7 +261,17 @@ int run_check(const std::vector<std::string> &args) {
                                 static_cast<long long>(total)),
                       done == total);
       };
-    c = check::verify(lr.fabric, lr.routing, copt);
+    if (mc.present) {
+      mcast::Options mo;
+      mo.unicast = copt;
+      mo.members_known = mc.members_known;
+      mo.max_problems = copt.max_problems;
+      mres = mcast::verify(lr.fabric, lr.routing, mc.groups, mc.trees, mo);
+      c = mres.combined;
+      lr.notes.insert(lr.notes.end(), mc.notes.begin(), mc.notes.end());
+    } else {
+      c = check::verify(lr.fabric, lr.routing, copt);
+    }
   }
   if (c.pairs_without_sl)
     return input_error(
@@ -271,11 +296,25 @@ int run_check(const std::vector<std::string> &args) {
     lr.notes.push_back(pairs == "ca" ? "--pairs ca: only traffic between CA/router ports checked"
                                      : "--pairs ca-sources: traffic sent by switches not checked");
   const std::string what = live ? "live fabric" : dir;
-  if (json)
-    std::printf("%s\n", result_json(what, lr, c).c_str());
-  else
-    std::fputs(result_text(what, lr, c, read_s, copt.assume_sl, copt).c_str(), stdout);
-  return c.ok ? 0 : 1;
+  if (json) {
+    std::string j = result_json(what, lr, c);
+    if (mc.present) {  // one more key in the object
+      const size_t end = j.find_last_of('}');
+      j.insert(end,
+               ", \"mcast\": " +
+                   mcast::json_string(mcast::tree_stats(lr.fabric, mc.trees, mres.verdicts), mres));
+    }
+    std::printf("%s\n", j.c_str());
+  } else {
+    std::string t = result_text(what, lr, c, read_s, copt.assume_sl, copt);
+    if (mc.present) {  // before the result row, which then covers multicast too
+      const size_t at = t.find("  result ");
+      if (at != std::string::npos && c.ok && !mres.ok) t.replace(t.find("OK", at), 2, "FAILED");
+      t.insert(at == std::string::npos ? t.size() : at, mcast_text(lr.fabric, mc, mres));
+    }
+    std::fputs(t.c_str(), stdout);
+  }
+  return (mc.present ? mres.ok : c.ok) ? 0 : 1;
 }
 
 const Command kCheck{"check", "verify the routing of OpenSM dumps or of a live fabric", run_check};

@@ -17,6 +17,7 @@
 #include "core/previous_sls.h"
 #include "tool/args.h"
 #include "tool/command.h"
+#include "tool/mcast_io.h"
 #include "tool/progress.h"
 #include "tool/tool_io.h"
 
@@ -43,6 +44,11 @@ const char *kUsage =
     "                      --out writes them, with keiro-path-sl.dump); pairs still\n"
     "                      connected keep their SLs where the new tables allow, else\n"
     "                      one WARN line counts the changed ones (docs/rerouting.md)\n"
+    "  --mcast GROUPS      also build keiro's multicast trees (as the plugin does) for\n"
+    "                      GROUPS: 'broadcast' (every CA port) or a file of MC Group\n"
+    "                      records as in opensm-sa.dump; they are checked with the\n"
+    "                      unicast tables, and --out writes opensm.mcfdbs and\n"
+    "                      opensm-sa.dump (docs/multicast.md)\n"
     "  --traffic           also compute effective bandwidth and the shift all-to-all\n"
     "                      estimate (keiro analyze has the options)\n"
     "  --json              print the figures as JSON\n"
@@ -52,7 +58,7 @@ const char *kUsage =
 int run_route(const std::vector<std::string> &args) {
   std::string engines;
   for (const EngineDesc &e : all_engines()) engines += std::string(" ") + e.name;
-  std::string engine = "nue", topology, out_dir, opt_text, sm_node, previous_dir;
+  std::string engine = "nue", topology, out_dir, opt_text, sm_node, previous_dir, mcast_spec;
   io::TopologyReadOptions ropt;
   bool json = false, verbose = false, traffic = false;
   const std::string usage = strprintf(kUsage, engines.c_str());
@@ -61,10 +67,10 @@ int run_route(const std::vector<std::string> &args) {
     if (w.help()) return print_usage(usage);
     if (w.take("--engine", engine) || w.take("--topology", topology) || w.take("--out", out_dir) ||
         w.take("--previous", previous_dir) || take_opt(w, opt_text) ||
-        w.take("--lmc", 0, 7, ropt.lmc) || w.take("--vls", 1, 15, ropt.vls) ||
-        w.take("--sm-node", ropt.sm_node) || w.flag("--no-qos", no_qos) ||
-        w.flag("--traffic", traffic) || w.flag("--json", json) || w.flag("-v", verbose) ||
-        w.flag("--verbose", verbose)) {
+        w.take("--mcast", mcast_spec) || w.take("--lmc", 0, 7, ropt.lmc) ||
+        w.take("--vls", 1, 15, ropt.vls) || w.take("--sm-node", ropt.sm_node) ||
+        w.flag("--no-qos", no_qos) || w.flag("--traffic", traffic) || w.flag("--json", json) ||
+        w.flag("-v", verbose) || w.flag("--verbose", verbose)) {
       if (w.failed()) return 2;
     } else {
       return w.unknown(usage);
@@ -125,23 +131,39 @@ int run_route(const std::vector<std::string> &args) {
     fig.traffic = metrics::traffic(f, r, fig.traffic_options);
   }
 
+  McastInput mc;
+  mcast::Result mres;
+  if (!mcast_spec.empty()) {
+    std::string err;
+    const int rc = route_mcast(f, r, options, mcast_spec, mc, mres, err);
+    if (rc == 2) return input_error("route", err);
+    if (rc == 1) log.logf(LogLevel::kError, "%s: %s", e->osm_name, err.c_str());
+  }
   if (!out_dir.empty()) {
     std::string err;
     if (!write_dumps(out_dir, f, r, err) ||
-        !io::write_path_sl_file(out_dir + "/" + io::kPathSlFileName, f, r, err))
+        !io::write_path_sl_file(out_dir + "/" + io::kPathSlFileName, f, r, err) ||
+        (mc.present && !write_mcast_dir(out_dir, f, mc, err)))
       return input_error("route", err);
-    fig.notes.push_back("wrote opensm-subnet.lst, opensm-lfts.dump, opensm-sl2vl.dump and " +
-                        std::string(io::kPathSlFileName) + " to " + out_dir);
+    fig.notes.push_back("wrote opensm-subnet.lst, opensm-lfts.dump, opensm-sl2vl.dump" +
+                        std::string(mc.present ? ", opensm.mcfdbs, opensm-sa.dump" : "") + " and " +
+                        io::kPathSlFileName + " to " + out_dir);
   }
 
   if (json) {
-    std::printf("%s\n", metrics::figures_json(fig).c_str());
+    std::string j = metrics::figures_json(fig);
+    if (mc.present)
+      j.insert(j.find_last_of('}'),
+               ", \"mcast\": " +
+                   mcast::json_string(mcast::tree_stats(f, mc.trees, mres.verdicts), mres));
+    std::printf("%s\n", j.c_str());
   } else {
     fig.label.clear();
-    std::printf("keiro route: %s with %s\n%s", topology.c_str(), e->osm_name,
-                metrics::figures_text(fig).c_str());
+    std::printf("keiro route: %s with %s\n%s%s", topology.c_str(), e->osm_name,
+                metrics::figures_text(fig).c_str(),
+                mc.present ? mcast_text(f, mc, mres).c_str() : "");
   }
-  return 0;
+  return mc.present && !mres.ok ? 1 : 0;
 }
 
 const Command kRoute{"route", "route a topology file offline, check and measure the tables",

@@ -207,9 +207,11 @@ class Flooder {
 
   void forward(const Copy &c, uint8_t sl, std::vector<Copy> &queue, bool beyond_only) {
     const PortMask *m = t_.mask_of(c.sw);
-    if (!m) {  // reached over a link: the switch has no entry and drops it
+    if (!m) {  // the switch has no entry for the MLID and drops the packet
       ++v_.drops;
-      problem("switch " + f_.describe(c.sw) + " has no entry but gets copies");
+      problem("switch " + f_.describe(c.sw) +
+              (c.channel < 0 ? " has no entry for the MLID: its members' packets go nowhere"
+                             : " has no entry for the MLID but gets copies"));
       return;
     }
     v_.depth = std::max(v_.depth, c.hops);
@@ -355,6 +357,52 @@ Result verify(const Fabric &f, const Routing &r, const std::vector<Group> &group
   res.combined = check::verify(f, r, u);
   res.ok = res.combined.ok && res.groups_ok == res.groups;
   return res;
+}
+
+TreeStats tree_stats(const Fabric &f, const std::vector<Tree> &trees,
+                     const std::vector<GroupVerdict> &verdicts) {
+  TreeStats st;
+  std::vector<int64_t> per_link(f.num_channels(), 0);
+  std::vector<char> root_seen(f.num_switches(), 0);
+  for (const Tree &t : trees) {
+    if (t.masks.empty()) continue;
+    ++st.trees;
+    st.switches += static_cast<int64_t>(t.masks.size());
+    if (t.root >= 0 && !root_seen[t.root]) {
+      root_seen[t.root] = 1;
+      ++st.roots;
+    }
+    for (const SwitchMask &m : t.masks)
+      for (int p = 1; p <= f.sw(m.sw).num_ports; ++p) {
+        if (!m.ports[p]) continue;
+        const PortPeer pp = f.peer(m.sw, static_cast<uint8_t>(p));
+        if (pp.kind != PortPeer::kSwitch) continue;
+        const int32_t c = std::min(pp.id, f.channel(pp.id).reverse);  // one count per link
+        if (pp.id == c) ++per_link[c];
+      }
+  }
+  for (int64_t n : per_link) {
+    st.links_used += n > 0;
+    st.max_trees_per_link = std::max(st.max_trees_per_link, n);
+  }
+  for (const GroupVerdict &v : verdicts) st.max_depth = std::max(st.max_depth, v.depth);
+  return st;
+}
+
+std::string json_string(const TreeStats &s, const Result &r) {
+  return strprintf(
+      "{\"groups\": %lld, \"groups_ok\": %lld, \"loops\": %lld, \"unreached\": %lld, "
+      "\"duplicates\": %lld, \"non_members\": %lld, \"drops\": %lld, \"dependencies\": %lld, "
+      "\"credit_loop\": %s, \"cycle_uses_multicast\": %s, \"ok\": %s, \"trees\": %lld, "
+      "\"max_depth\": %d, \"links_used\": %lld, \"max_trees_per_link\": %lld, \"roots\": %lld}",
+      static_cast<long long>(r.groups), static_cast<long long>(r.groups_ok),
+      static_cast<long long>(r.loops), static_cast<long long>(r.unreached),
+      static_cast<long long>(r.duplicates), static_cast<long long>(r.non_members),
+      static_cast<long long>(r.drops), static_cast<long long>(r.dependencies),
+      r.combined.credit_loop ? "true" : "false", r.combined.cycle_uses_extra ? "true" : "false",
+      r.ok ? "true" : "false", static_cast<long long>(s.trees), s.max_depth,
+      static_cast<long long>(s.links_used), static_cast<long long>(s.max_trees_per_link),
+      static_cast<long long>(s.roots));
 }
 
 }  // namespace keiro::mcast

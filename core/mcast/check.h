@@ -87,4 +87,19 @@ struct Result {
 Result verify(const Fabric &f, const Routing &r, const std::vector<Group> &groups,
               const std::vector<Tree> &trees, const Options &o);
 
+// What keiro analyze and the tools print about a set of trees.
+struct TreeStats {
+  int64_t trees = 0;               // trees with at least one switch
+  int64_t switches = 0;            // (tree, switch) entries
+  int max_depth = 0;               // most switch-to-switch hops from a member to another
+  int64_t links_used = 0;          // switch-to-switch links (both directions) some tree uses
+  int64_t max_trees_per_link = 0;  // trees sharing the busiest link
+  int64_t roots = 0;               // distinct roots (trees whose root is known)
+};
+// Depth from the verdicts of verify() (GroupVerdict::depth); the rest from
+// the masks. O(sum of tree sizes * ports).
+TreeStats tree_stats(const Fabric &f, const std::vector<Tree> &trees,
+                     const std::vector<GroupVerdict> &verdicts);
+std::string json_string(const TreeStats &s, const Result &r);
+
 }  // namespace keiro::mcast

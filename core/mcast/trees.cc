@@ -192,7 +192,7 @@ void Router::release(uint64_t key) {
   dag_.remove_edge(key_from(key), key_to(key));
 }
 
-std::vector<int32_t> Router::root_order(const Group &g) const {
+std::vector<int32_t> Router::root_order(const Group &g, int max_roots) const {
   const int32_t S = f_.num_switches();
   std::vector<int32_t> members;
   for (int32_t t : g.terminals) members.push_back(f_.terminal(t).sw);
@@ -228,7 +228,7 @@ std::vector<int32_t> Router::root_order(const Group &g) const {
   for (int32_t s = 0; s < S; ++s)
     if (ecc[s] != INT32_MAX)
       cand.emplace_back(ecc[s], sum[s], root_count_[s], link_load(s), f_.sw(s).guid, s);
-  const size_t k = std::min(cand.size(), static_cast<size_t>(std::max(1, o_.max_roots)));
+  const size_t k = std::min(cand.size(), static_cast<size_t>(std::max(1, max_roots)));
   std::partial_sort(cand.begin(), cand.begin() + static_cast<std::ptrdiff_t>(k), cand.end());
   std::vector<int32_t> out;
   for (size_t i = 0; i < k; ++i) out.push_back(std::get<5>(cand[i]));
@@ -343,7 +343,7 @@ bool Router::build(const Group &g, Tree &out, std::string &err) {
   std::string why;
   std::vector<uint64_t> deps;
   bool ok = false;
-  for (int32_t root : root_order(g))
+  for (int32_t root : root_order(g, o_.max_roots))
     if ((ok = grow(g, root, out, deps, why))) break;
   last_from_master_ = false;
   if (!ok && master && prune_master(g, *master, out, deps)) {
@@ -382,7 +382,7 @@ const Tree *Router::reserve_master(uint16_t sl_mask, std::string &why) {
     std::vector<uint64_t> deps;
     bool ok = false;
     std::string w;
-    for (int32_t root : root_order(all))
+    for (int32_t root : root_order(all, o_.max_master_roots))
       if ((ok = grow(all, root, t, deps, w))) break;
     if (!ok) t.masks.clear();  // its dependencies were released by grow()
     it = masters_.emplace(sl_mask, std::move(t)).first;

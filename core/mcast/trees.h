@@ -75,8 +75,9 @@ struct RouterOptions {
   // with fixed_sl >= 0 every pair on that SL as well (check::Options
   // fixed_sl with fixed_sl_mixed).
   int fixed_sl = -1;
-  int threads = 1;    // for the unicast check in create()
-  int max_roots = 4;  // roots tried per group
+  int threads = 1;            // for the unicast check in create()
+  int max_roots = 4;          // roots tried per group
+  int max_master_roots = 64;  // roots tried for a master tree (once per SL set)
 };
 
 class Router {
@@ -114,7 +115,7 @@ class Router {
  private:
   Router(const Fabric &f, const Routing &r, const RouterOptions &o) : f_(f), r_(r), o_(o) {}
   bool grow(const Group &g, int32_t root, Tree &out, std::vector<uint64_t> &deps, std::string &why);
-  std::vector<int32_t> root_order(const Group &g) const;
+  std::vector<int32_t> root_order(const Group &g, int max_roots) const;
   const Tree *reserve_master(uint16_t sl_mask, std::string &why);
   bool prune_master(const Group &g, const Tree &master, Tree &out, std::vector<uint64_t> &deps);
   bool take(uint64_t key);

@@ -19,7 +19,8 @@ INTEGRATION_TESTS = tests/integration/topologies-up.sh \
 	tests/integration/sim-deadlock.sh tests/integration/fixed-sl.sh tests/integration/bench-scripts.sh \
 	tests/integration/bench-report-smoke.sh tests/integration/reroute-sls.sh \
 	tests/integration/soak-short.sh tests/integration/stale-sls.sh \
-	tests/integration/no-silent-skips.sh tests/integration/mcast-join-leave.sh
+	tests/integration/no-silent-skips.sh tests/integration/mcast-join-leave.sh \
+	tests/integration/mcast-trees.sh
 TESTS += $(INTEGRATION_TESTS)
 dist_noinst_SCRIPTS += $(INTEGRATION_TESTS) tests/integration/common.sh \
 	tests/soak/soak.sh tests/soak/asan-plugin.sh
