@@ -102,6 +102,13 @@ bool sl0_like_path_sls(const Fabric &f, const Routing &r, uint32_t sl_mask) {
   return true;
 }
 
+// Option mcast_vl: a VL kept from the engine for multicast (with QoS, trees
+// built by keiro and at least 2 VLs in the budget).
+bool mcast_vl_reserved(const EngineInput &in) {
+  return in.qos && in.max_vls > 1 && in.options.get_int("mcast_trees") != 0 &&
+         in.options.get_int("mcast_vl") != 0;
+}
+
 // The multicast SL's entries that no unicast path with it takes, on a VL of
 // their own when one is left (core/mcast/sl_column.h). Unicast entries are
 // untouched; the self-check that follows covers the result.
@@ -131,10 +138,14 @@ void isolate_mcast_sl(const EngineDesc &e, const EngineInput &in, int fixed_sl, 
 
 }  // namespace
 
-bool run_engine(const EngineDesc &e, const EngineInput &in, Routing &out, EngineReport &rep,
+bool run_engine(const EngineDesc &e, const EngineInput &budget, Routing &out, EngineReport &rep,
                 check::Result *check_out, const StageFn &stage, bool *stage_ran) {
   if (stage_ran) *stage_ran = false;
   auto t0 = std::chrono::steady_clock::now();
+  // mcast_vl=1: the engine routes with one VL less, the multicast SL's free
+  // entries take the top one (core/mcast/sl_column.h).
+  EngineInput in = budget;
+  if (mcast_vl_reserved(budget)) in.max_vls = budget.max_vls - 1;
   const int fixed_sl = fixed_sl_option(in.options);
   if (fixed_sl >= 0) {
     // SLs are renamed around fixed_sl: the previous ones mean something else.
@@ -174,7 +185,7 @@ bool run_engine(const EngineDesc &e, const EngineInput &in, Routing &out, Engine
       }
     }
   }
-  isolate_mcast_sl(e, in, fixed_sl, out, rep);
+  isolate_mcast_sl(e, budget, fixed_sl, out, rep);
   rep.route_seconds = seconds_since(t0);
   out.engine = e.osm_name;
   check::Result own;

@@ -54,6 +54,12 @@ const OptionSpec kGeneralOptions[] = {
                "partitions.conf sets sl=N): its SL2VL entries that no unicast path with that "
                "SL takes map to a VL no unicast hop uses, when the VL budget leaves one, so "
                "that trees fit beside the unicast routes (docs/multicast.md)"),
+    int_option("mcast_vl", 0, 1, "0",
+               "1: the engines route with one VL less than the budget and the multicast SL "
+               "(mcast_sl) gets the top VL at every turn no unicast path with it takes; with an "
+               "SL no unicast path uses (mcast_sl >= max_sls, partitions.conf sl=N for IPoIB) "
+               "multicast then has a VL of its own and every group gets a tree "
+               "(docs/multicast.md)"),
     int_option("threads", 0, 256, "0",
                "worker threads for the self-check, the VL realization and Nue's independent "
                "steps (0 = the machine's "

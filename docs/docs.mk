@@ -2,7 +2,7 @@
 # The documentation (shipped in the source tarball).
 EXTRA_DIST += docs/acro-evaluation.md docs/acro-layers.svg docs/acro-opensm.md docs/acro.md \
 	docs/analyze-compare-example.svg docs/architecture.md docs/check.md \
-	docs/deployment.md docs/dl.md docs/fixed-sl.md docs/performance.md docs/rerouting.md docs/testing.md \
+	docs/deployment.md docs/dl.md docs/fixed-sl.md docs/multicast.md docs/performance.md docs/rerouting.md docs/testing.md \
 	docs/loren-data/engine-256.tsv \
 	docs/loren-data/engine-64.tsv docs/loren-data/fig11-256.tsv \
 	docs/loren-data/fig11-64.tsv docs/loren-data/fig5-256.tsv \

@@ -4,6 +4,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <random>
 #include <fstream>
 
 #include "core/io/mcast_dump.h"
@@ -71,13 +73,25 @@ bool load_mcast_dir(const std::string &dir, const Fabric &f, int sl, McastInput 
 bool read_mcast_groups(const std::string &spec, const Fabric &f, int sl,
                        std::vector<mcast::Group> &out, std::string &err) {
   out.clear();
-  if (spec == "broadcast") {
+  unsigned extra = 0, seed = 1;
+  if (spec == "broadcast" || std::sscanf(spec.c_str(), "broadcast+%u:%u", &extra, &seed) >= 1) {
     mcast::Group g;
     g.mlid = mcast::kFirstMlid;
     g.sl_mask = static_cast<uint16_t>(1u << sl);
     g.name = "every CA port";
     for (int32_t t = 0; t < f.num_terminals(); ++t) g.terminals.push_back(t);
-    out.push_back(std::move(g));
+    out.push_back(g);
+    std::mt19937_64 rng(seed);
+    for (unsigned i = 0; i < extra && i < 1000; ++i) {
+      std::vector<int32_t> all = out[0].terminals;
+      std::shuffle(all.begin(), all.end(), rng);
+      all.resize(std::min<size_t>(all.size(), 8 + rng() % 9));
+      std::sort(all.begin(), all.end());
+      g.mlid = static_cast<uint16_t>(mcast::kFirstMlid + 1 + i);
+      g.name = strprintf("group %u of 8-16 CA ports, seed %u", i + 1, seed);
+      g.terminals = std::move(all);
+      out.push_back(g);
+    }
     return true;
   }
   std::ifstream in(spec);

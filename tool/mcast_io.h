@@ -29,8 +29,10 @@ struct McastInput {
 bool load_mcast_dir(const std::string &dir, const Fabric &f, int sl, McastInput &out,
                     std::string &err);
 
-// The groups of --mcast SPEC: "broadcast" (every CA port, MLID 0xC000) or an
-// opensm-sa.dump-format file; sl: the SL of the broadcast group.
+// The groups of --mcast SPEC: "broadcast" (every CA port, MLID 0xC000),
+// "broadcast+K[:SEED]" (and K groups of 8-16 CA ports chosen with SEED,
+// default 1, MLIDs 0xC001..) or an opensm-sa.dump-format file; sl: the SL
+// of the generated groups.
 bool read_mcast_groups(const std::string &spec, const Fabric &f, int sl,
                        std::vector<mcast::Group> &out, std::string &err);
 

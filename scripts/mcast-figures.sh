@@ -1,0 +1,122 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# The figures of docs/multicast.md, in one run:
+#  1. offline (`keiro route --mcast FILE`): keiro's trees for the IPoIB
+#     broadcast group (every CA port) and 4 groups of 8-16 ports (seeded)
+#     on a torus, two random fabrics, a fat tree, a dragonfly and an HDN,
+#     per engine, with the default settings (groups on SL 0) and with a
+#     multicast SL and VL of their own (max_sls=15 mcast_sl=15 mcast_vl=1,
+#     groups on SL 15); per run: groups with a sound tree, the deepest tree,
+#     links used, the busiest link's trees, the unicast+multicast check;
+#  2. through OpenSM on the 4x4x4 torus (scripts/mcast-survey.sh): keiro's
+#     trees, OpenSM's own builder over keiro's tables (mcast_trees=0) and
+#     OpenSM's engines, judged by keiro check and the independent oracle.
+# usage: mcast-figures.sh [-q] [-d DOC] [BUILDDIR]
+#   -q       quick: the offline part on the torus and one random fabric, no OpenSM part
+#   -d DOC   replace the block between <!-- mcast-figures:begin/end --> in DOC
+# Prints the block on stdout.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/.." && pwd)
+quick=0 doc=
+while getopts "qd:h" opt; do
+  case $opt in
+    q) quick=1 ;;
+    d) doc=$OPTARG ;;
+    *) sed -n '/^# usage:/,/^# Prints/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+build=$(cd "${1:-$src/build}" && pwd)
+keiro="$build/keiro"
+[ -x "$keiro" ] || { echo "mcast-figures: no $keiro" >&2; exit 2; }
+work=$(mktemp -d /tmp/mcast-figures.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+t0=$SECONDS
+
+fabrics=(torus:"torus 4x4x4 --hcas-per-switch 2" random1:"random 64 4 --hcas-per-switch 2 --seed 1")
+[ $quick = 1 ] || fabrics+=(random2:"random 64 4 --hcas-per-switch 2 --seed 2"
+  fattree:"fattree 4 3" dragonfly:"dragonfly 4 2 2 5"
+  hdn:"hdn --base 2x3x5 --k 1 --S 15")
+engines=(nue acro dl)
+modes=(default:"" dedicated:"--opt max_sls=15 --opt mcast_sl=15 --opt mcast_vl=1")
+
+rows=()
+for fs in "${fabrics[@]}"; do
+  name=${fs%%:*} args=${fs#*:}
+  net="$work/$name.net"
+  # shellcheck disable=SC2086
+  "$keiro" topo $args -o "$net" >/dev/null 2>&1 || { echo "mcast-figures: keiro topo $args failed" >&2; exit 1; }
+  for e in "${engines[@]}"; do
+    for ms in "${modes[@]}"; do
+      mode=${ms%%:*} opts=${ms#*:}
+      # shellcheck disable=SC2086
+      "$keiro" route --engine "$e" --topology "$net" --mcast broadcast+4 $opts --json \
+        >"$work/$name-$e-$mode.json" 2>"$work/$name-$e-$mode.err"
+      rows+=("$(python3 - "$work/$name-$e-$mode.json" "$name" "$e" "$mode" <<'PY'
+import json, sys
+path, fabric, engine, mode = sys.argv[1:5]
+try:
+    d = json.load(open(path))
+except Exception:
+    print("| %s | keiro-%s | %s | routing failed | | | | | |" % (fabric, engine, mode)); sys.exit()
+m = d.get("mcast", {})
+vl = (d.get("facts") or {}).get("mcast_vl", "-")
+print("| %s | keiro-%s | %s | %s | %s of %s | %s | %s | %s | %s |" % (
+    fabric, engine, mode, vl, m.get("groups_ok"), m.get("groups"), m.get("max_depth"),
+    m.get("links_used"), m.get("max_trees_per_link"),
+    "none" if not m.get("credit_loop") else "CREDIT LOOP"))
+PY
+)")
+    done
+  done
+done
+
+osm_rows=()
+if [ $quick = 0 ]; then
+  net="$work/torus.net"
+  for run in own:"keiro-nue keiro-acro keiro-dl" opensm:"-p mcast_trees=0 keiro-nue keiro-acro keiro-dl" \
+             builtin:"minhop updn dfsssp nue lash torus-2QoS"; do
+    tag=${run%%:*} what=${run#*:}
+    # shellcheck disable=SC2086
+    KEIRO_BUILDDIR=$build SURVEY_VERDICT=checked "$src/scripts/mcast-survey.sh" -t "$net" -o "$work/survey-$tag" \
+      -b "$build" $what >"$work/survey-$tag.txt" 2>&1
+    while read -r line; do osm_rows+=("$tag|$line"); done < <(sed -n '/^engine /,$p' "$work/survey-$tag.txt" | tail -n +2)
+  done
+fi
+
+commit=$(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown)
+block=$(
+  echo "<!-- mcast-figures:begin -->"
+  echo "Written by \`scripts/mcast-figures.sh$([ $quick = 1 ] && echo ' -q')\` at commit $commit in $((SECONDS - t0)) s; do not edit."
+  echo
+  echo "Offline, \`keiro route --engine E --topology NET --mcast broadcast+4\`: the broadcast group (every CA port) and 4 groups of 8-16 CA ports; *default*: the groups on SL 0, default options; *dedicated*: \`max_sls=15 mcast_sl=15 mcast_vl=1\`, the groups on SL 15."
+  echo
+  echo "| fabric | engine | settings | multicast VL | groups with a sound tree | deepest tree (hops) | links used | busiest link (trees) | unicast + multicast credit loop |"
+  echo "|---|---|---|---|---|---|---|---|---|"
+  printf '%s\n' "${rows[@]}"
+  if [ ${#osm_rows[@]} -gt 0 ]; then
+    echo
+    echo "Through OpenSM 3.3.23 + ibsim on the 4x4x4 torus with 2 HCAs per switch (\`scripts/mcast-survey.sh\`: every CA port joins the IPoIB broadcast group through the SA, 4 groups get 8-16 members; the harness's fence group is not counted); *keiro* = keiro's trees, *mcast_trees=0* = OpenSM's builder over keiro's tables, *OpenSM* = its built-in engines:"
+    echo
+    echo '```'
+    for r in "${osm_rows[@]}"; do
+      case ${r%%|*} in own) t=keiro ;; opensm) t=mcast_trees=0 ;; *) t=OpenSM ;; esac
+      printf '%-14s %s\n' "$t" "${r#*|}"
+    done
+    echo '```'
+  fi
+  echo "<!-- mcast-figures:end -->"
+)
+echo "$block"
+if [ -n "$doc" ]; then
+  python3 - "$doc" "$block" <<'PY'
+import re, sys
+path, block = sys.argv[1], sys.argv[2]
+text = open(path).read()
+new, n = re.subn(r"<!-- mcast-figures:begin -->.*?<!-- mcast-figures:end -->", lambda m: block, text, flags=re.S)
+if n != 1:
+    sys.exit("mcast-figures: no block markers in " + path)
+open(path, "w").write(new)
+PY
+fi
