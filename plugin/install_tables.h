@@ -2,12 +2,14 @@
 // Stages a Routing in OpenSM's switch objects: every switch's new_lft for LIDs
 // 1..max_lid_ho (OpenSM sends the blocks that changed), the port-profile path
 // counters, and hop rows (osm_switch_set_hops on the port the LFT uses, with
-// the hop count of that path; own LIDs port 0, 0 hops). OpenSM's multicast
-// spanning tree (keiro leaves mcast_build_stree NULL) reads the rows of
-// switch LIDs only (the members' switches: osm_mcast_mgr.c,
-// osm_switch_recommend_mcast_path) and the SA walks the LFTs, so rows go to
-// the switch LIDs at every switch and to a CA's or router's LIDs at its own
-// switch, as in OpenSM's own min-hop matrix (osm_ucast_mgr_build_lid_matrices).
+// the hop count of that path; own LIDs port 0, 0 hops). keiro builds the
+// multicast trees itself (plugin/mcast_trees.h); only with mcast_trees=0
+// does OpenSM's builder read the rows of switch LIDs (the members' switches:
+// osm_mcast_mgr.c, osm_switch_recommend_mcast_path), and there, following
+// keiro's routes, it installs forwarding loops (docs/multicast.md). The SA
+// walks the LFTs. Rows go to the switch LIDs at every switch and to a CA's
+// or router's LIDs at its own switch, as in OpenSM's own min-hop matrix
+// (osm_ucast_mgr_build_lid_matrices).
 // all_hops: a row for every LID at every switch, for the opensm.fdbs and
 // opensm-lid-matrix.dump that OpenSM writes with the ROUTING log flag
 // (osm_dump_all): with rows for one port only, the fdbs fallback through the

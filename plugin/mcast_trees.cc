@@ -140,6 +140,7 @@ int build(EngineRun &run, osm_mgrp_box_t *mbox, OsmLogger &log) {
     log.error(kErrRouting, std::string(name) + ": multicast " + describe(g) + ": " + err);
     return IB_ERROR;
   }
+  if (t.masks.empty()) return IB_SUCCESS;  // no members: nothing to say
   std::string sls;
   for (int sl = 0; sl < kNumSls; ++sl)
     if (g.sl_mask >> sl & 1) sls += (sls.empty() ? "" : ",") + std::to_string(sl);
