@@ -44,8 +44,8 @@ FABRICS = [
     ('kautz', ['kautz', '2', '2', '--hcas-per-switch', '2'], []),
     ('lrt16', ['lrt', '16', '4', '2', '--hcas-per-switch', '2'], []),
 ]
-TARGETS = {'cases': 500, 'credit loop': 50, 'credit loop only via the HCA-port entry': 1,
-           'credit loop only via the fixed SL': 1, 'multicast': 30}
+TARGETS = {'cases': 500, 'credit loop': 50, 'credit loop only via the HCA-port entry': 10,
+           'credit loop only via the fixed SL': 10, 'multicast': 30}
 
 
 def sh(cmd, **kw):
@@ -454,8 +454,9 @@ def run_oracle(case, flags, **kw):
     return (0 if out['ok'] else 1), out, ''
 
 
-def compare(krc, kjs, orc, ojs):
-    """Differences between keiro check's and the oracle's verdicts, as text."""
+def compare(krc, kjs, orc, ojs, known, strict=False):
+    """Differences between keiro check's and the oracle's verdicts, as text;
+    the known differences (see below) go to `known` unless strict."""
     diffs = []
     if orc != 2 and ojs is not None and (kjs is None or 'mcast' not in kjs):
         # keiro check without multicast support: its exit status is the
@@ -473,14 +474,20 @@ def compare(krc, kjs, orc, ojs):
              ('wrong_delivery', c['wrong_delivery'], u['wrong_delivery']),
              ('unreachable', c['unreachable'], u['unreachable']),
              ('vl errors (any)', c['vl_errors'] > 0, u['vl_errors'] > 0)]
-    # keiro check leaves the hops of a forwarding loop out of the dependency
-    # graph; the oracle follows the packet around the loop (docs/testing.md).
-    # Both fail such cases; credit loops are compared when there is none.
-    if c['loops'] == 0 and u['loops'] == 0:
-        pairs.append(('credit_loop', c['credit_loop'], ojs['credit_loop']))
-    if c['vl_errors'] == 0 and u['vl_errors'] == 0 and c['loops'] == 0:
-        pairs += [('dependency_edges', c['dependency_edges'], ojs['dependency_edges']),
-                  ('dependency_nodes', c['dependency_nodes'], ojs['dependency_nodes'])]
+    deps = [('credit_loop', c['credit_loop'], ojs['credit_loop'])]
+    if c['vl_errors'] == 0 and u['vl_errors'] == 0:
+        deps += [('dependency_edges', c['dependency_edges'], ojs['dependency_edges']),
+                 ('dependency_nodes', c['dependency_nodes'], ojs['dependency_nodes'])]
+    if c['loops'] == 0 and c['unreachable'] == 0 or strict:
+        pairs += deps
+    else:
+        # KNOWN DIFFERENCE (docs/testing.md): keiro check leaves the paths
+        # that are not delivered (forwarding loop, black hole, wrong
+        # delivery) out of the dependency graph; their packets still take
+        # those hops and the oracle counts them. Such tables fail either way.
+        for name, a, b in deps:
+            if a != b:
+                known.append('%s: keiro %s, oracle %s' % (name, a, b))
     ok_k = c['ok'] and ('mcast' not in kjs or (kjs['mcast']['groups_ok'] == kjs['mcast']['groups']
                                              and not kjs['mcast']['credit_loop']))
     unicast_ok = u['loops'] == 0 and u['unreachable'] == 0 and u['vl_errors'] == 0 and not ojs['credit_loop']
@@ -520,7 +527,9 @@ def main():
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--per-base', type=int, default=16, help='unicast cases per routed fabric')
     ap.add_argument('--keep', action='store_true', help='keep every case directory')
-    ap.add_argument('--quiet', action='store_true')
+    ap.add_argument('--quiet', action='store_true', help='no line per known difference')
+    ap.add_argument('--strict', action='store_true',
+                    help='known differences fail too (once keiro check follows undelivered paths)')
     a = ap.parse_args()
     t0 = time.time()
     shutil.rmtree(a.work, ignore_errors=True)
@@ -552,7 +561,8 @@ def main():
     counts = {'cases': 0, 'agree': 0, 'credit loop': 0, 'credit loop only via the HCA-port entry': 0,
               'credit loop only via the fixed SL': 0, 'forwarding loop': 0, 'unreachable': 0,
               'VL 15 drop': 0, 'unusable (exit 2)': 0, 'passing': 0, 'multicast': 0,
-              'multicast compared with keiro': 0, 'multicast credit loop needing multicast': 0}
+              'multicast compared with keiro': 0, 'multicast credit loop needing multicast': 0,
+              'known difference: undelivered paths left out by keiro': 0}
     by_kind = {}
     failures = []
     n = 0
@@ -575,7 +585,12 @@ def main():
         orc, ojs, oerr = run_oracle(case, flags)
         counts['cases'] += 1
         by_kind[kind] = by_kind.get(kind, 0) + 1
-        diffs = compare(krc, kjs, orc, ojs)
+        known = []
+        diffs = compare(krc, kjs, orc, ojs, known, a.strict)
+        if known:
+            counts['known difference: undelivered paths left out by keiro'] += 1
+            if not a.quiet:
+                print('known difference %s: %s' % (case, '; '.join(known)))
         # Ground truth of the multicast construction.
         if expected is not None and ojs is not None:
             counts['multicast'] += 1
@@ -621,7 +636,7 @@ def main():
             print('  oracle: rc %d %s %s' % (orc, brief(ojs), oerr[:300]))
         else:
             counts['agree'] += 1
-            if not a.keep:
+            if not a.keep and not known:
                 shutil.rmtree(case)
 
     weights = [w for w, _, _ in UNICAST_MUTATIONS]
@@ -630,7 +645,9 @@ def main():
         one(tag, engine, base, 'unmutated-fixed', ['--fixed-sl', str(rng.randint(0, 15))], None)
         one(tag, engine, base, 'unmutated-mixed', ['--mixed-sl', str(rng.randint(0, 3))], None)
         one(tag, engine, base, 'sl2vl-random-fixed', ['--fixed-sl', str(rng.randint(0, 3))], m_sl2vl_random)
-        for _ in range(a.per_base - 4):
+        one(tag, engine, base, 'sl2vl-hca-transit', [], m_sl2vl_hca_transit)
+        one(tag, engine, base, 'sl2vl-hca', [], m_sl2vl_hca)
+        for _ in range(a.per_base - 6):
             _, fn, _ = rng.choices(UNICAST_MUTATIONS, weights)[0]
             flags = []
             if rng.random() < 0.15:
