@@ -282,9 +282,31 @@ def m_path_sl_missing(d, rng):
     return 'path-sl-missing'
 
 
-def m_fixed_sl_apart(d, rng):
-    """SL N (for --mixed-sl/--fixed-sl) gets the switch rows' VL 0 alone."""
-    return m_sl2vl_collapse(d, rng)
+def m_path_sl_per_slid(d, rng):
+    """The path-SL file rewritten in source-LID scope (as from SA
+    PathRecords): every source LID's row as the file said, then a few
+    entries changed, and a row or an entry left out (no SL)."""
+    sl = oracle.read_path_sls(os.path.join(d.dir, 'keiro-path-sl.dump'), d.fab)
+    max_lid = max(d.owner)
+    top = max(d.used_sls())
+    rows = {}
+    for g in sorted(d.fab.switches) + sorted(d.fab.cas):
+        if g in d.fab.cas and not d.fab.remote(g, d.fab.cas[g]['port']):
+            continue
+        for slid in d.fab.lids_of(g):
+            rows[slid] = [sl(g, slid, lid) for lid in range(1, max_lid + 1)]
+    for _ in range(rng.randint(0, 10)):
+        row = rows[rng.choice(sorted(rows))]
+        row[rng.randrange(max_lid)] = rng.randint(0, min(15, top + 1))
+    if rng.random() < 0.3:
+        rows.pop(rng.choice(sorted(rows)))
+    if rng.random() < 0.3:
+        rows[rng.choice(sorted(rows))][rng.randrange(max_lid)] = None
+    lines = ['keiro-path-sl 1', 'engine differential', 'max_lid %d' % max_lid, 'scope source-lid']
+    for slid in sorted(rows):
+        lines.append('slid %d %s' % (slid, ''.join('-' if v is None else '%x' % v for v in rows[slid])))
+    d.sl_lines = lines + ['']
+    return 'path-sl-per-slid'
 
 
 UNICAST_MUTATIONS = [  # (weight, function, check mode)
@@ -292,6 +314,7 @@ UNICAST_MUTATIONS = [  # (weight, function, check mode)
     (2, m_lft_wrong, None), (3, m_sl2vl_random, None), (2, m_sl2vl_collapse, None),
     (2, m_sl2vl_hca, None), (2, m_sl2vl_hca_transit, None), (1, m_vl15, None),
     (1, m_ca_vl15, None), (2, m_path_sl, None), (1, m_path_sl_missing, None),
+    (2, m_path_sl_per_slid, None),
 ]
 
 
@@ -307,8 +330,9 @@ def mcast_case(d, rng, kind):
     expected, masks_all, records = {}, {}, []
     # One group for iso-vl-tree: a single tree's turns never return (a walk
     # without U-turns on a tree), but several trees on one VL can close a
-    # cycle together (seen here: three BFS trees on a 3x3 torus).
-    n_groups = 1 if kind == 'iso-vl-tree' else rng.randint(1, 3)
+    # cycle together (seen here: three BFS trees on a 3x3 torus). One for
+    # vl15 too: the dropping SL2VL entry hits every group on that SL.
+    n_groups = 1 if kind in ('iso-vl-tree', 'vl15') else rng.randint(1, 3)
     iso = None
     if kind == 'iso-vl-loop' or kind == 'iso-vl-tree':
         free = sorted(set(range(15)) - d.used_sls())
