@@ -361,12 +361,14 @@ class Oracle:
                     sls.append(fixed_sl)
                 dropped = False
                 for s in sls:
-                    if is_ca and s != 'any' and self.vl(src, 0, 0, s) == DROP_VL:
-                        dropped = True  # the CA port's own SL2VL drops it
-                        continue
-                    if is_ca and s == 'any' and len({self.vl(src, 0, 0, x) for x in range(16)}) > 1:
-                        counts['pairs_without_sl'] += 1
-                        continue
+                    if is_ca:  # the CA port's own SL2VL: the packet's first VL
+                        first = {self.vl(src, 0, 0, x) for x in (range(16) if s == 'any' else [s])}
+                        if len(first) > 1:
+                            counts['pairs_without_sl'] += 1
+                            continue
+                        if first == {DROP_VL}:
+                            dropped = True
+                            continue
                     _, drop, need_sl = self.follow(dlid, sw, inp, s, memo, deps)
                     dropped |= drop
                     if need_sl:
