@@ -282,6 +282,21 @@ def m_path_sl_missing(d, rng):
     return 'path-sl-missing'
 
 
+def m_path_sl_missing_sl_free(d, rng):
+    """Path SLs left out where every SL maps to one VL (the pairs are then
+    checked without an SL), or everywhere but on one switch (those through it
+    need their SL: exit 2 unless they avoid it)."""
+    keep = rng.choice([None, rng.choice(sorted(d.fab.switches))])
+    for sw in d.fab.switches:
+        if sw != keep:
+            for r in d.rows(sw):
+                d.vl_edits[(sw,) + r] = [0] * 16
+    rows = sl_rows(d)
+    for _ in range(rng.randint(1, 6)):
+        d.sl_edits[(rng.choice(rows), rng.choice(sorted(d.owner)))] = '-'
+    return 'path-sl-missing-sl-free'
+
+
 def m_path_sl_per_slid(d, rng):
     """The path-SL file rewritten in source-LID scope (as from SA
     PathRecords): every source LID's row as the file said, then a few
@@ -314,7 +329,7 @@ UNICAST_MUTATIONS = [  # (weight, function, check mode)
     (2, m_lft_wrong, None), (3, m_sl2vl_random, None), (2, m_sl2vl_collapse, None),
     (2, m_sl2vl_hca, None), (2, m_sl2vl_hca_transit, None), (1, m_vl15, None),
     (1, m_ca_vl15, None), (2, m_path_sl, None), (1, m_path_sl_missing, None),
-    (2, m_path_sl_per_slid, None),
+    (2, m_path_sl_per_slid, None), (1, m_path_sl_missing_sl_free, None),
 ]
 
 
