@@ -595,6 +595,14 @@ def summary(out):
                      'unicast: %s' % (m['groups'], m['groups_ok'], m['loops'],
                                       ('yes (needs a multicast dependency)' if m['credit_loop_needs_mcast']
                                        else 'yes') if m['credit_loop'] else 'none'))
+        for g in m['per_group']:
+            if not g['ok']:
+                lines.append('    group 0x%04X (SL %s, %d members): %s' % (
+                    g['mlid'], ','.join(map(str, g['sls'])), g['members'], ', '.join(
+                        '%s %s' % (k.replace('_', ' '), g[k]) if k != 'loop' else 'forwarding loop'
+                        for k in ('loop', 'missing', 'duplicates', 'non_members', 'vl_drops') if g[k])))
+        if m['credit_loop_needs_mcast']:
+            lines.append('    cycle: ' + ' -> '.join(m['cycle']))
     for n in out['notes']:
         lines.append('  note: ' + n)
     return '\n'.join(lines)
