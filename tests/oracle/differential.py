@@ -6,7 +6,7 @@ independent oracle (oracle.py) on hundreds of seeded cases.
     differential.py --keiro BUILD/keiro --work DIR [--seed N] [--keep]
 
 Fabrics from `keiro topo`, routed by every keiro engine (`keiro route
---out`), then copied into one directory per case and mutated (LFT entries,
+--out`), and OpenSM's own dumps of tests/unit/data/ring5-minhop, then copied into one directory per case and mutated (LFT entries,
 SL2VL entries, path SLs; --fixed-sl / --mixed-sl; unmutated cases too).
 Per case the verdicts must agree: exit status, pass/fail, the loop /
 unreachable / VL-error / credit-loop categories and the pair counts both
@@ -606,6 +606,22 @@ def main():
                 skipped.append((engine, err[:160], tag))
                 continue
             bases.append((tag, engine, out))
+
+    # Dumps written by OpenSM itself (minhop, QoS on: SL i on VL i mod 8),
+    # with a path-SL file made up here (destination scope, SLs 0..7).
+    ring5 = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'unit', 'data',
+                         'ring5-minhop')
+    if os.path.isdir(ring5):
+        out = os.path.join(a.work, 'base-ring5-opensm-minhop')
+        os.makedirs(out)
+        for f in ('opensm-subnet.lst', 'opensm-lfts.dump', 'opensm-sl2vl.dump'):
+            shutil.copy(os.path.join(ring5, f), out)
+        with open(os.path.join(out, 'keiro-path-sl.dump'), 'w') as f:
+            f.write('keiro-path-sl 1\nengine made-up\nmax_lid 17\nscope destination\ndest %s\n'
+                    % ''.join(str(rng.randint(0, 7)) for _ in range(17)))
+        bases.append(('ring5', 'opensm-minhop', out))
+    else:
+        skipped.append(('OpenSM dumps', 'not found', ring5))
 
     counts = {'cases': 0, 'agree': 0, 'credit loop': 0, 'credit loop only via the HCA-port entry': 0,
               'credit loop only via the fixed SL': 0, 'forwarding loop': 0, 'unreachable': 0,
