@@ -62,100 +62,59 @@ KH_BUILDDIR=$build
 kh_prereq || exit 1
 mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 2
 
-# survey_verdict DIR: judges the multicast tables of one settled dump
-# directory (opensm.mcfdbs, opensm-sa.dump, opensm-subnet.lst) and prints
-# "GROUPS OK LOOPS": groups with members, groups whose tables form a
-# loop-free tree that delivers a packet from every member to every other
-# member exactly once, groups where some member's packet comes back to a
-# switch it already passed (a forwarding loop: a storm). Per-group lines go
-# to DIR/verdict.txt. Groups named by MGID in $SURVEY_SKIP_MGIDS (the
-# harness's fence group) are left out. A stand-in, kept in this one function
-# so that keiro check's "mcast" verdict or tests/oracle/oracle.py can
-# replace it.
+# survey_verdict DIR [SLS]: judges the multicast tables of one settled dump
+# directory and prints "GROUPS OK LOOPS [DISAGREE ...]": groups with members,
+# groups whose tables form a loop-free tree reaching every member once
+# (keiro check's per-group verdict; credit loops are the checkers' overall
+# verdict, in DIR/check.json and DIR/oracle.json), groups with a forwarding
+# loop. The verdicts come from `keiro check DIR
+# --json` and from the independent oracle (tests/oracle/oracle.py); a group
+# on which they disagree is named after DISAGREE. Per-group lines go to
+# DIR/verdict.txt. Groups named by MGID in $SURVEY_SKIP_MGIDS (the harness's
+# fence group) are left out. SLS: the path-SL file for engines without
+# keiro-path-sl.dump.
 survey_verdict() {
-  python3 - "$1" "${SURVEY_SKIP_MGIDS:-}" <<'EOF'
-import collections, ipaddress, re, sys
+  local d=$1 sls=${2:-}
+  "$build/keiro" check "$d" --json ${sls:+--sls "$sls"} >"$d/check.json" 2>"$d/check.err"
+  python3 "$src/tests/oracle/oracle.py" "$d" --json ${sls:+--sls "$sls"} >"$d/oracle.json" 2>"$d/oracle.err"
+  python3 - "$d" "${SURVEY_SKIP_MGIDS:-}" <<'EOF'
+import ipaddress, json, re, sys
 d, skip = sys.argv[1], {ipaddress.IPv6Address(m).packed for m in sys.argv[2].split()}
-# Links: (node GUID, port) <-> (node GUID, port); which nodes are switches;
-# CA port GUID -> (node GUID, port).
-link, switch, ca = {}, set(), {}
-end = re.compile(r"\{ (\S+) .*?NodeGUID:([0-9a-fA-F]+) PortGUID:([0-9a-fA-F]+) .*?PN:([0-9a-fA-F]+) \}")
-for line in open(d + "/opensm-subnet.lst"):
-    ends = end.findall(line)
-    if len(ends) != 2:
-        continue
-    (t1, n1, g1, p1), (t2, n2, g2, p2) = ends
-    a, b = (int(n1, 16), int(p1, 16)), (int(n2, 16), int(p2, 16))
-    link[a], link[b] = b, a
-    for t, n, g, p in ends:
-        if t.startswith("SW"):
-            switch.add(int(n, 16))
-        else:
-            ca[int(g, 16)] = (int(n, 16), int(p, 16))
-# Multicast tables: switch -> MLID -> ports.
-mft, cur = collections.defaultdict(dict), None
-for line in open(d + "/opensm.mcfdbs"):
-    m = re.match(r"Switch (0x[0-9a-fA-F]+)", line)
-    if m:
-        cur = int(m.group(1), 16)
-        continue
-    m = re.match(r"(0x[0-9A-Fa-f]+) :(.*)", line)
-    if m and cur is not None:
-        mft[cur][int(m.group(1), 16)] = {int(x, 16) for x in m.group(2).split()}
-# Groups: MLID, MGID, members (port GUIDs).
-groups, g = [], None
-for line in open(d + "/opensm-sa.dump"):
-    m = re.match(r"MC Group (0x[0-9a-fA-F]+).*mgid=0x([0-9a-f]+):0x([0-9a-f]+)", line)
-    if m:
-        g = {"mlid": int(m.group(1), 16), "mgid": bytes.fromhex(m.group(2) + m.group(3)), "members": set()}
-        groups.append(g)
-        continue
-    m = re.match(r"mcm_port: port_gid=0x[0-9a-f]+:0x([0-9a-f]+)", line)
-    if m and g is not None:
-        g["members"].add(int(m.group(1), 16))
-    elif not line.strip() == "" and not line.startswith("mcm_port"):
-        g = None
-ca_at = {e: x for x, e in ca.items()}
-total = ok = loops = 0
-with open(d + "/verdict.txt", "w") as rep:
-    for g in groups:
-        if not g["members"] or g["mgid"] in skip:
+skip_mlids = set()
+try:
+    for line in open(d + "/opensm-sa.dump"):
+        m = re.match(r"MC Group .*? mgid=0x([0-9a-fA-F]+):0x([0-9a-fA-F]+) .*? mlid=0x([0-9a-fA-F]+)", line)
+        if m and (int(m.group(1), 16) << 64 | int(m.group(2), 16)).to_bytes(16, "big") in skip:
+            skip_mlids.add(int(m.group(3), 16))
+except OSError:
+    pass
+def load(name):
+    try:
+        return json.load(open(d + "/" + name)).get("mcast")
+    except (OSError, ValueError, AttributeError):
+        return None
+k, o = load("check.json"), load("oracle.json")
+if k is None or o is None:
+    print("0 0 0 DISAGREE (no verdict from %s)" % ("keiro check" if k is None else "the oracle"))
+    sys.exit(0)
+kv = {int(g["mlid"], 16): g for g in k["group_verdicts"]}
+ov = {g["mlid"]: g for g in o["per_group"]}
+groups = ok = loops = 0
+bad = []
+with open(d + "/verdict.txt", "w") as out:
+    for mlid in sorted(set(kv) | set(ov)):
+        if mlid in skip_mlids:
             continue
-        total += 1
-        mlid, members = g["mlid"], g["members"]
-        looped, missed, dup = False, set(), 0
-        for src in sorted(members):
-            if src not in ca or ca[src] not in link:
-                missed.add(src)
-                continue
-            seen, got = set(), collections.Counter()
-            todo = [link[ca[src]]]
-            while todo:
-                sw, inp = todo.pop()
-                if sw in seen:
-                    looped = True
-                    continue
-                seen.add(sw)
-                for p in mft.get(sw, {}).get(mlid, ()):
-                    if p == inp or p == 0 or (sw, p) not in link:
-                        continue
-                    nxt = link[(sw, p)]
-                    if nxt[0] in switch:
-                        todo.append(nxt)
-                    else:
-                        got[ca_at.get(nxt)] += 1
-            dup += sum(c - 1 for c in got.values() if c > 1)
-            missed |= {m for m in members if m != src and not got[m]}
-        good = not looped and not missed and not dup
-        ok += good
-        loops += looped
-        rep.write("mlid 0x%04x mgid %s members %d: %s\n" % (
-            mlid, ipaddress.IPv6Address(g["mgid"]), len(members),
-            "loop-free tree" if good else ", ".join(
-                x for x in ("LOOP" if looped else "",
-                            "%d members not reached" % len(missed) if missed else "",
-                            "%d duplicate deliveries" % dup if dup else "") if x)))
-print(total, ok, loops)
+        a, b = kv.get(mlid), ov.get(mlid)
+        agree = a is not None and b is not None and a["ok"] == b["ok"] and a["loop"] == b["loop"]
+        if not agree:
+            bad.append("0x%04X" % mlid)
+        groups += 1
+        ok += bool(a and a["ok"])
+        loops += bool(a and a["loop"])
+        out.write("0x%04X keiro-check %s oracle %s%s\n" % (mlid, "ok" if a and a["ok"] else "FAIL",
+                  "ok" if b and b["ok"] else "FAIL", "" if agree else " DISAGREE"))
+print(groups, ok, loops, ("DISAGREE on " + " ".join(bad)) if bad else "")
 EOF
 }
 
@@ -279,7 +238,10 @@ for e in "${engines[@]}"; do
   fi
   installed=$(cat "$dir/installed.txt")
   [ "$installed" = "$e" ] || note="fell back to ${installed:-nothing}"
-  read -r groups okg loops < <(survey_verdict "$dir/dumps")
+  sls=
+  [ -f "$dir/sa-path-sl.dump" ] && sls="$dir/sa-path-sl.dump"
+  read -r groups okg loops disagree < <(survey_verdict "$dir/dumps" "$sls")
+  [ -n "$disagree" ] && { note="$note $disagree"; failed=1; }
   cp "$dir/dumps/verdict.txt" "$dir/verdict.txt" 2>/dev/null
   rows+=("$(printf '%-12s %-18s %6s %9s %6s  %s' "$e" "${installed:--}" "$groups" "$okg" "$loops" "$note")")
 done

@@ -21,6 +21,7 @@
 #include "core/options.h"
 #include "tool/args.h"
 #include "tool/command.h"
+#include "tool/mcast_io.h"
 #include "tool/tool_io.h"
 
 namespace keiro::tool {
@@ -34,7 +35,9 @@ const char *kUsage =
     "local(gamma) traffic (LOREN paper VI-D) and a shift all-to-all estimate.\n"
     "Several inputs: one table.\n"
     "INPUT is an OpenSM dump directory (as for keiro check) or engine:NAME, which\n"
-    "routes --topology offline with keiro engine NAME.\n"
+    "routes --topology offline with keiro engine NAME. A directory with\n"
+    "opensm.mcfdbs also gets its multicast trees measured (groups, depth, links\n"
+    "used, trees on the busiest link) and checked as keiro check does.\n"
     "options:\n"
     "  --topology FILE   fabric (required for engine:NAME; for directories it\n"
     "                    replaces DIR/opensm-subnet.lst)\n"
@@ -166,6 +169,30 @@ bool plot(const std::string &dir, const std::vector<metrics::RoutingFigures> &fi
   return true;
 }
 
+// The multicast trees of a dump directory (opensm.mcfdbs, opensm-sa.dump):
+// depth, links used, the busiest link's trees, with the check's verdicts.
+// Nothing is added when DIR has none. false on a file that cannot be read.
+bool measure_mcast(const std::string &dir, const io::LoadedRouting &lr, const check::Options &copt,
+                   std::vector<std::string> &json, std::vector<std::string> &lines) {
+  McastInput mc;
+  std::string err;
+  if (!load_mcast_dir(dir, lr.fabric, 0, mc, err)) {
+    std::fprintf(stderr, "keiro analyze: %s\n", err.c_str());
+    return false;
+  }
+  json.emplace_back();
+  lines.emplace_back();
+  if (!mc.present) return true;
+  mcast::Options mo;
+  mo.unicast = copt;
+  mo.unicast.name_cycle_paths = false;
+  mo.members_known = mc.members_known;
+  const mcast::Result res = mcast::verify(lr.fabric, lr.routing, mc.groups, mc.trees, mo);
+  json.back() = mcast::json_string(mcast::tree_stats(lr.fabric, mc.trees, res.verdicts), res);
+  lines.back() = mcast_text(lr.fabric, mc, res);
+  return true;
+}
+
 int run_analyze(const std::vector<std::string> &args) {
   std::vector<std::string> inputs;
   io::LoadOptions lopt;
@@ -204,7 +231,8 @@ int run_analyze(const std::vector<std::string> &args) {
   InputReader read("analyze");
   if (!read.options(opt_text, options)) return 2;
   std::vector<metrics::RoutingFigures> figs;
-  Fabric topo;  // the fabric of engine:NAME inputs, read once
+  std::vector<std::string> mcast_json, mcast_lines;  // per input: its multicast trees
+  Fabric topo;                                       // the fabric of engine:NAME inputs, read once
   bool topo_read = false;
   for (const std::string &in : inputs) {
     metrics::RoutingFigures g;
@@ -240,6 +268,11 @@ int run_analyze(const std::vector<std::string> &args) {
       g.notes = lr.notes;
       g.notes.insert(g.notes.begin(), "path SLs: " + lr.sl_source);
       measure(g, lr.fabric, lr.routing, copt, popt, traffic, topt);
+      if (!measure_mcast(in, lr, copt, mcast_json, mcast_lines)) return 2;
+    }
+    if (mcast_json.size() < figs.size() + 1) {
+      mcast_json.emplace_back();
+      mcast_lines.emplace_back();
     }
     figs.push_back(std::move(g));
   }
@@ -258,11 +291,14 @@ int run_analyze(const std::vector<std::string> &args) {
         if (g.label.size() > cut + 1) g.label = g.label.substr(cut + 1);
   }
   if (json) {
-    std::fputs(figs.size() == 1 ? (metrics::figures_json(figs[0]) + "\n").c_str()
-                                : metrics::comparison_json(figs).c_str(),
-               stdout);
+    std::string j =
+        figs.size() == 1 ? metrics::figures_json(figs[0]) + "\n" : metrics::comparison_json(figs);
+    if (figs.size() == 1 && !mcast_json[0].empty())
+      j.insert(j.find_last_of('}'), ", \"mcast\": " + mcast_json[0]);
+    std::fputs(j.c_str(), stdout);
   } else if (figs.size() == 1) {
     std::fputs(metrics::figures_text(figs[0]).c_str(), stdout);
+    std::fputs(mcast_lines[0].c_str(), stdout);
   } else {
     std::fputs(metrics::comparison_table(figs).c_str(), stdout);
     for (const metrics::RoutingFigures &g : figs) {
@@ -273,6 +309,9 @@ int run_analyze(const std::vector<std::string> &args) {
       for (const std::string &n : g.notes)
         std::printf("%s: note: %s\n", g.label.c_str(), n.c_str());
     }
+    for (size_t i = 0; i < figs.size(); ++i)
+      if (!mcast_lines[i].empty())
+        std::printf("%s: multicast trees\n%s", figs[i].label.c_str(), mcast_lines[i].c_str());
   }
   std::string err;
   if (!plot_dir.empty() && !plot(plot_dir, figs, err)) return input_error("analyze", err);

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <random>
 #include <fstream>
+#include <random>
 
 #include "core/io/mcast_dump.h"
 #include "core/log.h"

@@ -390,11 +390,25 @@ TreeStats tree_stats(const Fabric &f, const std::vector<Tree> &trees,
 }
 
 std::string json_string(const TreeStats &s, const Result &r) {
+  std::string per;
+  for (const GroupVerdict &v : r.verdicts) {
+    std::string prob;
+    for (char ch : v.problem) {
+      if (ch == '"' || ch == '\\') prob += '\\';
+      prob += ch;
+    }
+    per += strprintf(
+        "%s{\"mlid\": \"0x%04X\", \"ok\": %s, \"loop\": %s, \"depth\": %d, "
+        "\"problem\": \"%s\"}",
+        per.empty() ? "" : ", ", v.mlid, v.ok ? "true" : "false", v.loop ? "true" : "false",
+        v.depth, prob.c_str());
+  }
   return strprintf(
       "{\"groups\": %lld, \"groups_ok\": %lld, \"loops\": %lld, \"unreached\": %lld, "
       "\"duplicates\": %lld, \"non_members\": %lld, \"drops\": %lld, \"dependencies\": %lld, "
       "\"credit_loop\": %s, \"cycle_uses_multicast\": %s, \"ok\": %s, \"trees\": %lld, "
-      "\"max_depth\": %d, \"links_used\": %lld, \"max_trees_per_link\": %lld, \"roots\": %lld}",
+      "\"max_depth\": %d, \"links_used\": %lld, \"max_trees_per_link\": %lld, \"roots\": %lld, "
+      "\"group_verdicts\": [%s]}",
       static_cast<long long>(r.groups), static_cast<long long>(r.groups_ok),
       static_cast<long long>(r.loops), static_cast<long long>(r.unreached),
       static_cast<long long>(r.duplicates), static_cast<long long>(r.non_members),
@@ -402,7 +416,7 @@ std::string json_string(const TreeStats &s, const Result &r) {
       r.combined.credit_loop ? "true" : "false", r.combined.cycle_uses_extra ? "true" : "false",
       r.ok ? "true" : "false", static_cast<long long>(s.trees), s.max_depth,
       static_cast<long long>(s.links_used), static_cast<long long>(s.max_trees_per_link),
-      static_cast<long long>(s.roots));
+      static_cast<long long>(s.roots), per.c_str());
 }
 
 }  // namespace keiro::mcast

@@ -8,6 +8,8 @@
 #include <queue>
 #include <tuple>
 
+#include "core/graph/graph.h"
+#include "core/graph/spanning_tree.h"
 #include "core/log.h"
 
 namespace keiro::mcast {
@@ -368,8 +370,41 @@ const Tree *Router::master(uint16_t sl_mask) const {
   return it == masters_.end() || it->second.masks.empty() ? nullptr : &it->second;
 }
 
-// The master tree of an SL set (step 4 of trees.h), grown once; its
-// dependencies stay taken.
+// Whether every dependency of the min-depth spanning tree from root (the
+// one Nue's escape paths use: core/graph/spanning_tree.h) fits; then it is
+// the master, out and deps hold it (taken).
+bool Router::take_bfs_tree(const Group &all, int32_t root, Tree &out, std::vector<uint64_t> &deps) {
+  std::vector<int32_t> parent(f_.num_switches(), -1);
+  if (graph::min_depth_spanning_tree(graph::switch_graph(f_), root, {}, parent) !=
+      f_.num_switches())
+    return false;
+  Growth gr(f_, r_, all);
+  gr.in_tree[root] = 1;
+  for (int32_t s = 0; s < f_.num_switches(); ++s)
+    if (parent[s] >= 0) gr.link(parent[s], true);
+  std::vector<int32_t> sw(f_.num_switches());
+  for (int32_t s = 0; s < f_.num_switches(); ++s) sw[s] = s;
+  deps = gr.deps_of(sw);
+  for (size_t i = 0; i < deps.size(); ++i)
+    if (!take(deps[i])) {
+      for (size_t j = 0; j < i; ++j) release(deps[j]);
+      return false;
+    }
+  out = Tree{};
+  out.root = root;
+  for (int32_t s : sw) {
+    SwitchMask m{s, {}};
+    for (uint8_t p : gr.links[s]) m.ports.set(p);
+    for (uint8_t p : gr.own[s]) m.ports.set(p);
+    out.masks.push_back(m);
+  }
+  return true;
+}
+
+// The master tree of an SL set (step 4 of trees.h), made once; its
+// dependencies stay taken. First the min-depth spanning trees from the best
+// roots as they are (they match an engine's escape tree when the roots
+// agree), then the DAG-guided growth.
 const Tree *Router::reserve_master(uint16_t sl_mask, std::string &why) {
   auto it = masters_.find(sl_mask);
   if (it == masters_.end()) {
@@ -382,9 +417,11 @@ const Tree *Router::reserve_master(uint16_t sl_mask, std::string &why) {
     std::vector<uint64_t> deps;
     bool ok = false;
     std::string w;
-    for (int32_t root : root_order(all, o_.max_master_roots))
-      if ((ok = grow(all, root, t, deps, w))) break;
-    if (!ok) t.masks.clear();  // its dependencies were released by grow()
+    const std::vector<int32_t> roots = root_order(all, o_.max_master_roots);
+    for (int32_t root : roots)
+      if ((ok = take_bfs_tree(all, root, t, deps))) break;
+    for (size_t i = 0; i < roots.size() && !ok; ++i) ok = grow(all, roots[i], t, deps, w);
+    if (!ok) t.masks.clear();  // its dependencies were released
     it = masters_.emplace(sl_mask, std::move(t)).first;
     master_why_[sl_mask] = ok ? "" : w;
   }

@@ -33,10 +33,12 @@
 //     in the tree.
 //  3. Pruning: branches without a member are cut; the dependencies of the
 //     final tree replace the tentative ones (a subset: still acyclic).
-//  4. Fallback: before the first group of an SL set, a master tree is
-//     grown over every switch with every CA port and port 0 as a source and
-//     its dependencies are kept for good (torus-2QoS's master spanning
-//     tree, Nue's escape paths). A group whose own tree cannot be grown gets
+//  4. Fallback: before the first group of an SL set, a master tree over
+//     every switch, with every CA port and port 0 as a source, is reserved
+//     and its dependencies are kept for good (torus-2QoS's master spanning
+//     tree, Nue's escape paths): the min-depth spanning tree from one of the
+//     best roots as it is (core/graph/spanning_tree.h, the tree Nue's escape
+//     paths use), else one grown as in step 2. A group whose own tree cannot be grown gets
 //     the master tree pruned to its members: its dependencies are a subset
 //     of the master's, so it always fits. Own trees spread the load; the
 //     master guarantees a tree whenever it could be reserved.
@@ -117,6 +119,7 @@ class Router {
   bool grow(const Group &g, int32_t root, Tree &out, std::vector<uint64_t> &deps, std::string &why);
   std::vector<int32_t> root_order(const Group &g, int max_roots) const;
   const Tree *reserve_master(uint16_t sl_mask, std::string &why);
+  bool take_bfs_tree(const Group &all, int32_t root, Tree &out, std::vector<uint64_t> &deps);
   bool prune_master(const Group &g, const Tree &master, Tree &out, std::vector<uint64_t> &deps);
   bool take(uint64_t key);
   void release(uint64_t key);

@@ -519,9 +519,18 @@ def compare(krc, kjs, orc, ojs, known, strict=False):
              ('wrong_delivery', c['wrong_delivery'], u['wrong_delivery']),
              ('unreachable', c['unreachable'], u['unreachable']),
              ('vl errors (any)', c['vl_errors'] > 0, u['vl_errors'] > 0)]
-    deps = [('credit_loop', c['credit_loop'], ojs['credit_loop']),
-            ('dependency_edges', c['dependency_edges'], ojs['dependency_edges']),
-            ('dependency_nodes', c['dependency_nodes'], ojs['dependency_nodes'])]
+    if 'mcast' in kjs and 'mcast' in ojs:
+        # With multicast tables keiro check's dependency graph is unicast and
+        # multicast together (the oracle's unicast graph plus its multicast
+        # dependencies); nodes are not compared then.
+        deps = [('credit_loop', c['credit_loop'],
+                 ojs['credit_loop'] or ojs['mcast']['credit_loop']),
+                ('dependency_edges', c['dependency_edges'],
+                 ojs['dependency_edges'] + ojs['mcast']['dependency_edges'])]
+    else:
+        deps = [('credit_loop', c['credit_loop'], ojs['credit_loop']),
+                ('dependency_edges', c['dependency_edges'], ojs['dependency_edges']),
+                ('dependency_nodes', c['dependency_nodes'], ojs['dependency_nodes'])]
     if c['loops'] == 0 and c['unreachable'] == 0 or strict:
         pairs += deps
     else:
@@ -539,9 +548,9 @@ def compare(krc, kjs, orc, ojs, known, strict=False):
     if 'mcast' in kjs and 'mcast' in ojs:
         for k in ('groups', 'groups_ok', 'loops'):
             pairs.append(('mcast.' + k, kjs['mcast'].get(k), ojs['mcast'][k]))
-        # With the unicast graph acyclic, "a cycle in unicast + multicast" and
-        # "a cycle that needs a multicast dependency" are the same verdict.
-        if not c['credit_loop'] and not ojs['credit_loop']:
+        # Both: a cycle in unicast and multicast together (compared where
+        # every unicast pair is delivered: the known difference below).
+        if c['loops'] == 0 and c['unreachable'] == 0 or strict:
             pairs.append(('mcast.credit_loop', kjs['mcast'].get('credit_loop'),
                           ojs['mcast']['credit_loop']))
     for name, a, b in pairs:

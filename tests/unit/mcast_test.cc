@@ -6,10 +6,16 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <fstream>
 #include <numeric>
 #include <random>
+#include <sstream>
+#include <stdexcept>
 
 #include "core/check/verify.h"
+#include "core/io/dump_dir.h"
+#include "core/io/mcast_dump.h"
 #include "core/mcast/check.h"
 #include "core/mcast/trees.h"
 #include "tests/unit/fabrics.h"
@@ -383,6 +389,105 @@ TEST(McastSlColumn, FreeSlGoesWhollyToTheSpareVl) {
           ASSERT_EQ(run.out.vl(s, ip, out, sl), plain.out.vl(s, ip, out, sl));
       }
     }
+}
+
+}  // namespace
+}  // namespace keiro
+
+namespace keiro {
+namespace {
+
+std::string mcast_data(const std::string &name) {
+  const char *srcdir = std::getenv("srcdir");
+  return std::string(srcdir ? srcdir : ".") + "/tests/unit/data/mcast-torus4x4/" + name;
+}
+
+struct McastDumpDir {
+  io::LoadedRouting lr;
+  std::vector<Group> groups;
+  std::vector<Tree> trees;
+  McastDumpDir() {
+    std::string err;
+    io::LoadOptions lo;
+    if (!io::load_dump_dir(mcast_data(""), lo, lr, err)) throw std::runtime_error(err);
+    io::McastReadReport rep;
+    std::ifstream a(mcast_data("opensm.mcfdbs")), b(mcast_data("opensm-sa.dump"));
+    if (!io::read_mcfdbs(a, "opensm.mcfdbs", lr.fabric, trees, rep, err) ||
+        !io::read_sa_groups(b, "opensm-sa.dump", lr.fabric, groups, rep, err))
+      throw std::runtime_error(err);
+  }
+};
+
+// What OpenSM installed with keiro-nue's trees (tests/unit/data/mcast-torus4x4):
+// 7 groups, every one a sound tree, no credit loop with the unicast tables.
+TEST(McastDumps, OpenSmInstalledTreesAreSound) {
+  McastDumpDir d;
+  ASSERT_EQ(d.groups.size(), 7u);
+  ASSERT_EQ(d.trees.size(), 7u);
+  EXPECT_EQ(d.groups[0].mlid, 0xC000);
+  // The broadcast group after the storm: 21 of the 32 CA ports (mcm_port
+  // lines under 'MC Group 0xc000' in the file).
+  EXPECT_EQ(d.groups[0].terminals.size(), 21u);
+  EXPECT_EQ(d.groups[0].sl_mask, 1);
+  mcast::Options o;
+  const mcast::Result res = mcast::verify(d.lr.fabric, d.lr.routing, d.groups, d.trees, o);
+  EXPECT_TRUE(res.ok) << (res.problems.empty() ? res.combined.first_problem : res.problems[0]);
+  EXPECT_EQ(res.groups_ok, 7);
+  EXPECT_GT(res.dependencies, 0);
+}
+
+// One more mask bit at a switch already in the tree, towards another tree
+// switch, closes a cycle: the flood finds the loop.
+TEST(McastDumps, AnExtraLinkMakesALoop) {
+  McastDumpDir d;
+  Tree &t = d.trees[0];
+  bool made = false;
+  for (mcast::SwitchMask &m : t.masks) {
+    for (int p = 1; p <= d.lr.fabric.sw(m.sw).num_ports && !made; ++p) {
+      const PortPeer pp = d.lr.fabric.peer(m.sw, static_cast<uint8_t>(p));
+      if (m.ports[p] || pp.kind != PortPeer::kSwitch) continue;
+      const Channel &ch = d.lr.fabric.channel(pp.id);
+      mcast::PortMask *other = nullptr;
+      for (mcast::SwitchMask &n : t.masks)
+        if (n.sw == ch.dst) other = &n.ports;
+      if (!other) continue;
+      m.ports.set(p);
+      other->set(ch.dst_port);
+      made = true;
+    }
+    if (made) break;
+  }
+  ASSERT_TRUE(made);
+  const mcast::GroupVerdict v =
+      mcast::flood(d.lr.fabric, d.lr.routing, d.groups[0], t, {}, nullptr);
+  EXPECT_TRUE(v.loop);
+  EXPECT_FALSE(v.ok);
+}
+
+// The writers give what the readers read.
+TEST(McastDumps, WritersRoundTrip) {
+  McastDumpDir d;
+  std::ostringstream a, b;
+  io::write_mcfdbs(a, d.lr.fabric, d.trees);
+  io::write_sa_groups(b, d.lr.fabric, d.groups);
+  std::istringstream ia(a.str()), ib(b.str());
+  std::vector<Tree> trees;
+  std::vector<Group> groups;
+  io::McastReadReport rep;
+  std::string err;
+  ASSERT_TRUE(io::read_mcfdbs(ia, "w", d.lr.fabric, trees, rep, err)) << err;
+  ASSERT_TRUE(io::read_sa_groups(ib, "w", d.lr.fabric, groups, rep, err)) << err;
+  ASSERT_EQ(trees.size(), d.trees.size());
+  for (size_t i = 0; i < trees.size(); ++i) {
+    ASSERT_EQ(trees[i].masks.size(), d.trees[i].masks.size());
+    for (size_t j = 0; j < trees[i].masks.size(); ++j)
+      EXPECT_EQ(trees[i].masks[j].ports, d.trees[i].masks[j].ports);
+  }
+  ASSERT_EQ(groups.size(), d.groups.size());
+  for (size_t i = 0; i < groups.size(); ++i) {
+    EXPECT_EQ(groups[i].terminals, d.groups[i].terminals);
+    EXPECT_EQ(groups[i].sl_mask, d.groups[i].sl_mask);
+  }
 }
 
 }  // namespace

@@ -27,3 +27,7 @@ TESTS += tests/unit_tests
 EXTRA_DIST += tests/unit/data/ring5-minhop/README.md tests/unit/data/ring5-minhop/ring5.net \
 	tests/unit/data/ring5-minhop/opensm-lfts.dump tests/unit/data/ring5-minhop/opensm-sl2vl.dump \
 	tests/unit/data/ring5-minhop/opensm-subnet.lst
+EXTRA_DIST += tests/unit/data/mcast-torus4x4/README.md tests/unit/data/mcast-torus4x4/opensm-subnet.lst \
+	tests/unit/data/mcast-torus4x4/opensm-lfts.dump tests/unit/data/mcast-torus4x4/opensm-sl2vl.dump \
+	tests/unit/data/mcast-torus4x4/keiro-path-sl.dump tests/unit/data/mcast-torus4x4/opensm.mcfdbs \
+	tests/unit/data/mcast-torus4x4/opensm-sa.dump
