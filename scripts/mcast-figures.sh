@@ -97,9 +97,10 @@ block=$(
   printf '%s\n' "${rows[@]}"
   if [ ${#osm_rows[@]} -gt 0 ]; then
     echo
-    echo "Through OpenSM 3.3.23 + ibsim on the 4x4x4 torus with 2 HCAs per switch (\`scripts/mcast-survey.sh\`: every CA port joins the IPoIB broadcast group through the SA, 4 groups get 8-16 members; the harness's fence group is not counted); *keiro* = keiro's trees, *mcast_trees=0* = OpenSM's builder over keiro's tables, *OpenSM* = its built-in engines:"
+    echo "Through OpenSM 3.3.23 + ibsim on the 4x4x4 torus with 2 HCAs per switch (\`scripts/mcast-survey.sh\`: every CA port joins the IPoIB broadcast group through the SA, 4 groups get 8-16 members; the harness's fence group is not counted); *keiro* = keiro's trees, *mcast_trees=0* = OpenSM's builder over keiro's tables, *OpenSM* = its built-in engines; *credit-loop*: a cycle in the unicast (SA's SLs) and multicast dependencies together, by keiro check and the oracle alike (a disagreement would be named in the note):"
     echo
     echo '```'
+    printf '%-14s %-12s %-18s %6s %9s %6s %12s  %s\n' tables engine installed groups loop-free looped credit-loop note
     for r in "${osm_rows[@]}"; do
       case ${r%%|*} in own) t=keiro ;; opensm) t=mcast_trees=0 ;; *) t=OpenSM ;; esac
       printf '%-14s %s\n' "$t" "${r#*|}"

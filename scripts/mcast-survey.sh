@@ -114,7 +114,12 @@ with open(d + "/verdict.txt", "w") as out:
         loops += bool(a and a["loop"])
         out.write("0x%04X keiro-check %s oracle %s%s\n" % (mlid, "ok" if a and a["ok"] else "FAIL",
                   "ok" if b and b["ok"] else "FAIL", "" if agree else " DISAGREE"))
-print(groups, ok, loops, ("DISAGREE on " + " ".join(bad)) if bad else "")
+# Credit loops: unicast and multicast together (both checkers' overall verdict).
+kc = bool(json.load(open(d + "/check.json"))["check"]["credit_loop"])
+oc = bool(json.load(open(d + "/oracle.json"))["credit_loop"]) or bool(o["credit_loop"])
+if kc != oc:
+    bad.append("credit-loop")
+print(groups, ok, loops, "yes" if kc else "no", ("DISAGREE on " + " ".join(bad)) if bad else "")
 EOF
 }
 
@@ -199,7 +204,7 @@ for e in "${engines[@]}"; do
         torus_conf "$net" "$tconf" 2>"$out/torus-2QoS.err" || tconf=none
       fi
       if [ "$tconf" = none ]; then
-        rows+=("$(printf '%-12s %-18s %6s %9s %6s  %s' "$e" - - - - "skipped: $(tail -n 1 "$out/torus-2QoS.err")")")
+        rows+=("$(printf '%-12s %-18s %6s %9s %6s %12s  %s' "$e" - - - - - "skipped: $(tail -n 1 "$out/torus-2QoS.err")")")
         continue
       fi
       args+=(plugin=no max_op_vls=8 "torus_config=$tconf") ;;
@@ -233,20 +238,20 @@ for e in "${engines[@]}"; do
   ) >"$dir/harness.txt" 2>&1
   if [ $? -ne 0 ]; then
     failed=1
-    rows+=("$(printf '%-12s %-18s %6s %9s %6s  %s' "$e" - - - - "FAILED: $(grep -v '^ibwarn' "$dir/harness.txt" | grep -m1 harness: )")")
+    rows+=("$(printf '%-12s %-18s %6s %9s %6s %12s  %s' "$e" - - - - - "FAILED: $(grep -v '^ibwarn' "$dir/harness.txt" | grep -m1 harness: )")")
     continue
   fi
   installed=$(cat "$dir/installed.txt")
   [ "$installed" = "$e" ] || note="fell back to ${installed:-nothing}"
   sls=
   [ -f "$dir/sa-path-sl.dump" ] && sls="$dir/sa-path-sl.dump"
-  read -r groups okg loops disagree < <(survey_verdict "$dir/dumps" "$sls")
+  read -r groups okg loops cloop disagree < <(survey_verdict "$dir/dumps" "$sls")
   [ -n "$disagree" ] && { note="$note $disagree"; failed=1; }
   cp "$dir/dumps/verdict.txt" "$dir/verdict.txt" 2>/dev/null
-  rows+=("$(printf '%-12s %-18s %6s %9s %6s  %s' "$e" "${installed:--}" "$groups" "$okg" "$loops" "$note")")
+  rows+=("$(printf '%-12s %-18s %6s %9s %6s %12s  %s' "$e" "${installed:--}" "$groups" "$okg" "$loops" "$cloop" "$note")")
 done
 
 echo "mcast-survey: $(basename "$net"), seed $seed${popts:+, plugin options '$popts'}; groups: the broadcast group (every CA port) and 4 of 8-16 ports"
-printf '%-12s %-18s %6s %9s %6s  %s\n' engine installed groups loop-free looped note
+printf '%-12s %-18s %6s %9s %6s %12s  %s\n' engine installed groups loop-free looped credit-loop note
 printf '%s\n' "${rows[@]}"
 exit $failed
