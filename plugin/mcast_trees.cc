@@ -94,6 +94,28 @@ bool install(const RoutedState &st, osm_subn_t &subn, const mcast::Tree &t, std:
   return true;
 }
 
+// A group whose members sit on one switch (or nowhere): its member ports at
+// that switch, no link (core/mcast/trees.h does the same).
+int install_local(const RoutedState &st, osm_subn_t &subn, const mcast::Group &g, OsmLogger &log) {
+  mcast::Tree t;
+  t.mlid = g.mlid;
+  const Fabric &f = st.fabric();
+  int32_t sw = g.switches.empty() ? -1 : g.switches[0];
+  if (sw < 0 && !g.terminals.empty()) sw = f.terminal(g.terminals[0]).sw;
+  if (sw < 0) return IB_SUCCESS;
+  mcast::SwitchMask m{sw, {}};
+  for (int32_t x : g.terminals) m.ports.set(f.terminal(x).sw_port);
+  if (!g.switches.empty()) m.ports.set(0);
+  t.root = sw;
+  t.masks.push_back(m);
+  std::string err;
+  if (!install(st, subn, t, err)) {
+    log.error(kErrRouting, "multicast " + describe(g) + ": " + err);
+    return IB_ERROR;
+  }
+  return IB_SUCCESS;
+}
+
 int build(EngineRun &run, osm_mgrp_box_t *mbox, OsmLogger &log) {
   const RoutedState *st = run.state.load(std::memory_order_acquire);
   const char *name = run.reg->desc->osm_name;
@@ -103,7 +125,16 @@ int build(EngineRun &run, osm_mgrp_box_t *mbox, OsmLogger &log) {
                                      name, mbox->mlid));
     return IB_ERROR;
   }
-  if (!run.mcast && !run.mcast_failed) {
+  int unknown = 0;
+  const mcast::Group g = read_group(*st, mbox, unknown);
+  // Members on one switch (or none) need no switch-to-switch link, so no
+  // dependency graph: the broadcast group OpenSM keeps on an idle fabric
+  // costs nothing.
+  std::vector<int32_t> member_sw = g.switches;
+  for (int32_t t : g.terminals) member_sw.push_back(st->fabric().terminal(t).sw);
+  std::sort(member_sw.begin(), member_sw.end());
+  member_sw.erase(std::unique(member_sw.begin(), member_sw.end()), member_sw.end());
+  if (member_sw.size() > 1 && !run.mcast && !run.mcast_failed) {
     const Options &opt = run.reg->plugin->options;
     mcast::RouterOptions ro;
     ro.threads = static_cast<int>(opt.get_int("threads"));
@@ -113,11 +144,10 @@ int build(EngineRun &run, osm_mgrp_box_t *mbox, OsmLogger &log) {
     run.mcast_failed = !run.mcast;
     if (!run.mcast) log.error(kErrRouting, std::string(name) + ": no multicast trees: " + err);
   }
-  if (!run.mcast) return IB_ERROR;
+  if (!run.mcast)
+    return member_sw.size() > 1 ? IB_ERROR : install_local(*st, run.osm->subn, g, log);
   mcast::Router &router = *run.mcast;
   forget_deleted(router, run.osm->subn, router.mlids());
-  int unknown = 0;
-  const mcast::Group g = read_group(*st, mbox, unknown);
   mcast::Tree t;
   std::string err;
   ++run.mcast_builds;
