@@ -36,33 +36,39 @@ RouteCheck check_routes(const Fabric &f, const Routing &r) {
     const int32_t dsw = f.lid_switch(lid);
     if (r.out_port(dsw, lid) != dest_port(lid))
       fail("switch " + f.sw(dsw).name + " does not deliver LID " + std::to_string(lid));
-    for (int32_t s = 0; s < ns; ++s, ++walk) {
-      ++res.paths;
-      int32_t cur = s, prev = -1, prev_vl = -1, hops = 0;
-      uint8_t in_port = 0;
-      const uint8_t sl = r.path_sl(s, lid);
-      while (cur != dsw) {
-        if (stamp[cur] == walk) {
-          fail("forwarding loop from " + f.sw(s).name + " to LID " + std::to_string(lid));
-          break;
+    for (int32_t s = 0; s < ns; ++s) {
+      // Traffic enters s on port 0 (its own) and on each CA's cable port.
+      std::vector<uint8_t> entries{0};
+      for (int32_t t : f.terminals_of(s)) entries.push_back(f.terminal(t).sw_port);
+      for (const uint8_t entry : entries) {
+        ++walk;
+        res.paths += entry == 0;
+        int32_t cur = s, prev = -1, prev_vl = -1, hops = 0;
+        uint8_t in_port = entry;
+        const uint8_t sl = r.path_sl(s, lid);
+        while (cur != dsw) {
+          if (stamp[cur] == walk) {
+            fail("forwarding loop from " + f.sw(s).name + " to LID " + std::to_string(lid));
+            break;
+          }
+          stamp[cur] = walk;
+          const int32_t c = next_channel(cur, lid);
+          if (c < 0) {
+            fail("no route from " + f.sw(s).name + " to LID " + std::to_string(lid) + " at " +
+                 f.sw(cur).name);
+            break;
+          }
+          const int vl = r.vl(cur, in_port, f.channel(c).src_port, sl);
+          vl_seen[vl] = 1;
+          if (prev >= 0) dep[prev * kNumSls + prev_vl].push_back(c * kNumSls + vl);
+          prev = c;
+          prev_vl = vl;
+          in_port = f.channel(c).dst_port;
+          cur = f.channel(c).dst;
+          ++hops;
         }
-        stamp[cur] = walk;
-        const int32_t c = next_channel(cur, lid);
-        if (c < 0) {
-          fail("no route from " + f.sw(s).name + " to LID " + std::to_string(lid) + " at " +
-               f.sw(cur).name);
-          break;
-        }
-        const int vl = r.vl(cur, in_port, f.channel(c).src_port, sl);
-        vl_seen[vl] = 1;
-        if (prev >= 0) dep[prev * kNumSls + prev_vl].push_back(c * kNumSls + vl);
-        prev = c;
-        prev_vl = vl;
-        in_port = f.channel(c).dst_port;
-        cur = f.channel(c).dst;
-        ++hops;
+        res.max_hops = std::max<int64_t>(res.max_hops, hops);
       }
-      res.max_hops = std::max<int64_t>(res.max_hops, hops);
     }
   }
   for (int v = 0; v < kNumSls; ++v) res.vls += vl_seen[v];

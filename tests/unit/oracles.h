@@ -39,7 +39,9 @@ inline bool acyclic(const std::vector<std::vector<int32_t>> &out) {
 
 // Independent credit-loop test of installed-style tables: builds the graph
 // over (channel, VL) from every (source switch, destination LID) path with
-// the path SL and the SL2VL entries (first hop: in port 0), and looks for a
+// the path SL and the SL2VL entries (first hop: from in port 0 and from each
+// CA's cable port, as the switch's own and its HCAs' traffic enter), and
+// looks for a
 // cycle with Kahn's algorithm. Returns "" or a description of the problem.
 // With fixed_sl >= 0 every path uses SL fixed_sl instead; with mixed as
 // well, every path is walked with its own SL and with fixed_sl, in one graph.
@@ -60,23 +62,35 @@ inline std::string credit_loop_problem(const Fabric &f, const Routing &r, int fi
       if (fixed_sl < 0 || mixed) sls.push_back((stale ? *stale : r).path_sl(src, lid));
       if (fixed_sl >= 0) sls.push_back(static_cast<uint8_t>(fixed_sl));
       for (const uint8_t sl : sls) {
-        int32_t s = src, prev = -1, prev_node = -1;
-        for (int hops = 0; s != dst; ++hops) {
-          if (hops > S) return "forwarding loop to LID " + std::to_string(lid);
-          const uint8_t port = r.out_port(s, lid);
-          const PortPeer p = f.peer(s, port);
-          if (p.kind != PortPeer::kSwitch) return "black hole to LID " + std::to_string(lid);
-          const uint8_t in = prev < 0 ? 0 : f.channel(prev).dst_port;
-          const uint8_t vl = r.vl(s, in, port, sl);
-          if (stale && vl == 15) {
-            ++*drops;
-            break;
+        if (src == dst) continue;
+        const uint8_t first = r.out_port(src, lid);
+        if (f.peer(src, first).kind != PortPeer::kSwitch)
+          return "black hole to LID " + std::to_string(lid);
+        // The first hop's VL over every in port traffic enters src on: port
+        // 0 (the switch's own) and each CA's cable port (HCA traffic).
+        std::vector<uint8_t> first_vls{r.vl(src, 0, first, sl)};
+        for (int32_t t : f.terminals_of(src))
+          first_vls.push_back(r.vl(src, f.terminal(t).sw_port, first, sl));
+        std::sort(first_vls.begin(), first_vls.end());
+        first_vls.erase(std::unique(first_vls.begin(), first_vls.end()), first_vls.end());
+        for (const uint8_t v0 : first_vls) {
+          int32_t s = src, prev = -1, prev_node = -1;
+          for (int hops = 0; s != dst; ++hops) {
+            if (hops > S) return "forwarding loop to LID " + std::to_string(lid);
+            const uint8_t port = r.out_port(s, lid);
+            const PortPeer p = f.peer(s, port);
+            if (p.kind != PortPeer::kSwitch) return "black hole to LID " + std::to_string(lid);
+            const uint8_t vl = prev < 0 ? v0 : r.vl(s, f.channel(prev).dst_port, port, sl);
+            if (stale && vl == 15) {
+              ++*drops;
+              break;
+            }
+            const int32_t node = p.id * V + vl;
+            if (prev_node >= 0) out[prev_node].push_back(node);
+            prev_node = node;
+            prev = p.id;
+            s = f.channel(p.id).dst;
           }
-          const int32_t node = p.id * V + vl;
-          if (prev_node >= 0) out[prev_node].push_back(node);
-          prev_node = node;
-          prev = p.id;
-          s = f.channel(p.id).dst;
         }
       }
     }
