@@ -179,7 +179,7 @@ it_expect_qos_off() {
 
 # it_check_installed [keiro check options]: the installed tables of the last
 # run (dumps + the SA's SLs) pass keiro check: every pair reachable, no loop,
-# no credit loop.
+# no credit loop; and the independent oracle says the same (it_oracle_agrees).
 it_check_installed() {
   local rc
   "$IT_KEIRO" check "$IT_OUT/dumps" --sls "$IT_OUT/sa-path-sl.dump" "$@" >"$IT_OUT/check.txt" 2>&1
@@ -187,6 +187,52 @@ it_check_installed() {
   if [ $rc -ne 0 ]; then
     it_fail "keiro check failed (rc $rc) on $IT_OUT:"
     tail -n 15 "$IT_OUT/check.txt"
+    return 1
+  fi
+  it_oracle_agrees "$IT_OUT/dumps" --sls "$IT_OUT/sa-path-sl.dump" "$@"
+}
+
+# it_oracle_agrees DIR [keiro check options]: tests/oracle/oracle.py (written
+# apart from keiro's check, docs/testing.md) and keiro check agree on DIR:
+# the same exit status, forwarding loops, unreachable pairs and credit-loop
+# verdict (unicast and multicast together). --sls, --fixed-sl, --mixed-sl,
+# --assume-sl, --lmc and --mcast-sl go to both; --vls (a VL budget the
+# oracle does not know) to keiro check only, whose exit status then is not
+# compared. Verdict files: DIR/../verdict-{keiro,oracle}.json.
+it_oracle_agrees() {
+  local dir=$1 krc orc vls=0 diff
+  shift
+  local kopts=() oopts=()
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --sls | --fixed-sl | --mixed-sl | --assume-sl | --lmc | --mcast-sl)
+        kopts+=("$1" "$2") oopts+=("$1" "$2"); shift 2 ;;
+      --vls) kopts+=("$1" "$2") vls=1; shift 2 ;;
+      *) kopts+=("$1"); shift ;;
+    esac
+  done
+  "$IT_KEIRO" check "$dir" --json "${kopts[@]}" >"$dir/../verdict-keiro.json" 2>"$dir/../verdict-keiro.err"
+  krc=$?
+  python3 "$KEIRO_SRCDIR/tests/oracle/oracle.py" "$dir" --json "${oopts[@]}" \
+    >"$dir/../verdict-oracle.json" 2>"$dir/../verdict-oracle.err"
+  orc=$?
+  diff=$(python3 - "$dir/../verdict-keiro.json" "$dir/../verdict-oracle.json" "$krc" "$orc" "$vls" <<'EOF'
+import json, sys
+kpath, opath, krc, orc, vls = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "1"
+try:
+    k, o = json.load(open(kpath)), json.load(open(opath))
+except ValueError:
+    print("no JSON verdict (keiro check exit %d, oracle exit %d)" % (krc, orc)); sys.exit()
+c, u = k["check"], o["unicast"]
+pairs = [("forwarding loops", c["loops"], u["loops"]), ("unreachable", c["unreachable"], u["unreachable"]),
+         ("credit loop", c["credit_loop"], o["credit_loop"] or o.get("mcast", {}).get("credit_loop", False))]
+if not vls:
+    pairs.append(("exit status", krc, orc))
+print("; ".join("%s: keiro check %s, oracle %s" % (n, a, b) for n, a, b in pairs if a != b))
+EOF
+)
+  if [ -n "$diff" ]; then
+    it_fail "$dir: keiro check and the independent oracle disagree: $diff"
     return 1
   fi
   return 0
