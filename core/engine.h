@@ -72,6 +72,11 @@ struct EngineReport {
   // core/previous_sls.h): run_engine() then takes this result instead of
   // checking the same tables again.
   std::shared_ptr<const check::Result> checked;
+  // Switches whose min-depth spanning tree (core/graph/spanning_tree.h) the
+  // engine kept free for multicast on the multicast SL (keiro-nue: the
+  // escape-tree root of that SL's layer, every turn of its tree reserved);
+  // core/mcast/trees.h tries them first for its master tree.
+  std::vector<int32_t> mcast_roots;
   void add(const std::string &key, const std::string &value) { facts.emplace_back(key, value); }
   void add(const std::string &key, long value) { add(key, std::to_string(value)); }
   // Replaces the value of key (added when missing).

@@ -154,6 +154,7 @@ int route(EngineRun &run, OsmLogger &log) {
   std::unique_ptr<const RoutedState> next = RoutedState::build(std::move(sf.fabric), std::move(r));
   run.mcast.reset();  // its trees were made over the old routing
   run.mcast_failed = false;
+  run.mcast_roots = rep.mcast_roots;
   run.state.store(next.get(), std::memory_order_release);
   run.owned = std::move(next);
   run.dump_pending = true;

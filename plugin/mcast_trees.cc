@@ -138,6 +138,7 @@ int build(EngineRun &run, osm_mgrp_box_t *mbox, OsmLogger &log) {
     const Options &opt = run.reg->plugin->options;
     mcast::RouterOptions ro;
     ro.threads = static_cast<int>(opt.get_int("threads"));
+    ro.hint_roots = run.mcast_roots;
     if (!opt.get("fixed_sl").empty()) ro.fixed_sl = static_cast<int>(opt.get_int("fixed_sl"));
     std::string err;
     run.mcast = mcast::Router::create(st->fabric(), st->routing(), ro, err);

@@ -48,7 +48,8 @@ struct EngineRun {
   // keiro's multicast trees over `state` (plugin/mcast_trees.h): made at
   // the first multicast callback after a routing, dropped with the routing.
   std::unique_ptr<mcast::Router> mcast;
-  bool mcast_failed = false;  // Router::create failed for this routing (said once)
+  std::vector<int32_t> mcast_roots;  // EngineReport::mcast_roots of that routing
+  bool mcast_failed = false;         // Router::create failed for this routing (said once)
   long mcast_builds = 0, mcast_errors = 0;
 };
 

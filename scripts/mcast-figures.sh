@@ -72,6 +72,29 @@ PY
   done
 done
 
+# What the default costs keiro-nue: layer 0's escape tree keeps every turn
+# for the groups (EscapePaths all_turns); max/avg EFI and hops against
+# mcast_trees=0 on the same fabrics.
+cost_rows=()
+for fs in "${fabrics[@]}"; do
+  name=${fs%%:*}
+  for m in 0 1; do
+    "$keiro" route --engine nue --topology "$work/$name.net" --opt mcast_trees=$m --json \
+      >"$work/cost-$name-$m.json" 2>/dev/null
+  done
+  cost_rows+=("$(python3 - "$work/cost-$name-0.json" "$work/cost-$name-1.json" "$name" <<'PY'
+import json, sys
+try:
+    a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+except Exception:
+    print("| %s | routing failed | | | |" % sys.argv[3]); sys.exit()
+fa, fb = a["efi"]["max_over_avg"], b["efi"]["max_over_avg"]
+ha, hb = a["paths"]["avg_hops"], b["paths"]["avg_hops"]
+print("| %s | %.3f | %.3f (%+.1f%%) | %.3f | %.3f (%+.1f%%) |" % (sys.argv[3], fa, fb, 100 * (fb / fa - 1), ha, hb, 100 * (hb / ha - 1)))
+PY
+)")
+done
+
 osm_rows=()
 if [ $quick = 0 ]; then
   net="$work/torus.net"
@@ -95,6 +118,12 @@ block=$(
   echo "| fabric | engine | settings | multicast VL | groups with a sound tree | deepest tree (hops) | links used | busiest link (trees) | unicast + multicast credit loop |"
   echo "|---|---|---|---|---|---|---|---|---|"
   printf '%s\n' "${rows[@]}"
+  echo
+  echo "What keiro-nue's default pays for it (layer 0's escape tree keeps every turn for the groups), \`keiro route --engine nue\` with \`mcast_trees=0\` against the default, 8 VLs:"
+  echo
+  echo "| fabric | max/avg EFI, mcast_trees=0 | default | average hops, mcast_trees=0 | default |"
+  echo "|---|---|---|---|---|"
+  printf '%s\n' "${cost_rows[@]}"
   if [ ${#osm_rows[@]} -gt 0 ]; then
     echo
     echo "Through OpenSM 3.3.23 + ibsim on the 4x4x4 torus with 2 HCAs per switch (\`scripts/mcast-survey.sh\`: every CA port joins the IPoIB broadcast group through the SA, 4 groups get 8-16 members; the harness's fence group is not counted); *keiro* = keiro's trees, *mcast_trees=0* = OpenSM's builder over keiro's tables, *OpenSM* = its built-in engines; *credit-loop*: a cycle in the unicast (SA's SLs) and multicast dependencies together, by keiro check and the oracle alike (a disagreement would be named in the note):"

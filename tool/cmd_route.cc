@@ -136,7 +136,7 @@ int run_route(const std::vector<std::string> &args) {
   mcast::Result mres;
   if (!mcast_spec.empty()) {
     std::string err;
-    const int rc = route_mcast(f, r, options, mcast_spec, mc, mres, err);
+    const int rc = route_mcast(f, r, options, mcast_spec, rep.mcast_roots, mc, mres, err);
     if (rc == 2) return input_error("route", err);
     if (rc == 1) log.logf(LogLevel::kError, "%s: %s", e->osm_name, err.c_str());
   }

@@ -104,12 +104,14 @@ bool read_mcast_groups(const std::string &spec, const Fabric &f, int sl,
 }
 
 int route_mcast(const Fabric &f, const Routing &r, const Options &opt, const std::string &spec,
-                McastInput &out, mcast::Result &res, std::string &err) {
+                const std::vector<int32_t> &hint_roots, McastInput &out, mcast::Result &res,
+                std::string &err) {
   const int sl = static_cast<int>(opt.get_int("mcast_sl"));
   if (!read_mcast_groups(spec, f, sl, out.groups, err)) return 2;
   out.present = out.members_known = true;
   mcast::RouterOptions ro;
   ro.threads = static_cast<int>(opt.get_int("threads"));
+  ro.hint_roots = hint_roots;
   if (!opt.get("fixed_sl").empty()) ro.fixed_sl = static_cast<int>(opt.get_int("fixed_sl"));
   auto router = mcast::Router::create(f, r, ro, err);
   if (!router) return 1;

@@ -37,11 +37,12 @@ bool read_mcast_groups(const std::string &spec, const Fabric &f, int sl,
                        std::vector<mcast::Group> &out, std::string &err);
 
 // keiro route --mcast: keiro's trees for the groups of spec over (f, r) with
-// the plugin's settings (fixed_sl, threads), checked with the unicast
+// the plugin's settings (fixed_sl, threads, the engine's mcast_roots), checked with the unicast
 // tables into res. 0 every group has a tree and the check holds; 1 some
 // group has none or the check fails (err says which); 2 unusable input.
 int route_mcast(const Fabric &f, const Routing &r, const Options &opt, const std::string &spec,
-                McastInput &out, mcast::Result &res, std::string &err);
+                const std::vector<int32_t> &hint_roots, McastInput &out, mcast::Result &res,
+                std::string &err);
 // opensm.mcfdbs and opensm-sa.dump of in, into dir.
 bool write_mcast_dir(const std::string &dir, const Fabric &f, const McastInput &in,
                      std::string &err);

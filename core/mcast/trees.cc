@@ -417,7 +417,9 @@ const Tree *Router::reserve_master(uint16_t sl_mask, std::string &why) {
     std::vector<uint64_t> deps;
     bool ok = false;
     std::string w;
-    const std::vector<int32_t> roots = root_order(all, o_.max_master_roots);
+    std::vector<int32_t> roots = o_.hint_roots;
+    for (int32_t r : root_order(all, o_.max_master_roots))
+      if (std::find(roots.begin(), roots.end(), r) == roots.end()) roots.push_back(r);
     for (int32_t root : roots)
       if ((ok = take_bfs_tree(all, root, t, deps))) break;
     for (size_t i = 0; i < roots.size() && !ok; ++i) ok = grow(all, roots[i], t, deps, w);

@@ -80,6 +80,9 @@ struct RouterOptions {
   int threads = 1;            // for the unicast check in create()
   int max_roots = 4;          // roots tried per group
   int max_master_roots = 64;  // roots tried for a master tree (once per SL set)
+  // Roots whose min-depth spanning tree the engine kept free for multicast
+  // (EngineReport::mcast_roots): tried first, as they are, for the master.
+  std::vector<int32_t> hint_roots;
 };
 
 class Router {

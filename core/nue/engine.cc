@@ -62,6 +62,11 @@ bool read_engine_options(const EngineInput &in, NueOptions &opt) {
   if (in.previous && in.options.get_int("keep_sls") != 0 &&
       (in.previous->engine.empty() || in.previous->engine == kName))
     opt.previous_layer = previous_dest_sls(in.fabric, *in.previous);
+  // Multicast on SL mcast_sl is on layer mcast_sl (a destination's SL is its
+  // layer): that layer's escape tree keeps every turn for the groups' trees.
+  // Not with fixed_sl, whose SLs are renamed (its multicast is the mixed graph's).
+  if (in.qos && in.options.get_int("mcast_trees") != 0 && in.options.get("fixed_sl").empty())
+    opt.mcast_layer = static_cast<int>(in.options.get_int("mcast_sl"));
   return true;
 }
 
@@ -79,6 +84,8 @@ bool run(const EngineInput &in, const NueOptions &opt, Routing &out, NueResult &
 void report(const EngineInput &in, const NueResult &r, EngineReport &rep) {
   const Fabric &f = in.fabric;
   add_facts(f, r, rep);
+  if (r.mcast_layer >= 0 && r.mcast_layer < r.layers)
+    rep.mcast_roots.push_back(r.layer[r.mcast_layer].root);
   log_layers(f, r, in.log);
   in.log.logf(LogLevel::kInfo,
               "%s: routed %lld LIDs in %d of %d layers (partition %s); %lld of them fell back to "

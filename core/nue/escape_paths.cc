@@ -81,7 +81,7 @@ EscapePaths::EscapePaths(const Fabric &f) {
 }
 
 int64_t EscapePaths::build(int32_t root, std::span<const int32_t> parent_channel,
-                           std::span<const int32_t> dest_count, CompleteCdg &cdg) {
+                           std::span<const int32_t> dest_count, CompleteCdg &cdg, bool all_turns) {
   const auto s = static_cast<int32_t>(parent_channel.size());
   root_ = root;
   // Tree adjacency (CSR): for every tree edge parent->child both directions.
@@ -132,7 +132,7 @@ int64_t EscapePaths::build(int32_t root, std::span<const int32_t> parent_channel
       const int32_t b = dst_[out];
       const bool b_is_child = parent_channel[b] == out;
       const int64_t behind = b_is_child ? sub[b] : total - sub[x];
-      if (behind <= 0) continue;
+      if (behind <= 0 && !all_turns) continue;
       for (int32_t i = tree_first_[x]; i < tree_first_[x + 1]; ++i) {
         if (i == j) continue;
         cdg.mark_used(rev_[tree_out_[i]], out, label);

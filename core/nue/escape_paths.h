@@ -57,9 +57,12 @@ class EscapePaths {
   // parent_channel[v] = channel (parent -> v) of the tree, -1 for the root.
   // dest_count[v] > 0 marks the destination switches of the layer. Marks the
   // escape dependencies used in cdg under one fresh ω label and returns how
-  // many were marked.
+  // many were marked. all_turns: every turn between tree neighbours, also
+  // towards sides without a destination of the layer -- the tree is then a
+  // multicast tree that fits the layer's routes whatever its members
+  // (core/mcast/trees.h, docs/multicast.md).
   int64_t build(int32_t root, std::span<const int32_t> parent_channel,
-                std::span<const int32_t> dest_count, CompleteCdg &cdg);
+                std::span<const int32_t> dest_count, CompleteCdg &cdg, bool all_turns = false);
 
   // next[v] = channel from v towards d along the tree; next[d] = -1.
   void route_to(int32_t d, std::span<int32_t> next);

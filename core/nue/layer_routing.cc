@@ -24,7 +24,7 @@ void LayerRouter::begin(std::span<const int64_t> weight, LayerOutcome &out) {
   out = LayerOutcome{};
   // Lines 6-7: a new complete CDG holding the escape paths.
   cdg_.reset();
-  out.escape_dependencies = escape_.build(root_, parent_, dest_count_, cdg_);
+  out.escape_dependencies = escape_.build(root_, parent_, dest_count_, cdg_, all_escape_turns_);
   if (layered_) out.reserved_dependencies = reserve_monotone_turns(height_, cdg_);
   out.max_weight = weight.empty() ? 0 : *std::max_element(weight.begin(), weight.end());
 }

@@ -71,7 +71,14 @@ class LayerRouter {
   void set_layer(int32_t root, std::span<const int32_t> parent_channel,
                  std::span<const int32_t> dest_count);
   // The same layer as o (its root, escape tree and destination counts).
-  void set_layer_from(const LayerRouter &o) { set_layer(o.root_, o.parent_, o.dest_count_); }
+  void set_layer_from(const LayerRouter &o) {
+    set_layer(o.root_, o.parent_, o.dest_count_);
+    all_escape_turns_ = o.all_escape_turns_;
+  }
+  // Every turn of the escape tree reserved, not only those towards the
+  // layer's destinations (EscapePaths::build's all_turns): the layer that
+  // carries multicast (NueOptions::mcast_layer).
+  void set_all_escape_turns(bool on) { all_escape_turns_ = on; }
 
   // Routes the LIDs of ports[order[i]] in that order. column_of[order[i]] is
   // the first column of the port's LIDs (one column per LID, num_switches
@@ -117,6 +124,7 @@ class LayerRouter {
   EscapePaths escape_;
   CdgDijkstra dijkstra_;
   ChannelLoad load_;
+  bool all_escape_turns_ = false;
   int32_t root_ = -1;
   bool layered_ = false;         // layered_heights() held: reserve up-down turns
   std::vector<int32_t> height_;  // per switch, when layered_

@@ -119,6 +119,7 @@ class Router {
   bool run(std::string &err) {
     out_ = NueResult{};
     out_.num_switches = num_sw_;
+    out_.mcast_layer = opt_.mcast_layer;
     if (num_sw_ == 0) return true;
     g_ = graph::switch_graph(f_);
     if (!check_connected(err) || !split_destinations(err)) return false;
@@ -223,6 +224,7 @@ class Router {
       graph::min_depth_spanning_tree(g_, info.root, tree_cost, parent);
       routers_[layer] = std::make_unique<LayerRouter>(f_);
       routers_[layer]->set_layer(info.root, parent, dest_count);
+      routers_[layer]->set_all_escape_turns(layer == opt_.mcast_layer);
       routers_[layer]->set_balance(w0_);
     });
     outcome_.resize(std::max(layers_, 1));

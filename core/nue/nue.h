@@ -50,6 +50,10 @@ struct NueOptions {
   int seed = 1;       // destination orders, random partitions, METIS
   int32_t root = -1;  // escape-tree root of every layer; -1: the most central
                       // switch of each layer's convex subgraph (line 5)
+  // The layer (= SL) multicast groups use: its escape tree gets every turn
+  // reserved, so that the tree fits the layer's routes as a multicast tree
+  // (core/mcast/trees.h tries it first). -1: none.
+  int mcast_layer = -1;
   // Re-routing (docs/rerouting.md): the previous layer by destination base
   // LID (0xFF: none); such destinations keep it instead of the partition's
   // (pin_previous_layers in layers.h). Empty: partition only.
@@ -76,6 +80,7 @@ struct NueLayer {
 };
 
 struct NueResult {
+  int mcast_layer = -1;      // NueOptions::mcast_layer, when that layer exists
   int layers = 0;            // non-empty layers = SLs = VLs of the tables (0: no destination)
   int32_t pinned_ports = 0;  // destination ports kept in NueOptions::previous_layer
   // Totals over the layers (of the kept attempt with one layer).

@@ -434,21 +434,26 @@ TEST(NueRoute, InterleavedLayersBalance) {
   struct Bound {
     int k;
     double efi_ratio, hops;
+    const char *opts;
   };
-  // Measured 1.251 / 2.565 (k = 4) and 1.136 / 2.536 (k = 8), deterministic
-  // (METIS and the orders are seeded): about 1% above, so a loss of balance
-  // or path length shows.
-  for (const Bound b : {Bound{4, 1.265, 2.575}, Bound{8, 1.15, 2.545}}) {
+  // Measured 1.251 / 2.565 (k = 4) and 1.136 / 2.536 (k = 8) without
+  // multicast trees (mcast_trees=0); with them (the default) layer 0's escape
+  // tree keeps every turn for the groups (docs/multicast.md) and the figures
+  // are 1.229 / 2.574 and 1.171 / 2.539. Deterministic (METIS and the orders
+  // are seeded): about 1% above, so a loss of balance or path length shows.
+  for (const Bound b :
+       {Bound{4, 1.265, 2.575, "mcast_trees=0"}, Bound{8, 1.15, 2.545, "mcast_trees=0"},
+        Bound{4, 1.245, 2.585, ""}, Bound{8, 1.185, 2.55, ""}}) {
     NueRun run;
-    route(f, "", b.k, run);
+    route(f, b.opts, b.k, run);
     ASSERT_TRUE(run.ok) << b.k;
     const fixtures::RouteCheck c = check_routes(f, run.out);
     ASSERT_TRUE(c.ok) << "k=" << b.k << ": " << c.problem;
-    std::printf("rrg128 k=%d: max EFI %lld, mean %.1f (%.3fx), switch hops %.3f\n", b.k,
+    std::printf("rrg128 k=%d %s: max EFI %lld, mean %.1f (%.3fx), switch hops %.3f\n", b.k, b.opts,
                 static_cast<long long>(c.max_efi), c.avg_efi,
                 static_cast<double>(c.max_efi) / c.avg_efi, c.avg_hops);
-    EXPECT_LE(static_cast<double>(c.max_efi), b.efi_ratio * c.avg_efi) << "k=" << b.k;
-    EXPECT_LT(c.avg_hops, b.hops) << "k=" << b.k;
+    EXPECT_LE(static_cast<double>(c.max_efi), b.efi_ratio * c.avg_efi) << "k=" << b.k << b.opts;
+    EXPECT_LT(c.avg_hops, b.hops) << "k=" << b.k << b.opts;
   }
 }
 
