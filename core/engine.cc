@@ -117,9 +117,10 @@ void isolate_mcast_sl(const EngineDesc &e, const EngineInput &in, int fixed_sl, 
   if (!in.qos || in.max_vls < 2 || in.options.get_int("mcast_trees") == 0) return;
   const int sl = static_cast<int>(in.options.get_int("mcast_sl"));
   if (sl == fixed_sl) return;  // SL N's entries realize every path (core/fixed_sl.h)
-  // SL 0's verdict for all traffic (the fixed-SL INFO line) must not change.
+  // SL 0's verdict for all traffic (the fixed-SL INFO line) must not get worse.
   const mcast::SlColumn c =
-      mcast::isolate_sl(in.fabric, out, static_cast<uint8_t>(sl), in.max_vls, sl == 0);
+      mcast::isolate_sl(in.fabric, out, static_cast<uint8_t>(sl), in.max_vls, sl == 0,
+                        static_cast<int>(in.options.get_int("threads")));
   rep.add("mcast_vl", c.uniform ? "uniform" : c.vl < 0 ? "shared" : std::to_string(c.vl));
   if (c.uniform) return;
   if (c.vl < 0)
@@ -132,7 +133,7 @@ void isolate_mcast_sl(const EngineDesc &e, const EngineInput &in, int fixed_sl, 
                 "%s: multicast SL %d: its SL2VL entries at %lld turns no unicast path%s takes map "
                 "to VL %d, which no unicast hop uses (%lld entries kept; docs/multicast.md)",
                 e.osm_name, sl, static_cast<long long>(c.free_turns),
-                sl == 0 ? "" : strprintf(" with SL %d", sl).c_str(), c.vl,
+                c.all_traffic_safe ? "" : strprintf(" with SL %d", sl).c_str(), c.vl,
                 static_cast<long long>(c.used_turns));
 }
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/check/paths.h"
+#include "core/check/verify.h"
 
 namespace keiro::mcast {
 
@@ -102,29 +103,47 @@ bool uniform(const Fabric &f, const Routing &r, uint8_t sl) {
   return true;
 }
 
-SlColumn isolate_sl(const Fabric &f, Routing &r, uint8_t sl, int max_vls, bool every_path) {
+SlColumn isolate_sl(const Fabric &f, Routing &r, uint8_t sl, int max_vls, bool protect_all_traffic,
+                    int threads) {
   SlColumn out;
-  Usage u(f, r, sl, every_path);
-  u.run();
-  if (u.sl_paths() > 0 && uniform(f, r, sl)) {
+  Usage own(f, r, sl, false);
+  own.run();
+  if (own.sl_paths() > 0 && uniform(f, r, sl)) {
     out.uniform = true;
     return out;
   }
   int limit = std::min(max_vls, kMaxDataVls);
   for (const Channel &c : f.channels()) limit = std::min<int>(limit, c.vls);
   for (int v = 0; v < limit; ++v)
-    if (!(u.vl_mask() >> v & 1)) {
+    if (!(own.vl_mask() >> v & 1)) {
       out.vl = v;
       break;
     }
   if (out.vl < 0) return out;
+  // All traffic on the SL (MPI that never asks the SA) takes every LFT path:
+  // when that is deadlock free now, it must stay so -- only turns no path
+  // of any SL takes may change.
+  const Usage *u = &own;
+  Usage every(f, r, sl, true);
+  if (protect_all_traffic) {
+    check::Options co;
+    co.fixed_sl = sl;
+    co.threads = threads;
+    co.max_problems = 1;
+    co.name_cycle_paths = false;
+    out.all_traffic_safe = check::verify(f, r, co).ok;
+    if (out.all_traffic_safe) {
+      every.run();
+      u = &every;
+    }
+  }
   const auto vl = static_cast<uint8_t>(out.vl);
   for (int32_t s = 0; s < f.num_switches(); ++s) {
     const unsigned ports = f.sw(s).num_ports;
     for (unsigned in = 0; in <= ports; ++in)
       for (unsigned o = 1; o <= ports; ++o) {
         if (in == o) continue;
-        if (u.used(s, in, o)) {
+        if (u->used(s, in, o)) {
           ++out.used_turns;
           continue;
         }

@@ -16,9 +16,13 @@
 #include "core/check/verify.h"
 #include "core/io/dump_dir.h"
 #include "core/io/mcast_dump.h"
+#include "core/io/topology_file.h"
 #include "core/mcast/check.h"
 #include "core/mcast/trees.h"
+#include "core/topo/families.h"
+#include "core/topo/gen_fabric.h"
 #include "tests/unit/fabrics.h"
+#include "tests/unit/oracles.h"
 
 namespace keiro {
 namespace {
@@ -346,15 +350,15 @@ INSTANTIATE_TEST_SUITE_P(Fabrics, McastEngines,
                                   (info.param.sl ? "_sl15" : "");
                          });
 
-// The limit docs/multicast.md states: on SL 0 a random fabric's keiro-acro
-// tables (in-port-dependent SL2VL, nearly every turn taken by some path)
-// leave no tree that keeps the graph acyclic, and the build says so instead
+// Without a spare VL (keiro-acro on a random fabric needs all 3 VLs of
+// max_vls=3) SL 0's column stays as the realization made it, in-port
+// dependent, and no tree keeps the graph acyclic: the build says so instead
 // of installing one.
-TEST(McastRouter, AcroOnSlZeroOfARandomFabricRefusesWithOneLine) {
+TEST(McastRouter, NoTreeWithoutASpareVlRefusesWithOneLine) {
   const Fabric f = fabric_named("random");
-  fixtures::EngineRun run = fixtures::run_captured(f, "acro");
+  fixtures::EngineRun run = fixtures::run_captured(f, "acro", {.max_vls = 3});
   ASSERT_TRUE(run.ok) << run.last_line();
-  EXPECT_EQ(run.rep.get("mcast_vl"), "3");
+  EXPECT_EQ(run.rep.get("mcast_vl"), "shared");
   std::string err;
   auto router = mcast::Router::create(f, run.out, {}, err);
   ASSERT_TRUE(router) << err;
@@ -364,6 +368,37 @@ TEST(McastRouter, AcroOnSlZeroOfARandomFabricRefusesWithOneLine) {
   EXPECT_NE(err.find("no tree keeps the dependency graph acyclic"), std::string::npos) << err;
   EXPECT_EQ(router->multicast_dependencies(), 0);
   EXPECT_TRUE(router->acyclic());
+}
+
+// The multicast SL's free entries never make all traffic on SL 0 (MPI
+// without the SA) less safe: keiro check's verdict with every path on SL 0
+// is the same with and without multicast trees, for every engine on a
+// torus, a random fabric and a fat tree.
+TEST(McastSlColumn, AllTrafficOnSlZeroKeepsItsVerdict) {
+  // The dragonfly: keiro-dl at 4 VLs is safe for all traffic on SL 0 with an
+  // in-port-dependent SL 0 column, the case where only turns no path takes
+  // may change (the others are unsafe before, or uniform).
+  Fabric dfly;
+  std::string err;
+  ASSERT_TRUE(
+      io::parse_topology(topo::write_net(topo::gen_dragonfly(4, 2, 2, 5, {})), "dfly", dfly, err))
+      << err;
+  const std::vector<Fabric> fabrics = {fabric_named("torus"), fabric_named("random"), dfly};
+  int kept_safe = 0;
+  for (const Fabric &f : fabrics)
+    for (const char *e : {"nue", "acro", "dl"}) {
+      const fixtures::EngineRun a =
+          fixtures::run_captured(f, e, {.opts = "mcast_trees=0", .max_vls = 4});
+      const fixtures::EngineRun b = fixtures::run_captured(f, e, {.max_vls = 4});
+      ASSERT_TRUE(a.ok && b.ok) << e;
+      check::Options co;
+      co.fixed_sl = 0;
+      const bool before = check::verify(f, a.out, co).ok, after = check::verify(f, b.out, co).ok;
+      EXPECT_EQ(before, after) << e << " on " << f.num_switches() << " switches";
+      EXPECT_EQ(fixtures::credit_loop_problem(f, b.out, 0).empty(), after) << e;
+      kept_safe += after && b.rep.get("mcast_vl") != "uniform" && b.rep.get("mcast_vl") != "shared";
+    }
+  EXPECT_GE(kept_safe, 1);  // the case above was met
 }
 
 // mcast_sl=15 with max_sls=15: SL 15 carries no unicast path, so every one
