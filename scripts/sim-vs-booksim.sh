@@ -26,6 +26,7 @@
 #                 columns are '-'
 #   --quick       loads 0.1..1 step 0.1 and shorter runs (a smoke run)
 #   --no-doc      print the table, do not touch docs/simulation.md
+#   --table-only  only make the table from the runs in -w DIR (an earlier run)
 #   -w DIR        work directory (default: a new one under /tmp)
 # Environment: KEIRO (default build/keiro).
 #
@@ -35,6 +36,8 @@
 # use VLs (num_vcs), a router of 4 pipeline cycles (Booksim's iq router:
 # routing, VC allocation, switch allocation, switch traversal, 1 each)
 # against keiro's switch latency of 4 cycles (--switch-latency 20.48 ns),
+# one-cycle channels everywhere (Booksim use_noc_latency 0: its torus is
+# otherwise a folded on-chip one with 2-cycle channels),
 # offered load in flits per node per cycle (Booksim
 # injection_rate_uses_flits 1), Bernoulli arrivals, warm-up 3,000 cycles and
 # 10,000 measured (Booksim: 3 warm-up periods, samples of 1,000 cycles until
@@ -42,12 +45,13 @@
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 keiro=${KEIRO:-$src/build/keiro}
-keiro_only=0 quick=0 doc=1 work=""
+keiro_only=0 quick=0 doc=1 work="" table_only=0
 while [ $# -gt 0 ]; do
   case $1 in
     --keiro-only) keiro_only=1 ;;
     --quick) quick=1 ;;
     --no-doc) doc=0 ;;
+    --table-only) table_only=1 ;;
     -w) work=$2; shift ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "sim-vs-booksim.sh: unknown option $1" >&2; exit 2 ;;
@@ -66,12 +70,17 @@ work=${work:-$(mktemp -d /tmp/sim-vs-booksim.XXXXXX)}
 mkdir -p "$work"
 echo "sim-vs-booksim.sh: working in $work" >&2
 
+if [ "$quick" = 1 ]; then loads=0.1:1:0.1 measure=4000; else loads=0.05:1:0.05 measure=10000; fi
+if [ "$table_only" = 1 ] && [ ! -d "$work/runs" ]; then
+  echo "sim-vs-booksim.sh: --table-only needs -w DIR of an earlier run" >&2
+  exit 2
+fi
 # --- Booksim: build it in the checkout given ---
 booksim=""
 if [ "$keiro_only" = 0 ]; then
   booksim_dir=$(cd "$booksim_dir" && pwd)
   booksim=$booksim_dir/src/booksim
-  if [ ! -x "$booksim" ]; then
+  if [ ! -x "$booksim" ] && [ "$table_only" = 0 ]; then
     [ -f "$booksim_dir/src/Makefile" ] || {
       echo "sim-vs-booksim.sh: $booksim_dir/src/Makefile missing: not a Booksim2 checkout" >&2
       exit 2
@@ -84,6 +93,7 @@ if [ "$keiro_only" = 0 ]; then
   fi
 fi
 
+if [ "$table_only" = 0 ]; then
 # --- the three networks: net files and keiro's tables ---
 "$keiro" topo mesh 8x8 -o "$work/mesh.net" >/dev/null
 "$keiro" topo torus 8x8 -o "$work/torus.net" >/dev/null
@@ -225,6 +235,9 @@ def anynet(net, path):
             cur = [int(m.group(1)), [], []]
             rows.append(cur)
             continue
+        if re.match(r'(Hca|Ca|Rt) ', line):  # a CA's own record: its links are listed above
+            cur = None
+            continue
         m = re.match(r'\[\d+\] "([SH])(\d+)(-\d+)?"', line)
         if m and cur is not None:
             cur[1 if m.group(1) == 'S' else 2].append(int(m.group(2)))
@@ -252,7 +265,6 @@ python3 "$work/tables.py" torus "$work/torus" 8
 python3 "$work/tables.py" anynet "$work/random.net" "$work/random.anynet"
 
 # --- the runs ---
-if [ "$quick" = 1 ]; then loads=0.1:1:0.1 measure=4000; else loads=0.05:1:0.05 measure=10000; fi
 model=(--mtu 256 --size 256 --buffer 512 --switch-latency 20.48 --warmup 3000 --cycles "$measure")
 mkdir -p "$work/runs"
 vls_of() { "$keiro" simulate "$work/$1" --topology "$work/$1.net" "${model[@]}" --load 0.01 --json |
@@ -265,8 +277,10 @@ booksim_cfg() { # net traffic load vcs
     random) printf 'topology = anynet;\nnetwork_file = %s;\nrouting_function = min;\n' "$work/random.anynet" ;;
   esac
   printf 'num_vcs = %d;\nvc_buf_size = 8;\npacket_size = 4;\ntraffic = %s;\n' "$vcs" "$tr"
-  printf 'injection_rate_uses_flits = 1;\ninjection_rate = %s;\nsim_type = latency;\n' "$load"
+  # (a decimal point: Booksim reads "1" as an integer and refuses it)
+  printf 'injection_rate_uses_flits = 1;\ninjection_rate = %.4f;\nsim_type = latency;\n' "$load"
   printf 'warmup_periods = 3;\nsample_period = 1000;\nmax_samples = 10;\nseed = 1;\n'
+  printf 'use_noc_latency = 0;\n'  # one-cycle channels (the torus is not folded)
 }
 for net in mesh torus random; do
   vcs=$(vls_of $net)
@@ -285,18 +299,20 @@ print(' '.join('%g' % round(lo + i * st, 6) for i in range(int(round((hi - lo) /
       (cd "$work/runs" && "$booksim" "$net-$tr-$load.cfg" >"$net-$tr-booksim-$load.out" 2>&1) || true
     done
   done
-  # Speed: uniform traffic at load 0.25, 100,000 measured cycles in keiro;
-  # Booksim until it converges. User CPU seconds.
+  # Speed: uniform traffic at load 0.15 (below saturation in both), 100,000
+  # measured cycles in keiro; Booksim until it converges. User CPU seconds.
   TIMEFORMAT=%U
-  { time "$keiro" simulate "$work/$net" --topology "$work/$net.net" "${model[@]}" --load 0.25 \
+  { time "$keiro" simulate "$work/$net" --topology "$work/$net.net" "${model[@]}" --load 0.15 \
       --cycles 100000 --json >"$work/runs/$net-speed-keiro.json"; } 2>"$work/runs/$net-speed-keiro.time"
   if [ -n "$booksim" ]; then
-    booksim_cfg $net uniform 0.25 "$vcs" | sed 's/sample_period = 1000;/sample_period = 10000;/' \
+    booksim_cfg $net uniform 0.15 "$vcs" | sed 's/sample_period = 1000;/sample_period = 10000;/' \
       >"$work/runs/$net-speed.cfg"
     (cd "$work/runs" && { time "$booksim" "$net-speed.cfg" >"$net-speed-booksim.out" 2>&1; } \
       2>"$net-speed-booksim.time") || true
   fi
 done
+
+fi  # table_only
 
 # --- the table ---
 keiro_rev=$(git -C "$src" rev-parse --short HEAD)
@@ -329,24 +345,37 @@ def booksim(path):
     if not os.path.exists(path):
         return None
     t = open(path).read()
-    acc = re.findall(r'Accepted flit rate average\s*=\s*([0-9.eE+-]+)', t)
-    lat = re.findall(r'Packet latency average = ([0-9.eE+-]+)', t)
+    def nums(pattern):
+        out = []
+        for v in re.findall(pattern, t):
+            try:
+                out.append(float(v))
+            except ValueError:  # '-nan' of an empty sample
+                pass
+        return out
+    acc = nums(r'Accepted flit rate average\s*=\s*(\S+)')
+    lat = nums(r'Packet latency average = (\S+)')
     cyc = re.findall(r'Time taken is (\d+) cycles', t)
     run = re.findall(r'Total run time ([0-9.eE+-]+)', t)
     if not acc:
         return None
-    return {'acc': float(acc[-1]), 'lat': float(lat[-1]) if lat else None,
+    return {'acc': acc[-1], 'lat': lat[-1] if lat else None,
             'unstable': 'unstable' in t, 'cycles': int(cyc[-1]) if cyc else None,
+            'deadlock': 'Possible network deadlock' in t,
             'run': float(run[-1]) if run else None}
 
-def saturation(points):
-    """points: (load, offered, accepted) -> (plateau, max, load) as keiro simulate."""
+def saturation(points, dead=None):
+    """points: (load, offered, accepted) -> (plateau, max, load) as keiro
+    simulate; a deadlocked load (dead) ends the sweep there."""
     sat, plateau = None, []
+    points = [p for p in points if dead is None or p[0] < dead]
     for load, off, acc in points:
         if sat is None and acc < 0.95 * off:
             sat = load
         if sat is not None:
             plateau.append(acc)
+    if sat is None and dead is not None:
+        sat = dead
     best = max((a for _, _, a in points), default=None)
     return (statistics.median(plateau) if plateau else None), best, sat
 
@@ -367,10 +396,10 @@ for net in ('mesh', 'torus', 'random'):
             kz = None
         kpts = [(p['load'], p['offered_per_source'], p['throughput_per_source'])
                 for p in k.get('points', []) if not p['deadlock'] and not p['stall']]
-        kp, kmax, kload = saturation(kpts)
+        kdead = next((p['load'] for p in k.get('points', []) if p['deadlock'] or p['stall']), None)
+        kp, kmax, kload = saturation(kpts, kdead)
         kzl = kz['latency_avg'] / kz['cycle_ns'] if kz else None
-        dead = any(p['deadlock'] for p in k.get('points', []))
-        bpts, bzl = [], None
+        bpts, bzl, bdead = [], None, None
         if have_bs == '1':
             z = booksim(os.path.join(runs, '%s-%s-booksim-0.01.out' % (net, tr)))
             bzl = z['lat'] if z else None
@@ -378,15 +407,21 @@ for net in ('mesh', 'torus', 'random'):
                 r = booksim(os.path.join(runs, '%s-%s-booksim-%g.out' % (net, tr, load)))
                 if r is None:
                     continue
+                if r['deadlock'] and bdead is None:
+                    bdead = load
                 # Booksim's fixed points send to themselves (accepted in full):
                 # per active source, their share is taken out.
                 acc = (r['acc'] * N - load * fp) / active
                 bpts.append((load, load, acc))
-        bp, bmax, bload = saturation(bpts)
-        rows.append('| %s (%s VL%s) | %s | %s | %s | %s / %s | %s / %s | %s | %s |' % (
+        bp, bmax, bload = saturation(bpts, bdead)
+        notes = []
+        if kdead is not None:
+            notes.append('keiro deadlocked at load %g' % kdead)
+        if bdead is not None:
+            notes.append('Booksim warned of a possible deadlock at load %g' % bdead)
+        rows.append('| %s (%s VL%s) | %s | %s | %s | %s / %s | %s / %s | %s | %s | %s |' % (
             net, vls, '' if vls == '1' else 's', tr, f(kzl, '%.1f'), f(bzl, '%.1f'),
-            f(kp), f(kmax), f(bp), f(bmax), f(kload, '%g'), f(bload, '%g')) +
-            (' keiro deadlocked |' if dead else ''))
+            f(kp), f(kmax), f(bp), f(bmax), f(kload, '%g'), f(bload, '%g'), '; '.join(notes)))
     try:
         ks = json.load(open(os.path.join(runs, net + '-speed-keiro.json')))
         kt = float(open(os.path.join(runs, net + '-speed-keiro.time')).read().split()[-1])
@@ -396,9 +431,13 @@ for net in ('mesh', 'torus', 'random'):
         kspeed = None
     bspeed = None
     b = booksim(os.path.join(runs, net + '-speed-booksim.out')) if have_bs == '1' else None
-    if b and b['cycles'] and b['run']:
+    try:
+        bt = float(open(os.path.join(runs, net + '-speed-booksim.time')).read().split()[-1])
+    except (OSError, ValueError, IndexError):
+        bt = None
+    if b and b['cycles'] and bt:
         bflits = b['acc'] * N * b['cycles']
-        bspeed = (bflits / b['run'], bflits / 4 / b['run'], b['cycles'], b['run'])
+        bspeed = (bflits / bt, bflits / 4 / bt, b['cycles'], bt)
     speed.append('| %s | %s | %s | %s | %s |' % (
         net,
         '-' if not kspeed else '%.2e flits/s, %.2e packets/s' % kspeed[:2],
@@ -413,12 +452,17 @@ print('plateau / highest accepted (see [Load sweeps](#load-sweeps); the same')
 print('rule applied to both tools\' points), loads %s; zero-load latency in' % loads)
 print('cycles at load 0.01 (creation to tail, source queueing included).')
 print()
-print('| network | traffic | zero-load keiro | zero-load Booksim | keiro plateau / max | Booksim plateau / max | keiro sat. load | Booksim sat. load |')
-print('|---|---|---|---|---|---|---|---|')
+print('A deadlocked load ends a sweep (keiro: a cycle of full buffers found;')
+print('Booksim: its "Possible network deadlock" warning); the points before it count.')
+print()
+print('| network | traffic | zero-load keiro | zero-load Booksim | keiro plateau / max | Booksim plateau / max | keiro sat. load | Booksim sat. load | notes |')
+print('|---|---|---|---|---|---|---|---|---|')
 for r in rows:
     print(r)
 print()
-print('Speed: uniform traffic at load 0.25 (user CPU seconds; keiro 100,000 measured cycles, Booksim samples of 10,000 cycles until it converges):')
+print('Speed: uniform traffic at load 0.15, flits (packets) delivered per second of user CPU time')
+print('(delivered: accepted rate x 64 nodes x cycles run, warm-up included); keiro')
+print('3,000 + 100,000 cycles, Booksim samples of 10,000 cycles until it converges:')
 print()
 print('| network | keiro | keiro run | Booksim | Booksim run |')
 print('|---|---|---|---|---|')

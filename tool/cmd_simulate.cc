@@ -328,12 +328,14 @@ std::string sweep_json(const std::string &what, const std::string &engine, const
         "%s{\"load\": %g, \"offered\": %.6f, \"throughput\": %.6f, \"offered_per_source\": %.6f, "
         "\"throughput_per_source\": %.6f, \"latency_avg\": %.3f, \"latency_p99\": %.3f, "
         "\"latency_max\": %.3f, \"packets_delivered\": %lld, \"packets_refused\": %lld, "
-        "\"packets_dropped\": %lld, \"deadlock\": %s, \"deadlock_cycle\": %s, \"stall\": %s}",
+        "\"packets_dropped\": %lld, \"deadlock\": %s, \"deadlock_cycle\": %s, \"stall\": %s, "
+        "\"storm\": %s}",
         i ? ",\n  " : "\n  ", p.load, r.offered, r.throughput, r.offered_per_source,
         r.throughput_per_source, r.latency_avg * ns, r.latency_p99 * ns, r.latency_max * ns,
         static_cast<long long>(r.packets_delivered), static_cast<long long>(r.packets_refused),
         static_cast<long long>(r.packets_dropped), r.deadlock ? "true" : "false",
-        json_cycle(r.deadlock_cycle).c_str(), r.stall ? "true" : "false");
+        json_cycle(r.deadlock_cycle).c_str(), r.stall ? "true" : "false",
+        r.storm ? "true" : "false");
   }
   pts += "]";
   const auto num = [](bool on, const char *fmt, double v) {
@@ -347,7 +349,8 @@ std::string sweep_json(const std::string &what, const std::string &engine, const
       "\"active_sources\": %d, \"points\": %s,\n \"saturation\": {\"throughput\": %s, "
       "\"throughput_per_source\": %s, \"plateau_points\": %d, \"throughput_max\": %.6f, "
       "\"load\": %s, \"ratio\": %g}, \"deadlock\": %s, \"deadlock_load\": %s, "
-      "\"deadlock_cycle\": %s, \"stall\": %s, \"stall_load\": %s}",
+      "\"deadlock_cycle\": %s, \"stall\": %s, \"stall_load\": %s, \"storm\": %s, \"storm_load\": "
+      "%s}",
       metrics::json_quote(what).c_str(), metrics::json_quote(engine).c_str(),
       metrics::json_quote(sim::traffic_name(c.traffic)).c_str(), c.size,
       static_cast<unsigned long long>(c.seed), static_cast<long long>(c.warmup),
@@ -357,7 +360,8 @@ std::string sweep_json(const std::string &what, const std::string &engine, const
       num(plateau, "%.6f", s.saturation_throughput_per_source).c_str(), s.plateau_points,
       s.saturation_throughput_max, num(s.saturation_load >= 0, "%g", s.saturation_load).c_str(),
       sim::kSaturationRatio, s.deadlock ? "true" : "false", s.deadlock ? last.c_str() : "null",
-      json_cycle(cycle).c_str(), s.stall ? "true" : "false", s.stall ? last.c_str() : "null");
+      json_cycle(cycle).c_str(), s.stall ? "true" : "false", s.stall ? last.c_str() : "null",
+      s.storm ? "true" : "false", s.storm ? last.c_str() : "null");
 }
 
 // A routing's saturation line under the sweep table.
