@@ -150,8 +150,31 @@ class Sim {
     const mcast::PortMask &m = mc_pending_[id];
     for (size_t q = m._Find_first(); q < m.size(); q = m._Find_next(q)) fn(port_out_[ps + q]);
   }
-  void want_head(int32_t b, bool on);  // the want bits of b's head
-  void wake_head(int32_t b, int64_t t);
+  // The want bits of b's head, and waking the outputs it wants (from cycle
+  // t, or when it becomes routable). Unicast heads inline, multicast ones
+  // in the *_mc functions.
+  void want_head(int32_t b, bool on) {
+    const int32_t id = buf_[b].head;
+    if (id == kNone) return;
+    const int32_t o = pk_[id].out;
+    if (o >= 0) {
+      want_[o] += on ? 1 : -1;
+      set_want(b, o, on);
+    } else if (o == kMulti) {
+      want_mc(b, id, on);
+    }
+  }
+  void wake_head(int32_t b, int64_t t) {
+    const int32_t id = buf_[b].head;
+    if (id == kNone) return;
+    const Packet &p = pk_[id];
+    if (p.out >= 0)
+      wake_out(p.out, std::max(t, p.ready));
+    else if (p.out == kMulti)
+      wake_mc(b, id, std::max(t, p.ready));
+  }
+  void want_mc(int32_t b, int32_t id, bool on);
+  void wake_mc(int32_t b, int32_t id, int64_t t);
   bool mc_on_ = false;
   std::vector<McGroup> mg_;
   std::vector<int32_t> mg_by_mlid_;              // MLID - 0xC000 -> group, kNone
@@ -192,6 +215,9 @@ class Sim {
   // header): appends to succ_ the buffers b's head waits for (at most one
   // for a unicast head, one per blocked copy for a multicast one).
   void waits_for(int32_t b);
+  // The buffer a unicast head of b waits for, or kNone (runs without
+  // multicast: the chain walk).
+  int32_t unicast_wait(int32_t b) const;
   // Called when b gained a packet or a new head: the cycle through b that
   // this closed, if any, is recorded. Costs nothing unless b is full for
   // an MTU packet (no edge can enter it otherwise).
@@ -643,20 +669,15 @@ void Sim::note_storm(const Packet &p, int32_t c) {
       f_.describe(ch.dst).c_str(), ch.dst_port);
 }
 
-void Sim::want_head(int32_t b, bool on) {
-  const int32_t id = buf_[b].head;
-  if (id == kNone) return;
+void Sim::want_mc(int32_t b, int32_t id, bool on) {
   for_each_out(b, id, [&](int32_t o) {
     want_[o] += on ? 1 : -1;
     set_want(b, o, on);
   });
 }
 
-void Sim::wake_head(int32_t b, int64_t t) {
-  const int32_t id = buf_[b].head;
-  if (id == kNone) return;
-  const int64_t at = std::max(t, pk_[id].ready);
-  for_each_out(b, id, [&](int32_t o) { wake_out(o, at); });
+void Sim::wake_mc(int32_t b, int32_t id, int64_t t) {
+  for_each_out(b, id, [&](int32_t o) { wake_out(o, t); });
 }
 
 void Sim::push(int32_t b, int32_t id) {
@@ -993,6 +1014,8 @@ void Sim::arbitrate(int64_t now) {
 
 bool Sim::try_grant(int64_t now, int32_t s, int32_t o, int32_t k) {
   const int32_t in = in_list_[in_start_[s] + k / V_];
+  // A busy input port refuses unless it is fanning out a multicast packet.
+  if (in_[in].busy_until > now && in_[in].fan_id == kNone) return false;
   const int32_t b = in * V_ + k % V_;
   if (pk_[buf_[b].head].out == kMulti) return grant_copy(now, s, o, k, in, b);
   if (in_[in].busy_until > now) return false;
@@ -1110,11 +1133,36 @@ void Sim::waits_for(int32_t b) {
   });
 }
 
+int32_t Sim::unicast_wait(int32_t b) const {
+  const int32_t id = buf_[b].head;
+  if (id == kNone) return kNone;
+  const Packet &p = pk_[id];
+  if (p.out < 0 || p.out >= C_) return kNone;
+  const int32_t nb = p.out * V_ + p.out_vl;
+  return c_.buffer_credits - buf_[nb].queued < p.len ? nb : kNone;
+}
+
 void Sim::check_closed(int32_t b) {
   if (b >= chan_bufs_ || dead_[b] || c_.buffer_credits - buf_[b].queued >= max_len_) return;
-  // A depth-first search along the waiting heads from b (a chain when every
-  // head is unicast: each waits for at most one buffer) for a way back to
-  // b. It stops at heads that can move and at recorded cycles.
+  if (!mc_on_) {
+    // Unicast heads only: each buffer waits for at most one other, so the
+    // search is a walk along the chain. It ends at a head that can move, at
+    // a recorded cycle, or back at b (the step limit only guards against a
+    // cycle missed before, which cannot be).
+    int32_t y = b;
+    for (int32_t steps = 0; steps < chan_bufs_; ++steps) {
+      y = unicast_wait(y);
+      if (y == kNone || dead_[y]) return;
+      if (y != b) continue;
+      std::vector<int32_t> cyc;
+      for (int32_t x = b; cyc.empty() || x != b; x = unicast_wait(x)) cyc.push_back(x);
+      return record_deadlock(std::move(cyc));
+    }
+    return;
+  }
+  // With multicast heads: a depth-first search along the waiting heads from
+  // b for a way back to b. It stops at heads that can move and at recorded
+  // cycles.
   ++stamp_;
   stack_.clear();
   succ_.clear();
