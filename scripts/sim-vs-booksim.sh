@@ -207,8 +207,6 @@ def dor_torus(d, k):
         out.append(line)
     open(d + '/opensm-sl2vl.dump', 'w').writelines(out)
     names = {}  # switch GUID -> name
-    for lid, (kind, name) in lids.items():
-        pass
     for line in open(d + '/opensm-lfts.dump'):
         m = re.match(r"Unicast lids .* guid (0x[0-9a-fA-F]+) \('(.*)'\)", line)
         if m:
@@ -332,8 +330,7 @@ grid = [round(lo + i * st, 6) for i in range(int(round((hi - lo) / st)) + 1)]
 N = 64
 
 def fixed_points(tr):
-    b = 6
-    def perm(i):
+    def perm(i):  # on 6-bit indices, as both tools define them
         if tr == 'transpose':
             return ((i << 3) | (i >> 3)) & 63
         if tr == 'bitrev':

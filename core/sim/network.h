@@ -138,10 +138,10 @@
 // along the blocked heads from there (O(that chain), the buffers at most);
 // each woken output O(slots wanting it / 64 + those slots), a sort of the
 // woken outputs; a multicast arrival O(ports of its mask) and its head
-// O(pending copies) per change, and the walk becomes a depth-first search
-// over the heads' edges (O(buffers + edges) at most);
-// rate traffic adds O(T) per cycle for the arrivals; the
-// pairwise all-to-all O(log m) per message (m messages in flight). Nothing
+// O(pending copies) per change, and with groups the walk becomes a
+// depth-first search over the heads' edges (O(buffers + edges) at most);
+// rate traffic adds O(T) per cycle for the arrivals; the pairwise
+// all-to-all O(log m) per message (m messages in flight). Nothing
 // is allocated in the loop beyond the event lists' growth.
 #pragma once
 
