@@ -14,12 +14,15 @@
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <queue>
 #include <string>
 #include <vector>
 
 #include "core/engine.h"
 #include "core/io/dump_dir.h"
+#include "core/io/mcast_dump.h"
 #include "core/log.h"
+#include "core/mcast/trees.h"
 #include "core/metrics/report.h"
 #include "core/metrics/svg.h"
 #include "core/options.h"
@@ -52,9 +55,21 @@ const char *kUsage =
     "  --vls N             data VLs of every port when routing (default 8)\n"
     "  --sls FILE, --lmc N as for keiro check\n"
     "  --assume-sl N       SL of pairs without a path SL (default 0)\n"
+    "multicast (groups and masks; DIR/opensm-sa.dump and DIR/opensm.mcfdbs are\n"
+    "read when present):\n"
+    "  --mcast-groups FILE groups (MC Group records, opensm-sa.dump format) for\n"
+    "                      every input\n"
+    "  --mcfdbs FILE       masks (opensm.mcfdbs format) for every input\n"
+    "  --mcast-trees T     masks of groups that have none: keiro (default:\n"
+    "                      keiro's trees, mcast::Router) or opensm (OpenSM's\n"
+    "                      default: the union of the unicast paths from the\n"
+    "                      switch with the fewest hops to the farthest member)\n"
     "traffic:\n"
     "  --traffic T         uniform (default), transpose, bitrev, shuffle, reverse,\n"
-    "                      hotspot or alltoall (shift all-to-all, runs to the end)\n"
+    "                      hotspot, alltoall (shift all-to-all, runs to the end)\n"
+    "                      or broadcast (every group member sends to its group)\n"
+    "  --mcast-rate X      rate traffic: fraction X of a group member's messages\n"
+    "                      go to its group instead (default 0)\n"
     "  --load L            offered load, fraction of injection bandwidth (default 1)\n"
     "  --sweep [LO:HI:STEP]  one run per offered load LO, LO+STEP, ... HI (default\n"
     "                      0.1:1:0.1), each as --load; reports the saturation\n"
@@ -96,9 +111,10 @@ const char *kUsage =
     "A progress line shows on a terminal (stderr) for runs longer than a second.\n"
     "Throughput is per terminal and, beside it, per active source (terminals that\n"
     "send: a permutation's fixed points do not).\n"
-    "exit status: 0 simulated without deadlock, stall or dropped packets, 1 deadlock\n"
-    "or packets dropped by the tables (any input, any load), 2 unusable input, 3 a\n"
-    "stall without deadlock (nothing moved, no cycle of full buffers)\n";
+    "exit status: 0 simulated without deadlock, storm, stall or dropped packets, 1\n"
+    "deadlock, multicast storm, or packets or copies dropped by the tables (any\n"
+    "input, any load), 2 unusable input, 3 a stall without deadlock (nothing moved,\n"
+    "no cycle of full buffers)\n";
 
 std::string cycle_line(const std::vector<std::string> &cycle) {
   std::string line = strprintf("cycle over %zu full (channel, VL) buffers: ", cycle.size());
@@ -124,6 +140,13 @@ std::string verdict_text(const sim::Config &c, const sim::Result &r) {
         static_cast<long long>(r.cycles));
     o += "  " + cycle_line(r.deadlock_cycle) + "\n";
   }
+  if (c.groups && !r.storm) o += "  storm         no\n";
+  if (r.storm)
+    o += strprintf(
+        "  storm         YES: seen at cycle %lld (%.1f us); %lld copies sent again on "
+        "channels their packet's copies had crossed\n  %s\n",
+        static_cast<long long>(r.storm_at), r.storm_at * ns / 1000,
+        static_cast<long long>(r.storm_copies), r.storm_what.c_str());
   if (r.stall)
     o += strprintf(
         "  stall         YES, not a deadlock: nothing moved from cycle %lld to %lld (%.1f us) "
@@ -133,8 +156,24 @@ std::string verdict_text(const sim::Config &c, const sim::Result &r) {
   return o;
 }
 
+// "0.70"; loads below 0.01 (broadcast to many members) in full: "0.004".
+std::string load_text(double load) {
+  return strprintf(load > 0 && load < 0.01 ? "%g" : "%.2f", load);
+}
+
+// The multicast figures of a run, one line.
+std::string mcast_text(const sim::Result &r) {
+  return strprintf(
+      "%lld packets sent, %lld copies to members of %lld expected, %lld to non-members, %lld "
+      "to switches, %lld dropped; %.4f of the throughput (offered %.4f)",
+      static_cast<long long>(r.mcast_sent), static_cast<long long>(r.mcast_delivered),
+      static_cast<long long>(r.mcast_expected), static_cast<long long>(r.mcast_non_member),
+      static_cast<long long>(r.mcast_switch), static_cast<long long>(r.mcast_dropped),
+      r.mcast_throughput, r.mcast_offered);
+}
+
 std::string result_text(const std::string &what, const std::string &engine, const Fabric &f,
-                        const sim::Config &c, const sim::Result &r) {
+                        const sim::Config &c, const sim::Result &r, const std::string &mc_source) {
   const double ns = c.cycle_ns();
   std::string o = "keiro simulate: " + what + "\n";
   auto row = [&](const char *k, const std::string &v) {
@@ -150,9 +189,14 @@ std::string result_text(const std::string &what, const std::string &engine, cons
             : strprintf("alltoall (shift, pairwise exchange, window %d), %d-byte messages",
                         c.alltoall_window, c.size));
   else
-    row("traffic", strprintf("%s, offered load %.2f, %d-byte messages, seed %llu",
-                             sim::traffic_name(c.traffic), c.load, c.size,
-                             static_cast<unsigned long long>(c.seed)));
+    row("traffic",
+        strprintf("%s, offered load %s, %d-byte messages, seed %llu%s",
+                  sim::traffic_name(c.traffic), load_text(c.load).c_str(), c.size,
+                  static_cast<unsigned long long>(c.seed),
+                  c.mcast_rate > 0 && c.traffic != sim::Traffic::kBroadcast
+                      ? strprintf(", %g of members' messages to their group", c.mcast_rate).c_str()
+                      : ""));
+  if (!mc_source.empty()) row("groups", mc_source);
   row("model", strprintf("%.2f GB/s links (%.2f ns per 64-byte credit), switch latency %d "
                          "cycles (%.0f ns), %d B per (port, VL), %d VL%s, MTU %d B",
                          c.link_gbytes, ns, c.switch_latency, c.switch_latency * ns,
@@ -179,6 +223,10 @@ std::string result_text(const std::string &what, const std::string &engine, cons
   if (r.packets_dropped)
     row("dropped", strprintf("%lld packets, first: %s", static_cast<long long>(r.packets_dropped),
                              r.first_drop.c_str()));
+  if (c.groups) {
+    row("multicast", mcast_text(r));
+    if (r.mcast_dropped) row("copies lost", r.first_mcast_drop);
+  }
   o += verdict_text(c, r);
   return o;
 }
@@ -199,15 +247,25 @@ std::string verdict_json(const sim::Result &r) {
       "\"verdict\": \"%s\", \"deadlock_at\": %s, \"deadlock_packets\": %lld, \"deadlocks\": %d, "
       "\"delivered_after_deadlock\": %lld, \"stall\": %s, \"stall_since\": %s, \"stall_at\": %s, "
       "\"packets_stuck\": %lld, \"active_sources\": %d, \"throughput_per_source\": %.6f, "
-      "\"offered_per_source\": %.6f",
-      r.deadlock ? "deadlock"
-      : r.stall  ? "stall"
-                 : "ok",
+      "\"offered_per_source\": %.6f, \"storm\": %s, \"storm_at\": %s, \"storm_mlid\": %s, "
+      "\"storm_copies\": %lld, \"storm_what\": %s, \"mcast\": {\"sent\": %lld, \"expected\": "
+      "%lld, \"delivered\": %lld, \"non_member\": %lld, \"switch\": %lld, \"dropped\": %lld, "
+      "\"throughput\": %.6f, \"offered\": %.6f}",
+      r.storm      ? "storm"
+      : r.deadlock ? "deadlock"
+      : r.stall    ? "stall"
+                   : "ok",
       at(r.deadlock, r.deadlock_at).c_str(), static_cast<long long>(r.deadlock_packets),
       r.deadlocks, static_cast<long long>(r.delivered_after_deadlock), r.stall ? "true" : "false",
       at(r.stall, r.stall_since).c_str(), at(r.stall, r.stall_at).c_str(),
       static_cast<long long>(r.packets_stuck), r.active_sources, r.throughput_per_source,
-      r.offered_per_source);
+      r.offered_per_source, r.storm ? "true" : "false", at(r.storm, r.storm_at).c_str(),
+      r.storm ? strprintf("\"0x%04X\"", r.storm_mlid).c_str() : "null",
+      static_cast<long long>(r.storm_copies), metrics::json_quote(r.storm_what).c_str(),
+      static_cast<long long>(r.mcast_sent), static_cast<long long>(r.mcast_expected),
+      static_cast<long long>(r.mcast_delivered), static_cast<long long>(r.mcast_non_member),
+      static_cast<long long>(r.mcast_switch), static_cast<long long>(r.mcast_dropped),
+      r.mcast_throughput, r.mcast_offered);
 }
 
 std::string result_json(const std::string &what, const std::string &engine, const sim::Config &c,
@@ -236,6 +294,9 @@ struct Input {
   std::string label;   // column / key: the input, or the engine for engine:NAME
   std::string engine;  // the engine that made the tables, when known
   io::LoadedRouting lr;
+  std::vector<mcast::Group> groups;
+  std::vector<mcast::Tree> trees;
+  std::string mc_source;  // where the groups and masks came from, in words
   sim::Result result;
   sim::Sweep sweep;
 };
@@ -267,12 +328,14 @@ std::string sweep_json(const std::string &what, const std::string &engine, const
         "%s{\"load\": %g, \"offered\": %.6f, \"throughput\": %.6f, \"offered_per_source\": %.6f, "
         "\"throughput_per_source\": %.6f, \"latency_avg\": %.3f, \"latency_p99\": %.3f, "
         "\"latency_max\": %.3f, \"packets_delivered\": %lld, \"packets_refused\": %lld, "
-        "\"packets_dropped\": %lld, \"deadlock\": %s, \"deadlock_cycle\": %s, \"stall\": %s}",
+        "\"packets_dropped\": %lld, \"deadlock\": %s, \"deadlock_cycle\": %s, \"stall\": %s, "
+        "\"storm\": %s}",
         i ? ",\n  " : "\n  ", p.load, r.offered, r.throughput, r.offered_per_source,
         r.throughput_per_source, r.latency_avg * ns, r.latency_p99 * ns, r.latency_max * ns,
         static_cast<long long>(r.packets_delivered), static_cast<long long>(r.packets_refused),
         static_cast<long long>(r.packets_dropped), r.deadlock ? "true" : "false",
-        json_cycle(r.deadlock_cycle).c_str(), r.stall ? "true" : "false");
+        json_cycle(r.deadlock_cycle).c_str(), r.stall ? "true" : "false",
+        r.storm ? "true" : "false");
   }
   pts += "]";
   const auto num = [](bool on, const char *fmt, double v) {
@@ -286,7 +349,8 @@ std::string sweep_json(const std::string &what, const std::string &engine, const
       "\"active_sources\": %d, \"points\": %s,\n \"saturation\": {\"throughput\": %s, "
       "\"throughput_per_source\": %s, \"plateau_points\": %d, \"throughput_max\": %.6f, "
       "\"load\": %s, \"ratio\": %g}, \"deadlock\": %s, \"deadlock_load\": %s, "
-      "\"deadlock_cycle\": %s, \"stall\": %s, \"stall_load\": %s}",
+      "\"deadlock_cycle\": %s, \"stall\": %s, \"stall_load\": %s, \"storm\": %s, \"storm_load\": "
+      "%s}",
       metrics::json_quote(what).c_str(), metrics::json_quote(engine).c_str(),
       metrics::json_quote(sim::traffic_name(c.traffic)).c_str(), c.size,
       static_cast<unsigned long long>(c.seed), static_cast<long long>(c.warmup),
@@ -296,7 +360,8 @@ std::string sweep_json(const std::string &what, const std::string &engine, const
       num(plateau, "%.6f", s.saturation_throughput_per_source).c_str(), s.plateau_points,
       s.saturation_throughput_max, num(s.saturation_load >= 0, "%g", s.saturation_load).c_str(),
       sim::kSaturationRatio, s.deadlock ? "true" : "false", s.deadlock ? last.c_str() : "null",
-      json_cycle(cycle).c_str(), s.stall ? "true" : "false", s.stall ? last.c_str() : "null");
+      json_cycle(cycle).c_str(), s.stall ? "true" : "false", s.stall ? last.c_str() : "null",
+      s.storm ? "true" : "false", s.storm ? last.c_str() : "null");
 }
 
 // A routing's saturation line under the sweep table.
@@ -310,14 +375,17 @@ std::string saturation_text(const std::string &head, const sim::Sweep &s) {
         s.saturation_throughput, s.plateau_points, s.plateau_points == 1 ? "" : "s",
         s.saturation_throughput_per_source, active, s.saturation_throughput_max);
   else
-    o += strprintf(
-        "saturation throughput - (no plateau: %s); highest accepted %.4f",
-        s.deadlock || s.stall ? "no saturated point before the last" : "no point saturated",
-        s.saturation_throughput_max);
+    o += strprintf("saturation throughput - (no plateau: %s); highest accepted %.4f",
+                   s.deadlock || s.stall || s.storm ? "no saturated point before the last"
+                                                    : "no point saturated",
+                   s.saturation_throughput_max);
   if (s.saturation_load >= 0)
     o += strprintf(", saturation load %g", s.saturation_load);
   else
     o += ", not saturated up to the highest load";
+  if (s.storm)
+    o += strprintf("; STORM at load %g: %s", s.points.back().load,
+                   s.points.back().result.storm_what.c_str());
   if (s.deadlock) {
     const sim::Result &r = s.points.back().result;
     o += strprintf("; DEADLOCK at load %g (closed at cycle %lld), ", s.points.back().load,
@@ -325,7 +393,7 @@ std::string saturation_text(const std::string &head, const sim::Sweep &s) {
          cycle_line(r.deadlock_cycle);
   } else if (s.stall) {
     o += strprintf("; STALL (not a deadlock) at load %g", s.points.back().load);
-  } else {
+  } else if (!s.storm) {
     o += "; deadlock no";
   }
   return o + "\n";
@@ -363,8 +431,11 @@ std::string sweep_text(const std::vector<Input *> &ins, const sim::Config &c) {
       const sim::Result *r = p ? &p->result : nullptr;
       if (!r)
         line += strprintf(kGroup, "-", "-", "-", "-");
-      else if (r->deadlock || r->stall)
-        line += strprintf("  %8.4f %9s %10s %10s", r->offered, r->deadlock ? "DEADLOCK" : "STALL",
+      else if (r->deadlock || r->stall || r->storm)
+        line += strprintf("  %8.4f %9s %10s %10s", r->offered,
+                          r->storm      ? "STORM"
+                          : r->deadlock ? "DEADLOCK"
+                                        : "STALL",
                           "-", "-");
       else
         line += strprintf("  %8.4f %8.4f%s %10.1f %10.1f", r->offered, r->throughput,
@@ -386,7 +457,9 @@ std::string side_by_side(const std::vector<Input *> &ins, const sim::Config &c) 
   std::vector<std::pair<std::string, std::vector<std::string>>> rows = {
       {"throughput", {}},  {"per source", {}},  {"offered", {}},  {"latency avg", {}},
       {"latency p99", {}}, {"latency max", {}}, {"packets", {}},  {"dropped", {}},
-      {"cycles", {}},      {"VLs", {}},         {"deadlock", {}}, {"stall", {}}};
+      {"cycles", {}},      {"VLs", {}},         {"deadlock", {}}, {"stall", {}},
+      {"storm", {}},       {"mcast copies", {}}};
+  if (!c.groups) rows.resize(rows.size() - 2);
   for (const Input *in : ins) {
     const sim::Result &r = in->result;
     const std::string vals[] = {
@@ -404,7 +477,10 @@ std::string side_by_side(const std::vector<Input *> &ins, const sim::Config &c) 
                    : "no",
         r.stall ? strprintf("YES, cycles %lld-%lld", static_cast<long long>(r.stall_since),
                             static_cast<long long>(r.stall_at))
-                : "no"};
+                : "no",
+        r.storm ? strprintf("YES, seen at cycle %lld", static_cast<long long>(r.storm_at)) : "no",
+        strprintf("%lld of %lld", static_cast<long long>(r.mcast_delivered),
+                  static_cast<long long>(r.mcast_expected))};
     for (size_t k = 0; k < rows.size(); ++k) rows[k].second.push_back(vals[k]);
   }
   size_t w0 = 0;
@@ -428,6 +504,7 @@ std::string side_by_side(const std::vector<Input *> &ins, const sim::Config &c) 
     if (!r.deadlock_cycle.empty()) o += in->label + ": " + cycle_line(r.deadlock_cycle) + "\n";
     if (r.packets_dropped)
       o += strprintf("%s: first dropped packet: %s\n", in->label.c_str(), r.first_drop.c_str());
+    if (r.storm) o += in->label + ": storm: " + r.storm_what + "\n";
   }
   return o;
 }
@@ -483,6 +560,157 @@ bool plot(const std::string &dir, const std::vector<Input *> &ins, const sim::Co
   return true;
 }
 
+// OpenSM's default multicast tree over r's LFTs (osm_mcast_mgr.c): the root
+// is the switch with the fewest hops to its farthest member (a member CA one
+// hop beyond its switch), the first in GUID order on ties; the masks are the
+// union of the LFT paths from the root to every member. O(M * (S + C)) for
+// M member switches, plus the paths.
+mcast::Tree opensm_tree(const Fabric &f, const Routing &r, const mcast::Group &g) {
+  const int32_t S = f.num_switches();
+  std::vector<int32_t> far(S, 0), dist(S);
+  std::vector<char> member_sw(S, 0), ca_on(S, 0);
+  for (const int32_t t : g.terminals) member_sw[f.terminal(t).sw] = ca_on[f.terminal(t).sw] = 1;
+  for (const int32_t s : g.switches) member_sw[s] = 1;
+  for (int32_t m = 0; m < S; ++m) {
+    if (!member_sw[m]) continue;
+    std::fill(dist.begin(), dist.end(), -1);
+    std::queue<int32_t> q;
+    dist[m] = 0;
+    for (q.push(m); !q.empty(); q.pop())
+      for (int32_t c = f.out_begin(q.front()); c < f.out_end(q.front()); ++c)
+        if (dist[f.channel(c).dst] < 0) {
+          dist[f.channel(c).dst] = dist[q.front()] + 1;
+          q.push(f.channel(c).dst);
+        }
+    for (int32_t s = 0; s < S; ++s)
+      far[s] = dist[s] < 0 ? INT32_MAX : std::max(far[s], dist[s] + ca_on[m]);
+  }
+  int32_t root = 0;
+  for (int32_t s = 1; s < S; ++s)
+    if (far[s] < far[root] || (far[s] == far[root] && f.sw(s).guid < f.sw(root).guid)) root = s;
+  std::vector<mcast::PortMask> m(S);
+  const auto walk = [&](uint16_t lid, int32_t to) {
+    for (int32_t s = root, steps = 0; s != to && steps < S; ++steps) {
+      const uint8_t p = r.out_port(s, lid);
+      if (p == kNoPort || p == 0 || p > f.sw(s).num_ports) return;
+      const PortPeer peer = f.peer(s, p);
+      if (peer.kind != PortPeer::kSwitch) return;
+      const Channel &ch = f.channel(peer.id);
+      m[s].set(p);
+      m[ch.dst].set(ch.dst_port);
+      s = ch.dst;
+    }
+  };
+  for (const int32_t t : g.terminals) {
+    walk(f.terminal(t).lid, f.terminal(t).sw);
+    m[f.terminal(t).sw].set(f.terminal(t).sw_port);
+  }
+  for (const int32_t s : g.switches) {
+    walk(f.sw(s).lid, s);
+    m[s].set(0);
+  }
+  mcast::Tree t;
+  t.mlid = g.mlid;
+  t.root = root;
+  for (int32_t s = 0; s < S; ++s)
+    if (m[s].any()) t.masks.push_back(mcast::SwitchMask{s, m[s]});
+  return t;
+}
+
+// c with in's groups (for the text: whether multicast ran).
+sim::Config mc_config(const sim::Config &c, const Input &in) {
+  sim::Config r = c;
+  r.groups = &in.groups;
+  r.trees = &in.trees;
+  return r;
+}
+
+// Where the groups and masks of a run come from (see the usage).
+struct McastArgs {
+  std::string groups, mcfdbs;  // files for every input
+  std::string trees = "keiro";
+};
+
+bool read_mcast_file(const std::string &path, const Fabric &f, bool groups, Input &in,
+                     std::string &err) {
+  std::ifstream is(path);
+  if (!is) {
+    err = "cannot read " + path;
+    return false;
+  }
+  io::McastReadReport rep;
+  const bool ok = groups ? io::read_sa_groups(is, path, f, in.groups, rep, err)
+                         : io::read_mcfdbs(is, path, f, in.trees, rep, err);
+  if (ok && (rep.unknown_ports || rep.unknown_switches))
+    in.lr.notes.push_back(strprintf("%s: %d switches and %d ports the fabric lacks, skipped",
+                                    path.c_str(), rep.unknown_switches, rep.unknown_ports));
+  return ok;
+}
+
+// The groups of in: from the files, else one of every CA; masks from the
+// files, else built (keiro's trees or OpenSM's default).
+bool load_mcast(Input &in, bool dir, const McastArgs &a, std::string &err) {
+  const Fabric &f = in.lr.fabric;
+  const auto exists = [](const std::string &p) { return access(p.c_str(), R_OK) == 0; };
+  std::string gfile = a.groups, tfile = a.mcfdbs;
+  if (dir && gfile.empty() && exists(in.what + "/" + io::kSaDumpFileName))
+    gfile = in.what + "/" + io::kSaDumpFileName;
+  if (dir && tfile.empty() && exists(in.what + "/" + io::kMcfdbsFileName))
+    tfile = in.what + "/" + io::kMcfdbsFileName;
+  if (!gfile.empty() && !read_mcast_file(gfile, f, true, in, err)) return false;
+  if (!tfile.empty() && !read_mcast_file(tfile, f, false, in, err)) return false;
+  std::string gsrc = gfile.empty() ? "" : "groups from " + gfile;
+  if (gfile.empty() && !in.trees.empty()) {
+    for (const mcast::Tree &t : in.trees) {  // the members the masks show
+      mcast::Group g;
+      g.mlid = t.mlid;
+      for (const mcast::SwitchMask &m : t.masks) {
+        if (m.ports[0]) g.switches.push_back(m.sw);
+        for (const int32_t x : f.terminals_of(m.sw))
+          if (m.ports[f.terminal(x).sw_port]) g.terminals.push_back(x);
+      }
+      std::sort(g.terminals.begin(), g.terminals.end());
+      in.groups.push_back(std::move(g));
+    }
+    gsrc = "members from the masks";
+  } else if (in.groups.empty()) {
+    mcast::Group g;
+    g.mlid = mcast::kFirstMlid;
+    for (int32_t t = 0; t < f.num_terminals(); ++t) g.terminals.push_back(t);
+    in.groups.push_back(std::move(g));
+    gsrc = "one group of every CA (MLID 0xC000, SL 0)";
+  }
+  int built = 0;
+  std::unique_ptr<mcast::Router> router;
+  for (const mcast::Group &g : in.groups) {
+    if (std::any_of(in.trees.begin(), in.trees.end(),
+                    [&](const mcast::Tree &t) { return t.mlid == g.mlid; }))
+      continue;
+    ++built;
+    if (a.trees == "opensm") {
+      in.trees.push_back(opensm_tree(f, in.lr.routing, g));
+      continue;
+    }
+    if (!router && !(router = mcast::Router::create(f, in.lr.routing, {}, err))) {
+      err = "keiro's multicast trees need tables without a credit loop: " + err +
+            " (give --mcfdbs FILE or --mcast-trees opensm)";
+      return false;
+    }
+    mcast::Tree t;
+    if (!router->build(g, t, err)) return false;
+    in.trees.push_back(std::move(t));
+  }
+  in.mc_source = strprintf("%zu group%s, %s; masks ", in.groups.size(),
+                           in.groups.size() == 1 ? "" : "s", gsrc.c_str());
+  if (!tfile.empty()) in.mc_source += "from " + tfile + (built ? ", and " : "");
+  if (built)
+    in.mc_source += strprintf(
+        "%s for %d group%s",
+        a.trees == "opensm" ? "OpenSM's default (union of unicast paths)" : "keiro's trees", built,
+        built == 1 ? "" : "s");
+  return true;
+}
+
 int run_simulate(const std::vector<std::string> &args) {
   std::string engines;
   for (const EngineDesc &e : all_engines()) engines += std::string(" ") + e.name;
@@ -490,6 +718,7 @@ int run_simulate(const std::vector<std::string> &args) {
   std::vector<std::string> inputs;
   std::string engine, opt_text, traffic = "uniform", pairs = "all", plot_dir;
   std::string a2a_sync = "pairwise", source_queue = "vl";
+  McastArgs mca;
   io::LoadOptions lopt;
   int vls = 8;
   bool json = false, sweep = false;
@@ -514,10 +743,13 @@ int run_simulate(const std::vector<std::string> &args) {
     } else if (take_dump_option(w, lopt, pairs) || w.take("--engine", engine) ||
                take_opt(w, opt_text) || w.take("--vls", 1, 15, vls) ||
                w.take("--assume-sl", 0, kNumSls - 1, c.assume_sl) ||
-               w.take_choice(
-                   "--traffic",
-                   {"uniform", "transpose", "bitrev", "shuffle", "reverse", "hotspot", "alltoall"},
-                   traffic) ||
+               w.take_choice("--traffic",
+                             {"uniform", "transpose", "bitrev", "shuffle", "reverse", "hotspot",
+                              "alltoall", "broadcast"},
+                             traffic) ||
+               w.take_num("--mcast-rate", 0, 1, c.mcast_rate) ||
+               w.take("--mcast-groups", mca.groups) || w.take("--mcfdbs", mca.mcfdbs) ||
+               w.take_choice("--mcast-trees", {"keiro", "opensm"}, mca.trees) ||
                w.take_num("--load", 0, 1, c.load) || w.take("--size", 1, 1 << 30, c.size) ||
                w.take("--hotspot", 0, INT32_MAX, c.hotspot) ||
                w.take_num("--hotspot-fraction", 0, 1, c.hotspot_fraction) ||
@@ -555,6 +787,10 @@ int run_simulate(const std::vector<std::string> &args) {
                        "--topology FILE --engine NAME",
                        usage);
   sim::parse_traffic(traffic, c.traffic);
+  // Groups are read and simulated only for multicast traffic.
+  const bool multicast = c.traffic == sim::Traffic::kBroadcast || c.mcast_rate > 0;
+  if (c.mcast_rate > 0 && c.traffic == sim::Traffic::kAlltoall)
+    return usage_error("simulate", "--mcast-rate needs rate traffic, not alltoall");
   if (sweep && c.traffic == sim::Traffic::kAlltoall)
     return usage_error("simulate", "--sweep needs rate traffic (alltoall runs to its end)");
   if (!plot_dir.empty() && !sweep)
@@ -616,6 +852,9 @@ int run_simulate(const std::vector<std::string> &args) {
       if (!read.dumps(name, lopt, lr)) return 2;
       in->engine = lr.engine;
     }
+    std::string merr;
+    if (multicast && !load_mcast(*in, name.rfind("engine:", 0) != 0, mca, merr))
+      return input_error("simulate", name + ": " + merr);
     if (c.hotspot >= lr.fabric.num_terminals() && c.traffic == sim::Traffic::kHotspot)
       return usage_error("simulate", strprintf("--hotspot %d: %s has %d terminals", c.hotspot,
                                                name.c_str(), lr.fabric.num_terminals()));
@@ -673,19 +912,25 @@ int run_simulate(const std::vector<std::string> &args) {
     ins.push_back(&in);
     sim::Config rc = c;
     if (in.lr.use_source_sls) rc.source_sls = &in.lr.source_sls;
+    if (multicast) {
+      rc.groups = &in.groups;
+      rc.trees = &in.trees;
+    }
     const std::string head = runs.size() > 1 ? in.label + ": " : std::string();
     if (sweep) {
       in.sweep = sim::sweep(in.lr.fabric, in.lr.routing, rc, loads, [&](size_t k, size_t n) {
         where = head + strprintf("load %g (%zu/%zu), ", loads[k], k + 1, n);
       });
       for (const sim::SweepPoint &p : in.sweep.points) {
-        bad = bad || p.result.deadlock || p.result.packets_dropped;
+        bad = bad || p.result.deadlock || p.result.packets_dropped || p.result.storm ||
+              p.result.mcast_dropped;
         stalled = stalled || p.result.stall;
       }
     } else {
       where = head;
       in.result = sim::simulate(in.lr.fabric, in.lr.routing, rc);
-      bad = bad || in.result.deadlock || in.result.packets_dropped;
+      bad = bad || in.result.deadlock || in.result.packets_dropped || in.result.storm ||
+            in.result.mcast_dropped;
       stalled = stalled || in.result.stall;
     }
   }
@@ -706,7 +951,9 @@ int run_simulate(const std::vector<std::string> &args) {
     }
   } else if (!sweep && runs.size() == 1) {
     std::fputs(
-        result_text(runs[0]->what, runs[0]->engine, runs[0]->lr.fabric, c, runs[0]->result).c_str(),
+        result_text(runs[0]->what, runs[0]->engine, runs[0]->lr.fabric,
+                    multicast ? mc_config(c, *runs[0]) : c, runs[0]->result, runs[0]->mc_source)
+            .c_str(),
         stdout);
   } else {
     const Fabric &f = runs[0]->lr.fabric;
@@ -723,15 +970,15 @@ int run_simulate(const std::vector<std::string> &args) {
     else if (c.traffic == sim::Traffic::kAlltoall)
       o += strprintf("  traffic: alltoall (shift), %d-byte messages\n", c.size);
     else
-      o += strprintf("  traffic: %s, offered load %.2f, %d-byte messages, seed %llu\n",
-                     sim::traffic_name(c.traffic), c.load, c.size,
+      o += strprintf("  traffic: %s, offered load %s, %d-byte messages, seed %llu\n",
+                     sim::traffic_name(c.traffic), load_text(c.load).c_str(), c.size,
                      static_cast<unsigned long long>(c.seed));
     if (c.traffic != sim::Traffic::kAlltoall)
       o += strprintf("  run: warm-up %lld + measured %lld cycles (%.1f us)%s\n",
                      static_cast<long long>(c.warmup), static_cast<long long>(c.measure),
                      c.measure * ns / 1000, sweep ? " per load" : "");
     o += "\n";
-    o += sweep ? sweep_text(ins, c) : side_by_side(ins, c);
+    o += sweep ? sweep_text(ins, c) : side_by_side(ins, multicast ? mc_config(c, *runs[0]) : c);
     std::fputs(o.c_str(), stdout);
   }
   std::string err;

@@ -9,6 +9,7 @@
 #include <functional>
 #include <queue>
 #include <tuple>
+#include <unordered_set>
 #include <utility>
 
 #include "core/enum_names.h"
@@ -21,6 +22,8 @@ namespace {
 
 constexpr int32_t kNone = -1;
 constexpr int32_t kDrop = -2;
+constexpr int32_t kMulti = -3;  // Packet::out of a multicast packet with copies to send
+constexpr int32_t kSpent = -4;  // a multicast packet with nothing (left) to send: removed
 constexpr int kHopLimit = 64;
 constexpr size_t kHistSize = size_t{1} << 16;
 
@@ -34,9 +37,9 @@ struct Packet {
   int16_t len = 1;           // credits
   uint8_t sl = 0, out_vl = 0;
   uint8_t hops = 0;
-  uint8_t flags = 0;  // kLastOfMessage, kAlltoall
+  uint8_t flags = 0;  // kLastOfMessage, kAlltoall, kMcast (dst: the group's index)
 };
-constexpr uint8_t kLastOfMessage = 1, kAlltoall = 2;
+constexpr uint8_t kLastOfMessage = 1, kAlltoall = 2, kMcast = 4;
 
 struct Buffer {
   int32_t head = kNone, tail = kNone;
@@ -47,6 +50,15 @@ struct Buffer {
 struct InPort {
   int64_t busy_until = 0;
   int32_t release_buf = kNone, release_len = 0;
+  int32_t fan_id = kNone;  // the multicast packet whose copies it is sending
+};
+
+// A group as the simulator uses it.
+struct McGroup {
+  uint16_t mlid = 0;
+  uint8_t sl = 0;
+  const mcast::Tree *tree = nullptr;
+  std::vector<int32_t> members;  // terminals
 };
 
 int bits_for(int32_t n) {
@@ -90,12 +102,93 @@ class Sim {
   int count_vls() const;
   int32_t count_active_sources() const;
   uint8_t path_sl(int32_t src, uint16_t dlid) const;
-  void route(Packet &p, int32_t sw, uint8_t in_port);
+  void route(int32_t id, int32_t sw, uint8_t in_port);
+  // Multicast (see the header): the copies packet id makes at switch sw.
+  void setup_mcast();
+  void route_mc(int32_t id, int32_t sw, uint8_t in_port);
+  void drop_copy(const Packet &p, int32_t sw, const std::string &why);
+  void note_storm(const Packet &p, int32_t c);
+  // Lineages: the copies of one injected multicast packet and the channels
+  // they crossed (a hash set of (lineage, channel)), freed with its last
+  // copy. Only while no storm has been seen.
+  struct Lineage {
+    int32_t live = 0;  // packets of it in switch buffers
+    std::vector<int32_t> chans;
+  };
+  int32_t new_lineage();
+  void end_copy(int32_t id);  // packet id of a lineage leaves the switches
+  std::vector<Lineage> lin_;
+  std::vector<int32_t> lin_free_;
+  std::unordered_set<uint64_t> crossed_;
+  static uint64_t lin_key(int32_t l, int32_t c) {
+    return static_cast<uint64_t>(l) << 32 | static_cast<uint32_t>(c);
+  }
+  bool grant_copy(int64_t now, int32_t s, int32_t o, int32_t k, int32_t in, int32_t b);
+  void deliver_copy(const Packet &p, int32_t term, int64_t done);
+  int32_t fanout(int32_t g, int32_t src) const {
+    return static_cast<int32_t>(mg_[g].members.size()) -
+           (member_[static_cast<size_t>(g) * T_ + src] ? 1 : 0);
+  }
+  // The group terminal t sends a multicast message to, drawing when it has
+  // several; kNone when it is in none.
+  int32_t pick_group(int32_t t);
+  void generate_mcast(int32_t t, int32_t g, int64_t now);  // a rate-traffic message to group g
+  uint8_t in_port_of(int32_t in) const {
+    return in < C_ ? f_.channel(in).dst_port : f_.terminal(in - C_).sw_port;
+  }
+  int32_t sw_of(int32_t in) const { return in < C_ ? f_.channel(in).dst : f_.terminal(in - C_).sw; }
+  uint8_t out_port_of(int32_t o) const {
+    return o < C_ ? f_.channel(o).src_port : f_.terminal(o - C_).sw_port;
+  }
+  // Calls fn(output id) for every output the head of b wants.
+  template <class Fn>
+  void for_each_out(int32_t b, int32_t id, Fn fn) const {
+    const Packet &p = pk_[id];
+    if (p.out >= 0) return fn(p.out);
+    if (p.out != kMulti) return;
+    const int32_t ps = port_start_[sw_of(b / V_)];
+    const mcast::PortMask &m = mc_pending_[id];
+    for (size_t q = m._Find_first(); q < m.size(); q = m._Find_next(q)) fn(port_out_[ps + q]);
+  }
+  // The want bits of b's head, and waking the outputs it wants (from cycle
+  // t, or when it becomes routable). Unicast heads inline, multicast ones
+  // in the *_mc functions.
+  void want_head(int32_t b, bool on) {
+    const int32_t id = buf_[b].head;
+    if (id == kNone) return;
+    const int32_t o = pk_[id].out;
+    if (o >= 0) {
+      want_[o] += on ? 1 : -1;
+      set_want(b, o, on);
+    } else if (o == kMulti) {
+      want_mc(b, id, on);
+    }
+  }
+  void wake_head(int32_t b, int64_t t) {
+    const int32_t id = buf_[b].head;
+    if (id == kNone) return;
+    const Packet &p = pk_[id];
+    if (p.out >= 0)
+      wake_out(p.out, std::max(t, p.ready));
+    else if (p.out == kMulti)
+      wake_mc(b, id, std::max(t, p.ready));
+  }
+  void want_mc(int32_t b, int32_t id, bool on);
+  void wake_mc(int32_t b, int32_t id, int64_t t);
+  bool mc_on_ = false;
+  std::vector<McGroup> mg_;
+  std::vector<int32_t> mg_by_mlid_;              // MLID - 0xC000 -> group, kNone
+  std::vector<std::vector<int32_t>> groups_of_;  // per terminal: its groups
+  std::vector<uint8_t> member_;                  // [group * T + terminal]
+  std::vector<mcast::PortMask> mc_pending_;      // per packet: ports still to serve
+  std::vector<int32_t> mc_lin_;                  // per packet: its lineage or kNone
+  int64_t mc_credits_ = 0, mc_generated_ = 0;    // multicast part of delivered / generated
   void push(int32_t b, int32_t id);
   int32_t pop(int32_t b);
   // lid_offset: which of the destination's 2^LMC LIDs (taken modulo).
+  // group >= 0: to that group (dst unused).
   bool enqueue_message(int32_t src, int32_t dst, int32_t bytes, int64_t now, uint32_t lid_offset,
-                       uint8_t flags = 0);
+                       uint8_t flags = 0, int32_t group = -1);
   // All-to-all with AlltoallSync::kPairwise: phase k of terminal t is
   // complete when its message to t + k and the message from t - k have
   // arrived (bits t * a2a_words_ + k / 64 of a2a_sent_ / a2a_recv_).
@@ -117,17 +210,35 @@ class Sim {
   void inject(int64_t now);
   void arbitrate(int64_t now);
   void deliver(int32_t id, int64_t done);
+  void account(const Packet &p, int64_t done);  // a packet or copy arrived
   // Deadlock search over the wait-for graph of channel buffers (see the
-  // header): the buffer b's head waits for, or kNone.
-  int32_t waits_for(int32_t b) const;
+  // header): appends to succ_ the buffers b's head waits for (at most one
+  // for a unicast head, one per blocked copy for a multicast one).
+  void waits_for(int32_t b);
+  // The buffer a unicast head of b waits for, or kNone (runs without
+  // multicast: the chain walk).
+  int32_t unicast_wait(int32_t b) const;
   // Called when b gained a packet or a new head: the cycle through b that
   // this closed, if any, is recorded. Costs nothing unless b is full for
   // an MTU packet (no edge can enter it otherwise).
   void check_closed(int32_t b);
-  // Records the cycle through b (first one: into res_), marks it dead.
-  void record_deadlock(int32_t b);
-  // Every cycle not yet recorded (the end-of-run check); O(buffers).
+  // Records the cycle (first one: into res_), marks it dead.
+  void record_deadlock(std::vector<int32_t> cyc);
+  // Every cycle not yet recorded (the end-of-run check); O(buffers + edges).
   void find_cycles();
+  // Depth-first search frames over succ_ (no allocation once grown).
+  struct Frame {
+    int32_t b, begin, next, end;  // b's successors: succ_[begin, end)
+  };
+  // Pushes a frame for y with its successors appended to succ_.
+  void push_frame(int32_t y) {
+    const int32_t begin = static_cast<int32_t>(succ_.size());
+    waits_for(y);
+    stack_.push_back(Frame{y, begin, begin, static_cast<int32_t>(succ_.size())});
+  }
+  std::vector<Frame> stack_;
+  std::vector<int32_t> succ_, seen_;
+  int32_t stamp_ = 0;
   std::vector<int32_t> mark_;
   std::vector<uint8_t> dead_;  // buffer on a recorded cycle
   int32_t chan_bufs_ = 0;      // channel buffers: 0 .. C * V - 1
@@ -223,6 +334,8 @@ int Sim::count_vls() const {
       }
     }
   if (c_.source_sls) sls = 0xFFFF;
+  if (c_.groups)
+    for (const mcast::Group &g : *c_.groups) sls |= g.sl_mask ? (g.sl_mask & -g.sl_mask) : 1u;
   int maxvl = 0;
   for (int sl = 0; sl < kNumSls; ++sl) {
     if (!(sls & (1u << sl))) continue;
@@ -296,6 +409,7 @@ void Sim::setup() {
   hist_.assign(kHistSize, 0);
   mark_.assign(chan_bufs_, 0);
   dead_.assign(chan_bufs_, 0);
+  seen_.assign(chan_bufs_, 0);
   ni_ = ni;
   out_pos_.assign(ni, kNone);
   pos_sw_.assign(out_list_.size(), 0);
@@ -348,6 +462,7 @@ void Sim::setup() {
     pk_[i].next = free_list_;
     free_list_ = static_cast<int32_t>(i);
   }
+  setup_mcast();
   if (c_.traffic == Traffic::kAlltoall) a2a_left_ = static_cast<int64_t>(T_) * (T_ - 1);
   pairwise_ = c_.traffic == Traffic::kAlltoall && c_.alltoall_sync == AlltoallSync::kPairwise;
   if (pairwise_) {
@@ -376,6 +491,62 @@ void Sim::setup() {
   for (const Message &m : msgs_) progress_total_ += (m.bytes + mtu - 1) / mtu;
 }
 
+void Sim::setup_mcast() {
+  res_.mcast_received.assign(T_, 0);
+  mc_on_ = c_.groups && !c_.groups->empty();
+  if (!mc_on_) return;
+  const size_t G = c_.groups->size();
+  mg_.assign(G, McGroup{});
+  mg_by_mlid_.assign(mcast::kLastMlid - mcast::kFirstMlid + 1, kNone);
+  groups_of_.assign(T_, {});
+  member_.assign(G * T_, 0);
+  for (size_t g = 0; g < G; ++g) {
+    const mcast::Group &gr = (*c_.groups)[g];
+    McGroup &m = mg_[g];
+    m.mlid = gr.mlid;
+    m.sl = gr.sl_mask ? static_cast<uint8_t>(__builtin_ctz(gr.sl_mask)) : 0;
+    if (c_.trees)
+      for (const mcast::Tree &t : *c_.trees)
+        if (t.mlid == gr.mlid) m.tree = &t;
+    if (gr.mlid >= mcast::kFirstMlid && gr.mlid <= mcast::kLastMlid)
+      mg_by_mlid_[gr.mlid - mcast::kFirstMlid] = static_cast<int32_t>(g);
+    for (const int32_t t : gr.terminals) {
+      if (t < 0 || t >= T_ || member_[g * T_ + t]) continue;
+      member_[g * T_ + t] = 1;
+      m.members.push_back(t);
+      groups_of_[t].push_back(static_cast<int32_t>(g));
+    }
+  }
+  mc_pending_.assign(pk_.size(), mcast::PortMask{});
+  mc_lin_.assign(pk_.size(), kNone);
+}
+
+int32_t Sim::new_lineage() {
+  if (res_.storm) return kNone;
+  if (lin_free_.empty()) {
+    lin_free_.push_back(static_cast<int32_t>(lin_.size()));
+    lin_.emplace_back();
+  }
+  const int32_t l = lin_free_.back();
+  lin_free_.pop_back();
+  lin_[l].live = 1;
+  return l;
+}
+
+void Sim::end_copy(int32_t id) {
+  const int32_t l = mc_lin_[id];
+  if (l == kNone || --lin_[l].live > 0) return;
+  for (const int32_t c : lin_[l].chans) crossed_.erase(lin_key(l, c));
+  lin_[l].chans.clear();
+  lin_free_.push_back(l);
+}
+
+int32_t Sim::pick_group(int32_t t) {
+  const std::vector<int32_t> &gs = groups_of_[t];
+  if (gs.empty()) return kNone;
+  return gs.size() == 1 ? gs[0] : gs[rng_.below(static_cast<uint32_t>(gs.size()))];
+}
+
 int32_t Sim::count_active_sources() const {
   std::vector<char> on(T_, 0);
   const bool rate = c_.traffic != Traffic::kAlltoall && c_.load > 0 && T_ >= 2;
@@ -386,13 +557,20 @@ int32_t Sim::count_active_sources() const {
       continue;
     } else if (c_.traffic == Traffic::kUniform || c_.traffic == Traffic::kHotspot) {
       on[t] = 1;
+    } else if (c_.traffic == Traffic::kBroadcast) {
+      on[t] = mc_on_ && !groups_of_[t].empty();
     } else if (c_.traffic == Traffic::kFixed) {
       const int32_t d = t < static_cast<int32_t>(c_.fixed_dest.size()) ? c_.fixed_dest[t] : kNone;
-      on[t] = d >= 0 && d < T_ && d != t;
+      const int32_t g = -2 - d;
+      on[t] = (d >= 0 && d < T_ && d != t) ||
+              (mc_on_ && g >= 0 && g < static_cast<int32_t>(mg_.size()));
     } else {
       on[t] = permutation_dest(c_.traffic, t, T_) != t;
     }
   }
+  if (c_.traffic != Traffic::kAlltoall && c_.traffic != Traffic::kBroadcast &&
+      c_.traffic != Traffic::kFixed && rate && c_.mcast_rate > 0)
+    for (int32_t t = 0; t < T_; ++t) on[t] = on[t] || (mc_on_ && !groups_of_[t].empty());
   for (const Message &m : msgs_)
     if (m.src >= 0 && m.src < T_) on[m.src] = 1;
   return static_cast<int32_t>(std::count(on.begin(), on.end(), 1));
@@ -408,7 +586,9 @@ uint8_t Sim::path_sl(int32_t src, uint16_t dlid) const {
   return sl == check::kNoPathSl ? static_cast<uint8_t>(c_.assume_sl) : sl;
 }
 
-void Sim::route(Packet &p, int32_t sw, uint8_t in_port) {
+void Sim::route(int32_t id, int32_t sw, uint8_t in_port) {
+  Packet &p = pk_[id];
+  if (p.flags & kMcast) return route_mc(id, sw, in_port);
   const uint16_t dlid = p.dlid;
   const uint8_t op = r_.out_port(sw, dlid);
   const auto drop = [&](const std::string &why) {
@@ -434,17 +614,80 @@ void Sim::route(Packet &p, int32_t sw, uint8_t in_port) {
   p.out_vl = vl;
 }
 
+// Multicast copies at switch sw: the mask's ports but the in port; port 0
+// is taken at once, a port that cannot carry the copy drops it.
+void Sim::route_mc(int32_t id, int32_t sw, uint8_t in_port) {
+  Packet &p = pk_[id];
+  const McGroup &g = mg_[p.dst];
+  const mcast::PortMask *mask = g.tree ? g.tree->mask_of(sw) : nullptr;
+  mcast::PortMask &m = mc_pending_[id];
+  m.reset();
+  if (!mask) {
+    drop_copy(p, sw, "no multicast entry");
+  } else {
+    m = *mask;
+    m.reset(in_port);
+    if (m[0]) {
+      ++res_.mcast_switch;
+      m.reset(0);
+    }
+    for (size_t q = m._Find_first(); q < m.size(); q = m._Find_next(q)) {
+      const uint8_t op = static_cast<uint8_t>(q);
+      const int32_t o = q <= f_.sw(sw).num_ports ? port_out_[port_start_[sw] + op] : kNone;
+      const uint8_t vl = o >= 0 && o < C_ && p.sl < kNumSls ? r_.vl(sw, in_port, op, p.sl) : 0;
+      if (o == kNone || vl >= V_) {
+        m.reset(q);
+        drop_copy(p, sw,
+                  o == kNone ? strprintf("port %u has no link", op) : strprintf("VL %u", vl));
+      }
+    }
+  }
+  p.out = m.any() ? kMulti : kSpent;
+  if (p.out == kSpent) ++pending_drops_;
+}
+
+void Sim::drop_copy(const Packet &p, int32_t sw, const std::string &why) {
+  ++res_.mcast_dropped;
+  if (res_.first_mcast_drop.empty())
+    res_.first_mcast_drop =
+        strprintf("MLID 0x%04X from %s: %s at switch %s", mg_[p.dst].mlid,
+                  f_.terminal(p.src).name.c_str(), why.c_str(), f_.describe(sw).c_str());
+}
+
+void Sim::note_storm(const Packet &p, int32_t c) {
+  ++res_.storm_copies;
+  if (res_.storm) return;
+  res_.storm = true;
+  res_.storm_at = now_;
+  res_.storm_mlid = mg_[p.dst].mlid;
+  const Channel &ch = f_.channel(c);
+  res_.storm_what = strprintf(
+      "MLID 0x%04X: a copy of %s's packet was sent again on switch %s port %u (to %s port %u), "
+      "which a copy of the same packet had crossed: the masks hold a loop, copies go round it "
+      "for ever",
+      mg_[p.dst].mlid, f_.terminal(p.src).name.c_str(), f_.describe(ch.src).c_str(), ch.src_port,
+      f_.describe(ch.dst).c_str(), ch.dst_port);
+}
+
+void Sim::want_mc(int32_t b, int32_t id, bool on) {
+  for_each_out(b, id, [&](int32_t o) {
+    want_[o] += on ? 1 : -1;
+    set_want(b, o, on);
+  });
+}
+
+void Sim::wake_mc(int32_t b, int32_t id, int64_t t) {
+  for_each_out(b, id, [&](int32_t o) { wake_out(o, t); });
+}
+
 void Sim::push(int32_t b, int32_t id) {
   pk_[id].next = kNone;
   Buffer &q = buf_[b];
   q.queued += pk_[id].len;
   if (q.tail == kNone) {
     q.head = id;
-    if (pk_[id].out >= 0) {
-      ++want_[pk_[id].out];
-      set_want(b, pk_[id].out, true);
-      wake_out(pk_[id].out, pk_[id].ready);
-    }
+    want_head(b, true);
+    wake_head(b, 0);
   } else
     pk_[q.tail].next = id;
   q.tail = id;
@@ -453,31 +696,34 @@ void Sim::push(int32_t b, int32_t id) {
 int32_t Sim::pop(int32_t b) {
   Buffer &q = buf_[b];
   const int32_t id = q.head;
-  if (pk_[id].out >= 0) {
-    --want_[pk_[id].out];
-    set_want(b, pk_[id].out, false);
-  }
+  want_head(b, false);
   q.head = pk_[id].next;
-  if (q.head == kNone) {
-    q.tail = kNone;
-  } else if (pk_[q.head].out >= 0) {
-    ++want_[pk_[q.head].out];
-    set_want(b, pk_[q.head].out, true);
-  }
+  if (q.head == kNone) q.tail = kNone;
+  want_head(b, true);
   q.queued -= pk_[id].len;
   return id;
 }
 
 bool Sim::enqueue_message(int32_t src, int32_t dst, int32_t bytes, int64_t now, uint32_t lid_offset,
-                          uint8_t flags) {
+                          uint8_t flags, int32_t group) {
   const int32_t mtu = std::max(64, c_.mtu);
   const int n = (bytes + mtu - 1) / mtu;
   const int64_t cap = std::max<int64_t>(sq_cap_, n);
   if (sq_count_[src] + n > cap) return false;
-  const TerminalInfo &d = f_.terminal(dst);
-  const uint16_t dlid =
-      static_cast<uint16_t>(d.lid + (c_.use_lmc ? lid_offset % (1u << d.lmc) : 0));
-  const uint8_t sl = path_sl(src, dlid);
+  uint16_t dlid = 0;
+  uint8_t sl = 0;
+  int64_t copies = 1;  // credits arrive once per member but the source
+  if (group >= 0) {
+    dlid = mg_[group].mlid;
+    sl = mg_[group].sl;
+    dst = group;
+    flags |= kMcast;
+    copies = fanout(group, src);
+  } else {
+    const TerminalInfo &d = f_.terminal(dst);
+    dlid = static_cast<uint16_t>(d.lid + (c_.use_lmc ? lid_offset % (1u << d.lmc) : 0));
+    sl = path_sl(src, dlid);
+  }
   for (int i = 0; i < n; ++i) {
     const int32_t id = free_list_;
     if (id == kNone) return false;  // cannot happen with the pool's size
@@ -501,7 +747,10 @@ bool Sim::enqueue_message(int32_t src, int32_t dst, int32_t bytes, int64_t now, 
     ++sq_count_[src];
     wake_term(src, now);
     ++outstanding_;
-    if (now >= win_begin_ && (finite_ || now < win_end_)) generated_credits_ += p.len;
+    if (now >= win_begin_ && (finite_ || now < win_end_)) {
+      generated_credits_ += p.len * copies;
+      if (group >= 0) mc_generated_ += p.len * copies;
+    }
   }
   return true;
 }
@@ -509,7 +758,8 @@ bool Sim::enqueue_message(int32_t src, int32_t dst, int32_t bytes, int64_t now, 
 void Sim::generate(int64_t now) {
   while (next_msg_ < msgs_.size() && msgs_[next_msg_].time <= now) {
     const Message &m = msgs_[next_msg_++];
-    if (!enqueue_message(m.src, m.dst, m.bytes, now, static_cast<uint32_t>(m.src)))
+    const int32_t g = mc_on_ && m.group < static_cast<int32_t>(mg_.size()) ? m.group : -1;
+    if (!enqueue_message(m.src, m.dst, m.bytes, now, static_cast<uint32_t>(m.src), 0, g))
       ++res_.packets_refused;
   }
   if (pairwise_) {
@@ -542,6 +792,12 @@ void Sim::generate(int64_t now) {
   const double p = std::min(1.0, c_.load / credits);
   for (int32_t t = 0; t < T_; ++t) {
     if (rng_.unit() >= p) continue;
+    if (mc_on_ && (c_.traffic == Traffic::kBroadcast ||
+                   (c_.mcast_rate > 0 && c_.traffic != Traffic::kFixed && !groups_of_[t].empty() &&
+                    rng_.unit() < c_.mcast_rate))) {
+      generate_mcast(t, pick_group(t), now);
+      continue;
+    }
     int32_t d = kNone;
     switch (c_.traffic) {
       case Traffic::kUniform:
@@ -556,7 +812,13 @@ void Sim::generate(int64_t now) {
         break;
       case Traffic::kFixed:
         d = t < static_cast<int32_t>(c_.fixed_dest.size()) ? c_.fixed_dest[t] : kNone;
+        if (d <= -2 && mc_on_ && -2 - d < static_cast<int32_t>(mg_.size())) {
+          generate_mcast(t, -2 - d, now);
+          continue;
+        }
         break;
+      case Traffic::kBroadcast:
+        continue;  // not a member of any group: silent
       default:
         d = permutation_dest(c_.traffic, t, T_);
         break;
@@ -566,6 +828,17 @@ void Sim::generate(int64_t now) {
     if (!enqueue_message(t, d, c_.size, now, off)) {
       ++res_.packets_refused;
       if (now >= win_begin_ && now < win_end_) generated_credits_ += size_credits_;
+    }
+  }
+}
+
+void Sim::generate_mcast(int32_t t, int32_t g, int64_t now) {
+  if (g < 0) return;
+  if (!enqueue_message(t, 0, c_.size, now, 0, 0, g)) {
+    ++res_.packets_refused;
+    if (now >= win_begin_ && now < win_end_) {
+      generated_credits_ += size_credits_ * fanout(g, t);
+      mc_generated_ += size_credits_ * fanout(g, t);
     }
   }
 }
@@ -630,7 +903,12 @@ void Sim::inject(int64_t now) {
     wake_term(t, now + p.len);
     p.ready = now + 1 + lat_;
     p.hops = 0;
-    route(p, ti.sw, ti.sw_port);
+    if (p.flags & kMcast) {
+      mc_lin_[id] = new_lineage();
+      ++res_.mcast_sent;
+      res_.mcast_expected += fanout(p.dst, t);
+    }
+    route(id, ti.sw, ti.sw_port);
     push(b, id);
     ++sw_packets_[ti.sw];
     ++in_network_;
@@ -641,10 +919,26 @@ void Sim::inject(int64_t now) {
 void Sim::deliver(int32_t id, int64_t done) {
   Packet &p = pk_[id];
   --outstanding_;
-  ++delivered_all_;
-  last_done_ = std::max(last_done_, done);
   if (pairwise_ && (p.flags & (kLastOfMessage | kAlltoall)) == (kLastOfMessage | kAlltoall))
     a2a_pending_.emplace(done, p.src, p.dst);
+  account(p, done);
+  p.next = free_list_;
+  free_list_ = id;
+}
+
+void Sim::deliver_copy(const Packet &p, int32_t term, int64_t done) {
+  if (member_[static_cast<size_t>(p.dst) * T_ + term])
+    ++res_.mcast_delivered;
+  else
+    ++res_.mcast_non_member;
+  ++res_.mcast_received[term];
+  if (done >= win_begin_ && (finite_ || done < win_end_)) mc_credits_ += p.len;
+  account(p, done);
+}
+
+void Sim::account(const Packet &p, int64_t done) {
+  ++delivered_all_;
+  last_done_ = std::max(last_done_, done);
   if (done >= win_begin_ && (finite_ || done < win_end_)) {
     ++res_.packets_delivered;
     delivered_credits_ += p.len;
@@ -657,8 +951,6 @@ void Sim::deliver(int32_t id, int64_t done) {
       res_.latency_max = std::max(res_.latency_max, static_cast<double>(l));
     }
   }
-  p.next = free_list_;
-  free_list_ = id;
 }
 
 void Sim::arbitrate(int64_t now) {
@@ -668,7 +960,8 @@ void Sim::arbitrate(int64_t now) {
       for (int32_t k = in_start_[s]; k < in_start_[s + 1]; ++k)
         for (int v = 0; v < V_; ++v) {
           const int32_t b = in_list_[k] * V_ + v;
-          while (buf_[b].head != kNone && pk_[buf_[b].head].out == kDrop &&
+          while (buf_[b].head != kNone &&
+                 (pk_[buf_[b].head].out == kDrop || pk_[buf_[b].head].out == kSpent) &&
                  pk_[buf_[b].head].ready <= now) {
             const int32_t id = pop(b);
             buf_[b].free += pk_[id].len;
@@ -677,13 +970,13 @@ void Sim::arbitrate(int64_t now) {
               wake_out(in, now);  // the upstream output may use the credits now
             else
               wake_term(in - C_, now + 1);  // injection came earlier this cycle
-            if (buf_[b].head != kNone && pk_[buf_[b].head].out >= 0)
-              wake_out(pk_[buf_[b].head].out, std::max(now, pk_[buf_[b].head].ready));
+            wake_head(b, now);
             --pending_drops_;
             --sw_packets_[s];
             --in_network_;
             --outstanding_;
-            ++res_.packets_dropped;
+            if (pk_[id].out == kDrop) ++res_.packets_dropped;
+            if (pk_[id].out == kSpent) end_copy(id);
             if (pairwise_ && (pk_[id].flags & kLastOfMessage) && (pk_[id].flags & kAlltoall))
               a2a_pending_.emplace(now, pk_[id].src, pk_[id].dst);
             pk_[id].next = free_list_;
@@ -721,15 +1014,18 @@ void Sim::arbitrate(int64_t now) {
 
 bool Sim::try_grant(int64_t now, int32_t s, int32_t o, int32_t k) {
   const int32_t in = in_list_[in_start_[s] + k / V_];
-  if (in_[in].busy_until > now) return false;
+  // A busy input port refuses unless it is fanning out a multicast packet.
+  if (in_[in].busy_until > now && in_[in].fan_id == kNone) return false;
   const int32_t b = in * V_ + k % V_;
+  if (pk_[buf_[b].head].out == kMulti) return grant_copy(now, s, o, k, in, b);
+  if (in_[in].busy_until > now) return false;
   const int32_t id = buf_[b].head;
   Packet &p = pk_[id];
   if (p.ready > now) return false;
   if (o < C_ && buf_[o * V_ + p.out_vl].free < p.len) return false;
   pop(b);
   --sw_packets_[s];
-  in_[in] = InPort{now + p.len, b, p.len};
+  in_[in] = InPort{now + p.len, b, p.len, kNone};
   at(now + p.len, ni_ + in);
   out_busy_[o] = now + p.len;
   wake_out(o, now + p.len);
@@ -741,7 +1037,7 @@ bool Sim::try_grant(int64_t now, int32_t s, int32_t o, int32_t k) {
     buf_[nb].free -= p.len;
     p.ready = now + 1 + lat_;
     ++p.hops;
-    route(p, ch.dst, ch.dst_port);
+    route(id, ch.dst, ch.dst_port);
     push(nb, id);
     ++sw_packets_[ch.dst];
     check_closed(nb);
@@ -753,7 +1049,91 @@ bool Sim::try_grant(int64_t now, int32_t s, int32_t o, int32_t k) {
   return true;
 }
 
-int32_t Sim::waits_for(int32_t b) const {
+// One copy of multicast head id of buffer b (input in at switch s) on
+// output o: sent when o is free (the caller checked), the input port is free
+// or fanning this packet out in this very cycle, and the copy's downstream
+// buffer has room. The packet leaves b with its last copy.
+bool Sim::grant_copy(int64_t now, int32_t s, int32_t o, int32_t k, int32_t in, int32_t b) {
+  const int32_t id = buf_[b].head;
+  Packet &p = pk_[id];
+  InPort &ip = in_[in];
+  if (p.ready > now) return false;
+  if (ip.busy_until > now && !(ip.fan_id == id && ip.busy_until == now + p.len)) return false;
+  const uint8_t in_port = in_port_of(in), op = out_port_of(o);
+  const uint8_t vl = o < C_ ? r_.vl(s, in_port, op, p.sl) : 0;
+  if (o < C_ && buf_[o * V_ + vl].free < p.len) return false;
+  if (o < C_ && free_list_ == kNone) return false;  // cannot happen with the pool's size
+  mc_pending_[id].reset(op);
+  --want_[o];
+  set_want(b, o, false);
+  ip.busy_until = now + p.len;
+  ip.fan_id = id;
+  at(now + p.len, ni_ + in);
+  out_busy_[o] = now + p.len;
+  wake_out(o, now + p.len);
+  rr_[o] = k;
+  last_move_ = now;
+  if (o < C_) {
+    const Channel &ch = f_.channel(o);
+    const int32_t nb = o * V_ + vl;
+    const int32_t cid = free_list_;
+    free_list_ = pk_[cid].next;
+    pk_[cid] = p;
+    pk_[cid].ready = now + 1 + lat_;
+    const int32_t l = mc_lin_[id];
+    mc_lin_[cid] = l;
+    if (l != kNone) {
+      ++lin_[l].live;
+      if (crossed_.insert(lin_key(l, o)).second)
+        lin_[l].chans.push_back(o);
+      else
+        note_storm(p, o);
+    }
+    buf_[nb].free -= p.len;
+    route(cid, ch.dst, ch.dst_port);
+    push(nb, cid);
+    ++sw_packets_[ch.dst];
+    ++in_network_;
+    ++outstanding_;
+    check_closed(nb);
+  } else {
+    deliver_copy(p, o - C_, now + p.len);
+  }
+  if (mc_pending_[id].none()) {  // the last copy: the packet leaves b
+    end_copy(id);
+    pop(b);
+    --sw_packets_[s];
+    --in_network_;
+    --outstanding_;
+    ip.release_buf = b;
+    ip.release_len = p.len;
+    p.next = free_list_;
+    free_list_ = id;
+    check_closed(b);
+  }
+  return true;
+}
+
+void Sim::waits_for(int32_t b) {
+  const int32_t id = buf_[b].head;
+  if (id == kNone) return;
+  const Packet &p = pk_[id];
+  if (p.out >= 0 && p.out < C_) {
+    const int32_t nb = p.out * V_ + p.out_vl;
+    if (c_.buffer_credits - buf_[nb].queued < p.len) succ_.push_back(nb);
+    return;
+  }
+  if (p.out != kMulti) return;
+  const int32_t s = sw_of(b / V_);
+  const uint8_t in_port = in_port_of(b / V_);
+  for_each_out(b, id, [&](int32_t o) {
+    if (o >= C_) return;
+    const int32_t nb = o * V_ + r_.vl(s, in_port, out_port_of(o), p.sl);
+    if (c_.buffer_credits - buf_[nb].queued < p.len) succ_.push_back(nb);
+  });
+}
+
+int32_t Sim::unicast_wait(int32_t b) const {
   const int32_t id = buf_[b].head;
   if (id == kNone) return kNone;
   const Packet &p = pk_[id];
@@ -764,25 +1144,51 @@ int32_t Sim::waits_for(int32_t b) const {
 
 void Sim::check_closed(int32_t b) {
   if (b >= chan_bufs_ || dead_[b] || c_.buffer_credits - buf_[b].queued >= max_len_) return;
-  // Each buffer waits for at most one other: follow the chain. It ends at a
-  // head that can move, at a recorded cycle, or back at b. (The step limit
-  // only guards against a cycle missed before, which cannot be.)
-  int32_t y = b;
-  for (int32_t steps = 0; steps < chan_bufs_; ++steps) {
-    y = waits_for(y);
-    if (y == kNone || dead_[y]) return;
-    if (y == b) return record_deadlock(b);
+  if (!mc_on_) {
+    // Unicast heads only: each buffer waits for at most one other, so the
+    // search is a walk along the chain. It ends at a head that can move, at
+    // a recorded cycle, or back at b (the step limit only guards against a
+    // cycle missed before, which cannot be).
+    int32_t y = b;
+    for (int32_t steps = 0; steps < chan_bufs_; ++steps) {
+      y = unicast_wait(y);
+      if (y == kNone || dead_[y]) return;
+      if (y != b) continue;
+      std::vector<int32_t> cyc;
+      for (int32_t x = b; cyc.empty() || x != b; x = unicast_wait(x)) cyc.push_back(x);
+      return record_deadlock(std::move(cyc));
+    }
+    return;
+  }
+  // With multicast heads: a depth-first search along the waiting heads from
+  // b for a way back to b. It stops at heads that can move and at recorded
+  // cycles.
+  ++stamp_;
+  stack_.clear();
+  succ_.clear();
+  push_frame(b);
+  seen_[b] = stamp_;
+  while (!stack_.empty()) {
+    Frame &fr = stack_.back();
+    if (fr.next == fr.end) {
+      succ_.resize(fr.begin);
+      stack_.pop_back();
+      continue;
+    }
+    const int32_t y = succ_[fr.next++];
+    if (y == b) {
+      std::vector<int32_t> cyc;
+      for (const Frame &x : stack_) cyc.push_back(x.b);
+      return record_deadlock(std::move(cyc));
+    }
+    if (dead_[y] || seen_[y] == stamp_) continue;
+    seen_[y] = stamp_;
+    push_frame(y);
   }
 }
 
-void Sim::record_deadlock(int32_t b) {
-  std::vector<int32_t> cyc;
-  int32_t x = b;
-  do {
-    cyc.push_back(x);
-    dead_[x] = 1;
-    x = waits_for(x);
-  } while (x != b);
+void Sim::record_deadlock(std::vector<int32_t> cyc) {
+  for (const int32_t x : cyc) dead_[x] = 1;
   ++res_.deadlocks;
   if (res_.deadlock) return;
   res_.deadlock = true;
@@ -801,16 +1207,37 @@ void Sim::record_deadlock(int32_t b) {
 }
 
 void Sim::find_cycles() {
-  // Walks over the functional graph b -> waits_for(b); mark: 0 new, k:
-  // visited in walk k.
+  // Depth-first search over the wait-for graph from every buffer in order;
+  // mark: 0 new, 1 on the stack, 2 done. An edge to a buffer on the stack
+  // closes a cycle (with unicast heads only: the walk along the chain).
   std::fill(mark_.begin(), mark_.end(), 0);
   for (int32_t start = 0; start < chan_bufs_; ++start) {
-    int32_t b = start;
-    while (b != kNone && !dead_[b] && !mark_[b]) {
-      mark_[b] = start + 1;
-      b = waits_for(b);
+    if (mark_[start] || dead_[start]) continue;
+    stack_.clear();
+    succ_.clear();
+    push_frame(start);
+    mark_[start] = 1;
+    while (!stack_.empty()) {
+      Frame &fr = stack_.back();
+      if (fr.next == fr.end) {
+        mark_[fr.b] = 2;
+        succ_.resize(fr.begin);
+        stack_.pop_back();
+        continue;
+      }
+      const int32_t y = succ_[fr.next++];
+      if (dead_[y] || mark_[y] == 2) continue;
+      if (mark_[y] == 1) {
+        std::vector<int32_t> cyc;
+        size_t i = stack_.size();
+        while (stack_[i - 1].b != y) --i;
+        for (size_t j = i - 1; j < stack_.size(); ++j) cyc.push_back(stack_[j].b);
+        record_deadlock(std::move(cyc));
+        continue;
+      }
+      mark_[y] = 1;
+      push_frame(y);
     }
-    if (b != kNone && !dead_[b] && mark_[b] == start + 1) record_deadlock(b);
   }
 }
 
@@ -837,19 +1264,21 @@ void Sim::wake_term(int32_t term, int64_t t) {
 
 // Input port i's granted packet has left: its credits go back upstream, and
 // the heads of its buffers may be granted again.
+// (A multicast copy that was not its packet's last frees the input port
+// without credits: only the heads are woken.)
 void Sim::release(int32_t i) {
   InPort &ip = in_[i];
-  if (ip.release_buf == kNone || ip.busy_until > now_) return;
-  buf_[ip.release_buf].free += ip.release_len;
-  ip.release_buf = kNone;
-  if (i < C_)
-    wake_out(i, now_);  // the output feeding channel i
-  else
-    wake_term(i - C_, now_);
-  for (int v = 0; v < V_; ++v) {
-    const int32_t h = buf_[i * V_ + v].head;
-    if (h != kNone && pk_[h].out >= 0) wake_out(pk_[h].out, std::max(now_, pk_[h].ready));
+  if (ip.busy_until > now_ || (ip.release_buf == kNone && ip.fan_id == kNone)) return;
+  if (ip.release_buf != kNone) {
+    buf_[ip.release_buf].free += ip.release_len;
+    ip.release_buf = kNone;
+    if (i < C_)
+      wake_out(i, now_);  // the output feeding channel i
+    else
+      wake_term(i - C_, now_);
   }
+  ip.fan_id = kNone;
+  for (int v = 0; v < V_; ++v) wake_head(i * V_ + v, now_);
 }
 
 void Sim::handle(int32_t ev) {
@@ -901,6 +1330,8 @@ void Sim::finish(int64_t now) {
   const double denom = static_cast<double>(std::max(T_, 1)) * static_cast<double>(window);
   res_.throughput = static_cast<double>(delivered_credits_) / denom;
   res_.offered = static_cast<double>(generated_credits_) / denom;
+  res_.mcast_throughput = static_cast<double>(mc_credits_) / denom;
+  res_.mcast_offered = static_cast<double>(mc_generated_) / denom;
   res_.active_sources = count_active_sources();
   if (res_.active_sources > 0) {
     const double scale = static_cast<double>(T_) / res_.active_sources;
@@ -962,6 +1393,8 @@ Result Sim::run() {
       }
       break;
     }
+    // A storm never ends by itself: a finished run stops stall_ cycles on.
+    if (finite_ && res_.storm && now >= res_.storm_at + stall_) break;
     if (finite_ && outstanding_ == 0 && next_msg_ == msgs_.size() &&
         (c_.traffic != Traffic::kAlltoall || a2a_done_ == T_)) {
       // The run ends when the last tail has arrived.
@@ -979,6 +1412,7 @@ Result Sim::run() {
     if (!a2a_pending_.empty())
       next = std::min(next, std::max(now + 1, std::get<0>(a2a_pending_.top())));
     if (in_network_ > 0) next = std::min(next, std::max(now + 1, last_move_ + stall_));
+    if (finite_ && res_.storm) next = std::min(next, std::max(now + 1, res_.storm_at + stall_));
     now = std::min(next, cap);
   }
   finish(now);
@@ -994,7 +1428,8 @@ constexpr EnumName<Traffic> kTrafficNames[] = {
     {Traffic::kUniform, "uniform"},   {Traffic::kTranspose, "transpose"},
     {Traffic::kBitrev, "bitrev"},     {Traffic::kShuffle, "shuffle"},
     {Traffic::kReverse, "reverse"},   {Traffic::kHotspot, "hotspot"},
-    {Traffic::kAlltoall, "alltoall"}, {Traffic::kFixed, "fixed"},
+    {Traffic::kAlltoall, "alltoall"}, {Traffic::kBroadcast, "broadcast"},
+    {Traffic::kFixed, "fixed"},
 };
 }  // namespace
 
@@ -1061,9 +1496,10 @@ Sweep sweep(const Fabric &f, const Routing &r, const Config &c, const std::vecto
     pc.load = loads[i];
     SweepPoint p{loads[i], simulate(f, r, pc)};
     const Result &res = p.result;
-    if (res.deadlock || res.stall) {
+    if (res.deadlock || res.stall || res.storm) {
       s.deadlock = res.deadlock;
       s.stall = res.stall;
+      s.storm = res.storm;
       if (s.saturation_load < 0) s.saturation_load = p.load;
       s.points.push_back(std::move(p));
       break;

@@ -61,6 +61,48 @@
 //    moves again within min_stall_cycles() (a header's hop plus the switch
 //    latency plus a packet), so a stall means stall_cycles was set below
 //    that (the default never is) or a flaw in the model.
+//  - Multicast (Config::groups, Config::trees; IBA 18.2.4.3.3): a packet to a
+//    group carries its MLID and the group's SL (the lowest of Group::sl_mask)
+//    and is routable like a unicast one. At switch u it is replicated to
+//    every port of the tree's mask for u except the port it came in on; the
+//    VL of the copy on port o is Routing::vl(u, in port, o, SL), on the first
+//    hop Routing::terminal_vl(src, SL), exactly as for unicast. Port 0 (a
+//    member switch) takes its copy on arrival (no flow control modelled);
+//    a copy on a port without a link, on VL 15 or a VL beyond the table's,
+//    or at a switch without an entry for the MLID is dropped (counted in
+//    Result::mcast_dropped, not in packets_dropped). Replication (the IB
+//    switch behaviour): the packet stays at the head of its input buffer
+//    with the set of its outputs still to serve; each output arbitrates for
+//    it on its own, as for a unicast head, and sends its copy when the
+//    copy's downstream buffer has room for the whole packet (a copy to a CA
+//    needs no credit). Copies granted in the same cycle leave together (one
+//    read of the buffer, fanned out by the crossbar); a copy granted later
+//    reads the packet again, holding the input port for len cycles as a
+//    unicast grant does. The packet leaves the buffer, and its credits go
+//    back upstream len cycles later, when its last copy has been sent. So
+//    a multicast head holds its buffer until every copy has credit: in the
+//    wait-for graph it waits for every buffer of a pending copy that is
+//    full for it (an AND wait: any one of them blocked for good blocks it
+//    for good), and the deadlock search below follows all those edges.
+//  - Storm: through masks without a loop the copies of one injected packet
+//    (its lineage) cross each channel at most once (one path from the source
+//    to each switch). A copy sent on a channel its lineage has crossed before
+//    means the masks hold a loop: its copies go round it for ever. The first
+//    such copy is the storm (Result::storm: cycle, MLID, channel), a verdict
+//    of its own, seen after one lap of the loop. The copies keep circulating
+//    as in a fabric (IB multicast has no hop limit; unicast packets keep
+//    kHopLimit, 64); each copy sent again on a channel its lineage crossed
+//    counts in storm_copies, which grows with the run. Lineages are tracked
+//    until the first storm (after it, new packets are not): per packet in
+//    flight, the channels its copies crossed (one hash-set entry each, freed
+//    with its last copy). A finished run (alltoall, messages) with a storm
+//    ends stall_cycles after it was seen.
+//  - Throughput with multicast is counted where data arrives: a copy
+//    delivered to a CA counts like a unicast packet (throughput, latency
+//    from the packet's creation, packets_delivered), and a multicast
+//    packet offers one copy per member CA other than its source (offered).
+//    A group's packets are sent by its member CAs only (a CA's messages go
+//    to one of its groups, drawn at random when it is in several).
 // Defaults (InfiniBand-like, 4x EDR): 12.5 GB/s per direction -> 5.12 ns per
 // cycle; switch latency 100 ns -> 20 cycles; 4 KiB per (port, VL); MTU 2048.
 // Left out: wire propagation delay, flit-level pipelining inside a packet
@@ -82,9 +124,9 @@
 // random numbers for every terminal in every cycle). The results are those
 // of scanning every port in every cycle, bit for bit.
 //
-// Cost (Memory, 64-bit): per (input port, VL) buffer 21 bytes (16 + 5 for
+// Cost (Memory, 64-bit): per (input port, VL) buffer 25 bytes (16 + 9 for
 // the deadlock search); per input port / output id (a channel or a terminal)
-// 56 bytes, plus per output 8 bytes per 64 (input port, VL) slots of its
+// 64 bytes, plus per output 8 bytes per 64 (input port, VL) slots of its
 // switch; per terminal 48 bytes; per packet 40 bytes. The packet pool holds
 // full source queues (64 packets) plus every buffer full of the smallest
 // packets, sized once (a 10x10x10 torus with 4 CAs per switch and 8 VLs:
@@ -95,8 +137,11 @@
 // when the buffer it leaves or enters is full for an MTU packet, a walk
 // along the blocked heads from there (O(that chain), the buffers at most);
 // each woken output O(slots wanting it / 64 + those slots), a sort of the
-// woken outputs; rate traffic adds O(T) per cycle for the arrivals; the
-// pairwise all-to-all O(log m) per message (m messages in flight). Nothing
+// woken outputs; a multicast arrival O(ports of its mask) and its head
+// O(pending copies) per change, and with groups the walk becomes a
+// depth-first search over the heads' edges (O(buffers + edges) at most);
+// rate traffic adds O(T) per cycle for the arrivals; the pairwise
+// all-to-all O(log m) per message (m messages in flight). Nothing
 // is allocated in the loop beyond the event lists' growth.
 #pragma once
 
@@ -107,6 +152,7 @@
 
 #include "core/check/verify.h"
 #include "core/fabric.h"
+#include "core/mcast/group.h"
 #include "core/routing.h"
 
 namespace keiro::sim {
@@ -119,9 +165,12 @@ enum class Traffic : uint8_t {
   kReverse,
   kHotspot,
   kAlltoall,
-  kFixed  // Config::fixed_dest: terminal t sends to fixed_dest[t] (-1: silent)
+  kBroadcast,  // every member CA of a group sends to its groups; others are silent
+  // Config::fixed_dest: terminal t sends to fixed_dest[t] (-1: silent;
+  // -2 - g: to group g of Config::groups)
+  kFixed
 };
-// "uniform" ... "alltoall"; false for another name.
+// "uniform" ... "alltoall", "broadcast"; false for another name.
 bool parse_traffic(const std::string &name, Traffic &t);
 const char *traffic_name(Traffic t);
 
@@ -153,6 +202,7 @@ struct Message {  // for Config::messages
   int64_t time = 0;
   int32_t src = 0, dst = 0;
   int32_t bytes = 2048;
+  int32_t group = -1;  // >= 0: to group `group` of Config::groups (dst unused)
 };
 
 struct Config {
@@ -187,6 +237,15 @@ struct Config {
   std::vector<int32_t> fixed_dest;  // Traffic::kFixed
   std::vector<Message> messages;    // sent in addition, at their times
   const check::SourceLidSls *source_sls = nullptr;
+  // Multicast (see the model): the groups and their trees (forwarding
+  // masks, matched by MLID; a group without a tree is dropped at its
+  // source's switch). Both must outlive simulate(). nullptr or empty: none.
+  const std::vector<mcast::Group> *groups = nullptr;
+  const std::vector<mcast::Tree> *trees = nullptr;
+  // Rate traffic other than kBroadcast: the fraction of a member CA's
+  // messages that go to one of its groups instead of the pattern's
+  // destination (0: none; kBroadcast is 1 for members).
+  double mcast_rate = 0;
   // Called about every 4,096 cycles with (done, total): cycles of the run
   // for rate traffic, packets delivered for alltoall and messages. For a
   // progress line only; it cannot change the result.
@@ -231,6 +290,24 @@ struct Result {
   int64_t packets_stuck = 0;              // in switch buffers at the end of a run with either
   std::vector<double> source_throughput;  // per terminal, accepted
   std::string first_drop;                 // why the first packet was dropped
+  // Multicast (Config::groups), whole run. Without a storm every injected
+  // packet's copies reach each member CA but its source exactly once, so
+  // mcast_delivered == mcast_expected once all have arrived.
+  int64_t mcast_sent = 0;        // multicast packets injected
+  int64_t mcast_expected = 0;    // member CAs other than the source, summed over them
+  int64_t mcast_delivered = 0;   // copies delivered to member CAs
+  int64_t mcast_non_member = 0;  // copies delivered to CAs not in the group
+  int64_t mcast_switch = 0;      // copies taken by member switches (port 0)
+  int64_t mcast_dropped = 0;     // copies dropped (no entry, no link, VL 15)
+  double mcast_offered = 0, mcast_throughput = 0;  // the multicast part of offered / throughput
+  std::vector<int64_t> mcast_received;             // per terminal: copies it got
+  std::string first_mcast_drop;
+  // Storm: a copy's path through the masks went round a loop (see the model).
+  bool storm = false;
+  int64_t storm_at = 0;      // cycle the first copy made S hops
+  uint16_t storm_mlid = 0;   // its group
+  int64_t storm_copies = 0;  // arrivals after S hops or more in the run
+  std::string storm_what;    // one line: group, source, where
 };
 
 // Runs the simulation. f finalized, r sized for f. Deterministic: the same
@@ -240,8 +317,8 @@ Result simulate(const Fabric &f, const Routing &r, const Config &c);
 // --- Load sweeps (keiro simulate --sweep) ---
 // A sweep runs rate traffic (not alltoall / messages) once per offered load,
 // each run as simulate() with Config::load set and everything else (seed
-// included) unchanged, in increasing load order. A deadlock or a stall ends
-// the sweep: that point is the last one.
+// included) unchanged, in increasing load order. A deadlock, a stall or a
+// multicast storm ends the sweep: that point is the last one.
 //
 // Saturation (as in Dally & Towles, "Principles and Practices of
 // Interconnection Networks", 23.1, and Booksim's load sweeps): below
@@ -276,6 +353,7 @@ struct Sweep {
   double saturation_load = -1;
   bool deadlock = false;  // the last point deadlocked
   bool stall = false;     // the last point stalled
+  bool storm = false;     // the last point had a multicast storm
 };
 
 // lo, lo + step, ... up to hi (within step / 1000), rounded to 1e-9; empty

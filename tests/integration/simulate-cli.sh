@@ -18,7 +18,11 @@
 #    transpose fixes the 8 terminals i = (a, a));
 #  - --topology FILE --engine NAME routes first; bad options exit 2;
 #  - --sweep (JSON points, saturation plateau and maximum), --plot (one polyline per routing,
-#    one point per load) and a dump directory next to engine:dl side by side.
+#    one point per load) and a dump directory next to engine:dl side by side;
+#  - multicast: broadcast on keiro's trees (no storm, every copy to members,
+#    exit 0) and on OpenSM's default tree over the same tables (a storm,
+#    exit 1); a directory's own opensm-sa.dump and opensm.mcfdbs (a path
+#    tree: ok) and --mcfdbs with a loop in the masks (a storm).
 . "${KEIRO_SRCDIR:-$(dirname "$0")/../..}/tests/integration/common.sh"
 rm -rf "$IT_DIR" && mkdir -p "$IT_DIR"
 torus="$KEIRO_SRCDIR/ibsim-topologies/torus-4x4x4-f4-h1.net"
@@ -206,9 +210,90 @@ assert d["saturation"]["throughput"] is None and d["saturation"]["throughput_max
 assert d["saturation"]["load"] == 0.5 and d["saturation"]["plateau_points"] == 0, d
 PY
 
+# Multicast. Without group files in the directory: one group of every CA
+# over keiro's trees (mcast::Router): every copy arrives, no storm, exit 0.
+"$IT_KEIRO" simulate "$dumps" --traffic broadcast --load 0.008 --json >"$IT_DIR/bcast.json" 2>"$IT_DIR/err"
+rc=$?
+[ $rc -eq 0 ] || it_fail "broadcast on keiro's trees: exit $rc, want 0: $(cat "$IT_DIR/err" "$IT_DIR/bcast.json")"
+# OpenSM's default tree (union of the unicast paths from its root) storms.
+"$IT_KEIRO" simulate "$dumps" --traffic broadcast --load 0.008 --mcast-trees opensm --json \
+  >"$IT_DIR/bcast-opensm.json" 2>"$IT_DIR/err"
+rc=$?
+[ $rc -eq 1 ] || it_fail "broadcast on OpenSM's tree: exit $rc, want 1: $(cat "$IT_DIR/err" "$IT_DIR/bcast-opensm.json")"
+python3 - "$IT_DIR/bcast.json" "$IT_DIR/bcast-opensm.json" <<'PY' || it_fail "broadcast JSON: $(cat "$IT_DIR/bcast.json" "$IT_DIR/bcast-opensm.json")"
+import json, sys
+k, o = (json.load(open(p)) for p in sys.argv[1:3])
+assert k["verdict"] == "ok" and k["storm"] is False and not k["deadlock"], k
+m = k["mcast"]
+assert m["sent"] > 0 and m["delivered"] > 0.9 * m["expected"], m
+assert m["non_member"] == 0 and m["dropped"] == 0, m
+assert abs(m["throughput"] - k["throughput"]) < 1e-9, k
+assert o["verdict"] == "storm" and o["storm"] is True and o["storm_mlid"] == "0xC000", o
+assert o["storm_copies"] > 0 and "hold a loop" in o["storm_what"], o
+PY
+# The directory's own opensm-sa.dump and opensm.mcfdbs: group 0xC001 of the
+# four CAs on the ring y = z = 0; masks along 0-1-2-3 (a tree), then with the
+# wrap link 3-0 as well (a loop); --mcfdbs FILE and --mcast-groups FILE
+# replace the directory's files.
+mc="$IT_DIR/mc" && rm -rf "$mc" && cp -r "$dumps" "$mc"
+python3 - "$mc" <<'PY' || it_fail "writing the multicast files"
+import re, sys
+d = sys.argv[1]
+link = re.compile(r'\{ (SW|CA) Ports:\S+ SystemGUID:\S+ NodeGUID:(\S+) PortGUID:(\S+) .*?\{([^}]*)\} LID:\S+ PN:(\S+) \}')
+guid, port, ca = {}, {}, {}
+for line in open(d + "/opensm-subnet.lst"):
+    m = link.findall(line)
+    if len(m) != 2 or m[0][0] != "SW":
+        continue
+    (_, g1, _, n1, p1), (k2, _, pg2, n2, _) = m
+    guid[n1] = g1
+    if k2 == "CA":
+        port[(n1, "ca")] = int(p1)
+        ca[n1] = pg2
+    else:
+        port[(n1, n2)] = int(p1)
+ring = ["torus %d,0,0" % x for x in range(4)]
+with open(d + "/opensm-sa.dump", "w") as f:
+    f.write("MC Group 0xc001: mgid=0xff12401bffff0000:0x00000000000000c1 mlid=0xc001 sl_flow_hop=0x00000000\n\n")
+    for s in ring:
+        f.write("mcm_port: port_gid=0xfe80000000000000:0x%s scope_state=0x01 proxy_join=0x0\n\n" % ca[s].lower())
+def masks(path, links):
+    m = {s: {port[(s, "ca")]} for s in ring}
+    for a, b in links:
+        m[ring[a]].add(port[(ring[a], ring[b])])
+        m[ring[b]].add(port[(ring[b], ring[a])])
+    with open(path, "w") as f:
+        for s in ring:
+            f.write("\nSwitch 0x%s\nLID    : Out Port(s)\n0xC001 :%s\n" % (
+                guid[s].lower(), "".join(" 0x%03X " % p for p in sorted(m[s]))))
+masks(d + "/opensm.mcfdbs", [(0, 1), (1, 2), (2, 3)])
+masks(d + "/loop.mcfdbs", [(0, 1), (1, 2), (2, 3), (3, 0)])
+PY
+"$IT_KEIRO" simulate "$mc" --traffic broadcast --load 0.1 --json >"$IT_DIR/mc-tree.json" 2>"$IT_DIR/err"
+rc=$?
+[ $rc -eq 0 ] || it_fail "directory's tree: exit $rc, want 0: $(cat "$IT_DIR/err" "$IT_DIR/mc-tree.json")"
+"$IT_KEIRO" simulate "$mc" --traffic broadcast --load 0.1 --mcfdbs "$mc/loop.mcfdbs" --json \
+  >"$IT_DIR/mc-loop.json" 2>"$IT_DIR/err"
+rc=$?
+[ $rc -eq 1 ] || it_fail "directory's loop: exit $rc, want 1: $(cat "$IT_DIR/err" "$IT_DIR/mc-loop.json")"
+python3 - "$IT_DIR/mc-tree.json" "$IT_DIR/mc-loop.json" <<'PY' || it_fail "directory multicast JSON: $(cat "$IT_DIR/mc-tree.json" "$IT_DIR/mc-loop.json")"
+import json, sys
+t, l = (json.load(open(p)) for p in sys.argv[1:3])
+assert t["verdict"] == "ok" and t["active_sources"] == 4, t
+m = t["mcast"]
+assert m["sent"] > 0 and m["expected"] == 3 * m["sent"] and m["delivered"] > 0.9 * m["expected"], m
+assert m["non_member"] == 0 and m["dropped"] == 0, m
+assert l["verdict"] == "storm" and l["storm_mlid"] == "0xC001", l
+PY
+"$IT_KEIRO" simulate "$mc" --traffic broadcast --load 0.1 >"$IT_DIR/mc-tree.out" 2>&1
+grep -q "^  groups        1 group, groups from $mc/opensm-sa.dump; masks from $mc/opensm.mcfdbs$" \
+  "$IT_DIR/mc-tree.out" || it_fail "groups line: $(cat "$IT_DIR/mc-tree.out")"
+grep -q "^  storm         no$" "$IT_DIR/mc-tree.out" || it_fail "storm line: $(cat "$IT_DIR/mc-tree.out")"
+
 # Usage errors.
 for bad in "--traffic nope $dumps" "--load 2 $dumps" "" "--engine nue" "--sweep 0.5:2:0.1 $dumps" \
-  "--sweep --traffic alltoall $dumps" "--plot $IT_DIR/p $dumps"; do
+  "--sweep --traffic alltoall $dumps" "--plot $IT_DIR/p $dumps" "--mcast-rate 2 $dumps" \
+  "--mcast-rate 0.1 --traffic alltoall $dumps" "--mcast-trees nope $dumps"; do
   # shellcheck disable=SC2086
   "$IT_KEIRO" simulate $bad >/dev/null 2>&1
   rc=$?
