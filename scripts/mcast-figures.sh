@@ -39,7 +39,8 @@ fabrics=(torus:"torus 4x4x4 --hcas-per-switch 2" random1:"random 64 4 --hcas-per
   fattree:"fattree 4 3" dragonfly:"dragonfly 4 2 2 5"
   hdn:"hdn --base 2x3x5 --k 1 --S 15")
 engines=(nue acro dl)
-modes=(default:"" dedicated:"--opt max_sls=15 --opt mcast_sl=15 --opt mcast_vl=1")
+modes=(default:"" dedicated:"--opt max_sls=15 --opt mcast_sl=15 --opt mcast_vl=1"
+  fixed_sl=0:"--opt fixed_sl=0")
 
 rows=()
 for fs in "${fabrics[@]}"; do
@@ -113,7 +114,7 @@ block=$(
   echo "<!-- mcast-figures:begin -->"
   echo "Written by \`scripts/mcast-figures.sh$([ $quick = 1 ] && echo ' -q')\` at commit $commit in $((SECONDS - t0)) s; do not edit."
   echo
-  echo "Offline, \`keiro route --engine E --topology NET --mcast broadcast+4\`: the broadcast group (every CA port) and 4 groups of 8-16 CA ports; *default*: the groups on SL 0, default options; *dedicated*: \`max_sls=15 mcast_sl=15 mcast_vl=1\`, the groups on SL 15."
+  echo "Offline, \`keiro route --engine E --topology NET --mcast broadcast+4\`: the broadcast group (every CA port) and 4 groups of 8-16 CA ports; *default*: the groups on SL 0, default options; *dedicated*: \`max_sls=15 mcast_sl=15 mcast_vl=1\`, the groups on SL 15; *fixed_sl=0*: all traffic on SL 0 made safe too (docs/fixed-sl.md) and the trees built against the SA's SLs and SL 0 together, so that the last column covers the SA's SLs, every path on SL 0 and the groups at once."
   echo
   echo "| fabric | engine | settings | multicast VL | groups with a sound tree | deepest tree (hops) | links used | busiest link (trees) | unicast + multicast credit loop |"
   echo "|---|---|---|---|---|---|---|---|---|"
