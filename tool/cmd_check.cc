@@ -84,7 +84,8 @@ const char *kUsage =
     "tables are checked for forwarding loops, members reached once, non-members\n"
     "reached and drops, and the multicast dependencies join the unicast ones in one\n"
     "credit-loop check\n"
-    "  --mcast-sl N      SL of the groups when DIR has no opensm-sa.dump (default 0)\n"
+    "  --mcast-sl N      SL of the groups when DIR has no opensm-sa.dump, and with\n"
+    "                    --live, whose multicast tables come from ibroute -M (default 0)\n"
     "  --no-mcast        leave multicast out\n"
     "exit status: 0 all checks hold, 1 a check failed, 2 unusable input\n";
 
@@ -234,6 +235,8 @@ int run_check(const std::vector<std::string> &args) {
   std::string err;
   const auto t0 = Clock::now();
   int commands = 0;
+  McastInput mc;
+  if (live && !no_mcast) lv.mcast_trees = &mc.trees;
   if (live) {
     if (!read_live_fabric(lv, lopt, lr, commands, err)) return input_error("check", err);
   } else if (!InputReader("check").dumps(dir, lopt, lr)) {
@@ -248,9 +251,18 @@ int run_check(const std::vector<std::string> &args) {
   if (!lr.port_vls.empty()) copt.port_vls = &lr.port_vls;
   // On a terminal, runs longer than a second show "destinations done /
   // total" on one line, overwritten in place and cleared at the end.
-  McastInput mc;
   if (!live && !no_mcast && !load_mcast_dir(dir, lr.fabric, mcast_sl, mc, err))
     return input_error("check", err);
+  if (live && !mc.trees.empty()) {  // the switches' tables; members and SLs not asked
+    mc.present = true;
+    groups_from_masks(lr.fabric, mc.trees, mcast_sl, mc.groups);
+    mc.notes.push_back(
+        strprintf("multicast tables from ibroute -M; the members of each MLID "
+                  "are the ports its masks show, on SL %d (--mcast-sl)",
+                  mcast_sl));
+    if (!save.empty() && !write_mcast_dir(save, lr.fabric, mc, err))
+      return input_error("check", err);
+  }
   mcast::Result mres;
   check::Result c;
   {

@@ -17,6 +17,7 @@
 #include "core/fabric.h"
 #include "core/io/diag_output.h"
 #include "core/io/dumps.h"
+#include "core/io/mcast_dump.h"
 #include "core/io/topology_file.h"
 #include "core/log.h"
 
@@ -89,6 +90,18 @@ bool run_parallel(Live &lv, const std::vector<std::string> &cmds, std::string &o
   return true;
 }
 
+// The switches' multicast tables (ibroute -M of every switch).
+bool read_live_mfts(Live &lv, const Fabric &f, std::vector<mcast::Tree> &trees, std::string &err) {
+  std::vector<std::string> cmds;
+  for (int32_t s = 0; s < f.num_switches(); ++s)
+    if (f.sw(s).lid) cmds.push_back("ibroute -M " + std::to_string(f.sw(s).lid));
+  std::string text;
+  if (!run_parallel(lv, cmds, text, err)) return false;
+  std::istringstream in(text);
+  io::McastReadReport rep;
+  return io::read_ibroute_mfts(in, "ibroute -M", f, trees, rep, err);
+}
+
 // The fabric (ibnetdiscover), the LFTs (ibroute; they also tell the LMC),
 // SL2VL (smpquery) and the path SLs (saquery or the SA tool), in this order.
 bool load_live(Live &lv, const io::LoadOptions &opt, io::LoadedRouting &out, std::string &err) {
@@ -130,6 +143,8 @@ bool load_live(Live &lv, const io::LoadOptions &opt, io::LoadedRouting &out, std
         strprintf("ibroute gave no LFT for %zu switches (every entry dropped), "
                   "e.g. '%s'",
                   rep.missing.size(), f.sw(rep.missing[0]).name.c_str()));
+
+  if (lv.opt.mcast_trees && !read_live_mfts(lv, f, *lv.opt.mcast_trees, err)) return false;
 
   // SL2VL: every connected out port of every switch, and every CA port.
   cmds.clear();

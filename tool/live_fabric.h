@@ -11,8 +11,10 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core/io/dump_dir.h"
+#include "core/mcast/group.h"
 
 namespace keiro::tool {
 
@@ -25,6 +27,8 @@ struct LiveOptions {
   std::string sa_tool;             // bulk PathRecord command ('slid dlid' lines in,
                                    // 'slid dlid sl' out), or empty for saquery
   int jobs = 4;                    // diagnostic commands at once
+  // Also the switches' multicast tables (ibroute -M), here when not null.
+  std::vector<mcast::Tree> *mcast_trees = nullptr;
 };
 
 // Reads the live fabric into out (opt.lmc < 0: LMC from the LFTs; opt.vls:

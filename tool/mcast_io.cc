@@ -23,6 +23,23 @@ bool exists(const std::string &path) {
 
 }  // namespace
 
+void groups_from_masks(const Fabric &f, const std::vector<mcast::Tree> &trees, int sl,
+                       std::vector<mcast::Group> &groups) {
+  groups.clear();
+  for (const mcast::Tree &t : trees) {
+    mcast::Group g;
+    g.mlid = t.mlid;
+    g.sl_mask = static_cast<uint16_t>(1u << sl);
+    for (const mcast::SwitchMask &m : t.masks) {
+      if (m.ports[0]) g.switches.push_back(m.sw);
+      for (int32_t x : f.terminals_of(m.sw))
+        if (m.ports[f.terminal(x).sw_port]) g.terminals.push_back(x);
+    }
+    std::sort(g.terminals.begin(), g.terminals.end());
+    groups.push_back(std::move(g));
+  }
+}
+
 bool load_mcast_dir(const std::string &dir, const Fabric &f, int sl, McastInput &out,
                     std::string &err) {
   const std::string fdbs = dir + "/" + io::kMcfdbsFileName;
@@ -51,18 +68,7 @@ bool load_mcast_dir(const std::string &dir, const Fabric &f, int sl, McastInput 
                                     sa.c_str(), srep.unknown_ports));
     return true;
   }
-  for (const mcast::Tree &t : out.trees) {
-    mcast::Group g;
-    g.mlid = t.mlid;
-    g.sl_mask = static_cast<uint16_t>(1u << sl);
-    for (const mcast::SwitchMask &m : t.masks) {
-      if (m.ports[0]) g.switches.push_back(m.sw);
-      for (int32_t x : f.terminals_of(m.sw))
-        if (m.ports[f.terminal(x).sw_port]) g.terminals.push_back(x);
-    }
-    std::sort(g.terminals.begin(), g.terminals.end());
-    out.groups.push_back(std::move(g));
-  }
+  groups_from_masks(f, out.trees, sl, out.groups);
   out.notes.push_back(strprintf(
       "no %s: the members of each MLID are the ports its masks show, on SL %d (--mcast-sl); "
       "non-members cannot be told (OpenSM writes the file with sa_db_dump TRUE)",
@@ -147,11 +153,17 @@ int route_mcast(const Fabric &f, const Routing &r, const Options &opt, const std
 bool write_mcast_dir(const std::string &dir, const Fabric &f, const McastInput &in,
                      std::string &err) {
   const std::string fdbs = dir + "/" + io::kMcfdbsFileName, sa = dir + "/" + io::kSaDumpFileName;
-  std::ofstream a(fdbs), b(sa);
+  std::ofstream a(fdbs);
   io::write_mcfdbs(a, f, in.trees);
+  if (!a) {
+    err = "cannot write " + fdbs;
+    return false;
+  }
+  if (!in.members_known) return true;  // no SA records to write
+  std::ofstream b(sa);
   io::write_sa_groups(b, f, in.groups);
-  if (!a || !b) {
-    err = "cannot write " + (a ? sa : fdbs);
+  if (!b) {
+    err = "cannot write " + sa;
     return false;
   }
   return true;

@@ -29,6 +29,11 @@ struct McastInput {
 bool load_mcast_dir(const std::string &dir, const Fabric &f, int sl, McastInput &out,
                     std::string &err);
 
+// One group per tree with the ports its masks show (members not known), on
+// SL sl: for tables read without the SA's records.
+void groups_from_masks(const Fabric &f, const std::vector<mcast::Tree> &trees, int sl,
+                       std::vector<mcast::Group> &groups);
+
 // The groups of --mcast SPEC: "broadcast" (every CA port, MLID 0xC000),
 // "broadcast+K[:SEED]" (and K groups of 8-16 CA ports chosen with SEED,
 // default 1, MLIDs 0xC001..) or an opensm-sa.dump-format file; sl: the SL
@@ -43,7 +48,7 @@ bool read_mcast_groups(const std::string &spec, const Fabric &f, int sl,
 int route_mcast(const Fabric &f, const Routing &r, const Options &opt, const std::string &spec,
                 const std::vector<int32_t> &hint_roots, McastInput &out, mcast::Result &res,
                 std::string &err);
-// opensm.mcfdbs and opensm-sa.dump of in, into dir.
+// opensm.mcfdbs of in, and opensm-sa.dump when its members are known, into dir.
 bool write_mcast_dir(const std::string &dir, const Fabric &f, const McastInput &in,
                      std::string &err);
 

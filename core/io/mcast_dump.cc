@@ -90,6 +90,63 @@ bool read_mcfdbs(std::istream &in, const std::string &name, const Fabric &f,
   return true;
 }
 
+bool read_ibroute_mfts(std::istream &in, const std::string &name, const Fabric &f,
+                       std::vector<mcast::Tree> &out, McastReadReport &rep, std::string &err) {
+  std::map<uint16_t, std::map<int32_t, mcast::PortMask>> by_mlid;
+  std::string line;
+  int32_t sw = -2;                  // -2: before any switch header, -1: a switch the fabric lacks
+  size_t col0 = std::string::npos;  // column of port 0 in the rows
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (line.rfind("Multicast mlids", 0) == 0) {
+      const size_t g = line.find(" guid 0x");
+      uint64_t guid = 0;
+      if (g == std::string::npos ||
+          !parse_hex(line.substr(g + 6, line.find(' ', g + 6) - g - 6), guid)) {
+        err = strprintf("%s:%d: a switch header without its GUID", name.c_str(), n);
+        return false;
+      }
+      sw = f.find_switch(guid);
+      rep.unknown_switches += sw < 0;
+      col0 = std::string::npos;
+      continue;
+    }
+    const size_t ports = line.find("Ports:");
+    if (ports != std::string::npos) {
+      col0 = line.find('0', ports);
+      continue;
+    }
+    if (line.rfind("0x", 0) != 0 || sw == -2) continue;  // headers, "N valid mlids dumped"
+    uint64_t mlid = 0;
+    if (col0 == std::string::npos || !parse_hex(line.substr(0, line.find(' ')), mlid) ||
+        mlid < mcast::kFirstMlid || mlid > mcast::kLastMlid) {
+      err = strprintf("%s:%d: expected an MLID row after a Ports: row, got '%s'", name.c_str(), n,
+                      line.c_str());
+      return false;
+    }
+    if (sw < 0) continue;
+    mcast::PortMask &m = by_mlid[static_cast<uint16_t>(mlid)][sw];
+    for (size_t c = col0; c < line.size(); ++c) {
+      if (line[c] != 'x') continue;
+      const size_t port = (c - col0) / 2;
+      if ((c - col0) % 2 || port > f.sw(sw).num_ports) {
+        err = strprintf("%s:%d: an 'x' off the port columns", name.c_str(), n);
+        return false;
+      }
+      m.set(port);
+    }
+    ++rep.entries;
+  }
+  out.clear();
+  for (auto &[mlid, masks] : by_mlid) {
+    mcast::Tree t;
+    t.mlid = mlid;
+    for (auto &[s, m] : masks)
+      if (m.any()) t.masks.push_back(mcast::SwitchMask{s, m});
+    out.push_back(std::move(t));
+  }
+  return true;
+}
+
 void write_mcfdbs(std::ostream &out, const Fabric &f, const std::vector<mcast::Tree> &trees) {
   std::map<int32_t, std::map<uint16_t, const mcast::PortMask *>> by_switch;
   for (const mcast::Tree &t : trees)

@@ -45,6 +45,13 @@ bool read_mcfdbs(std::istream &in, const std::string &name, const Fabric &f,
                  std::vector<mcast::Tree> &out, McastReadReport &rep, std::string &err);
 void write_mcfdbs(std::ostream &out, const Fabric &f, const std::vector<mcast::Tree> &trees);
 
+// `ibroute -M LID` output of any number of switches (infiniband-diags:
+// "Multicast mlids [...] of switch Lid L guid 0x... (...):", a "Ports:" row
+// of port numbers two columns apart, then one row per MLID with an 'x'
+// under every port of its mask), as the multicast tables of a live fabric.
+bool read_ibroute_mfts(std::istream &in, const std::string &name, const Fabric &f,
+                       std::vector<mcast::Tree> &out, McastReadReport &rep, std::string &err);
+
 // Groups ascending by MLID.
 bool read_sa_groups(std::istream &in, const std::string &name, const Fabric &f,
                     std::vector<mcast::Group> &out, McastReadReport &rep, std::string &err);
