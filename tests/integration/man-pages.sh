@@ -67,7 +67,7 @@ sed -n '/^## 3\. /,/^## 4\. /p' "$dep" |
 [ "$(wc -l <"$IT_DIR/deployment-keys.tsv")" -ge 10 ] ||
   it_fail "docs/deployment.md section 3 has only $(wc -l <"$IT_DIR/deployment-keys.tsv") option rows"
 n=0
-while IFS=$'\t' read -r scope key _ def _; do
+while IFS=$'\t' read -r scope key _ _ _; do
   n=$((n + 1))
   grep -q "^\.BI \"$key=\"" "$plain8" || it_fail "keiro-plugin.8 lacks key $key"
   case $scope in

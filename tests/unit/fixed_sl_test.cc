@@ -107,10 +107,11 @@ TEST_P(FixedSlEngine, FixedSl3OnTheTorusAsDocumented) {
   if (name == "acro") {
     EXPECT_FALSE(fixed.ok);
     EXPECT_EQ(fixed.log.count(LogLevel::kError), 1);
-    EXPECT_EQ(fixed.last_line().rfind("keiro-acro: fixed_sl=3: with 1 of the 4 VLs left for the SA's "
-                                      "paths",
-                                      0),
-              0u)
+    EXPECT_EQ(
+        fixed.last_line().rfind("keiro-acro: fixed_sl=3: with 1 of the 4 VLs left for the SA's "
+                                "paths",
+                                0),
+        0u)
         << fixed.last_line();
     EXPECT_NE(fixed.last_line().find("ACRO needs 2 VLs for the minimal routes"), std::string::npos)
         << fixed.last_line();
