@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # Builds the Debian packages from a clean copy of the checkout's HEAD,
-# installs them, runs tests/package/installed-plugin.sh against the installed
-# plugin and tool (no build tree, no LD_LIBRARY_PATH), checks lintian, then
+# checks the plugin package's opensm dependency against the OpenSM it was
+# built with (tests/package/deb-depends.sh), installs them, runs
+# tests/package/installed-plugin.sh against the installed plugin and tool
+# (no build tree, no LD_LIBRARY_PATH), checks lintian, then
 # removes the packages and checks that nothing of them is left. As root on a
 # Debian 12 machine with keiro's build dependencies (scripts/install-deps.sh).
 #
@@ -34,6 +36,10 @@ for want in keiro:./usr/share/man/man1/keiro.1.gz keiro:./usr/bin/keiro \
     die "${want%%:*} does not contain ${want#*:}"
 done
 
+step "opensm dependency of the plugin package against this machine's OpenSM"
+bash "$src/tests/package/deb-depends.sh" "$work"/keiro-opensm-plugin_*_"$(dpkg --print-architecture)".deb ||
+  die "keiro-opensm-plugin's opensm dependency does not match the OpenSM it was built with"
+
 step "lintian"
 lintian --fail-on error "$work"/*.changes >"$work/lintian.txt" 2>&1
 lrc=$?
@@ -46,7 +52,10 @@ apt-get install -y "$work"/keiro_*.deb "$work"/keiro-opensm-plugin_*.deb >"$work
 dpkg -s keiro-opensm-plugin | grep -E '^(Version|Depends):'
 
 step "installed-plugin test"
-env -u LD_LIBRARY_PATH -u KEIRO_BUILDDIR "$src/tests/package/installed-plugin.sh" "$src" || die "installed-plugin test"
+# sa_path_sl (asks the SA for every pair's SL) from the package build tree:
+# a test helper the packages do not ship.
+env -u LD_LIBRARY_PATH -u KEIRO_BUILDDIR KEIRO_SA_PATH_SL="$work/keiro/tests/harness/sa_path_sl" \
+  "$src/tests/package/installed-plugin.sh" "$src" || die "installed-plugin test"
 
 step "remove"
 files=$(dpkg -L keiro keiro-opensm-plugin | grep -E '^/usr/(bin|lib|share/man)/.*keiro')

@@ -9,6 +9,6 @@ dist_noinst_SCRIPTS += scripts/demo.sh scripts/build.sh scripts/build-asan.sh sc
 	scripts/check-format.sh scripts/bench-nue.sh scripts/bench-balance.sh scripts/bench-scale.sh \
 	scripts/bench-report.sh scripts/bench-lib.sh \
 	scripts/acro-compare.py scripts/acro-opensm.sh scripts/loren-repro.py scripts/loren-ibsim.sh \
-	scripts/sim-papers.sh scripts/fail-in-place.sh scripts/mcast-survey.sh scripts/mcast-figures.sh scripts/package-test.sh tests/package/installed-plugin.sh run-demo.sh \
+	scripts/sim-papers.sh scripts/fail-in-place.sh scripts/mcast-survey.sh scripts/mcast-figures.sh scripts/package-test.sh tests/package/installed-plugin.sh tests/package/deb-depends.sh run-demo.sh \
 	run-tests.sh .ci/run
 EXTRA_DIST += scripts/keiro_bench.py scripts/bench_table.py

@@ -243,14 +243,15 @@ kh_wait_up() {
   done
 }
 
-# kh_sa_sls OUT: asks the SA (sa_path_sl) for the SL of every (source,
+# kh_sa_sls OUT: asks the SA (sa_path_sl; KEIRO_SA_PATH_SL names another
+# copy of it, e.g. a package build tree's) for the SL of every (source,
 # destination) pair and writes them to OUT as a keiro path-SL file
 # (source-lid scope, core/io/path_sl_file.h). Sources and destinations:
 # every LID routed in opensm-lfts.dump, at every fabric size (~20,000
 # PathRecords per second under ibsim): keiro check needs the SL of every pair
 # it checks and never guesses one (docs/check.md).
 kh_sa_sls() {
-  local out=$1 tool="$KH_BUILDDIR/tests/harness/sa_path_sl"
+  local out=$1 tool="${KEIRO_SA_PATH_SL:-$KH_BUILDDIR/tests/harness/sa_path_sl}"
   [ -x "$tool" ] || { kh_fail "no $tool: build first (make)"; return 1; }
   local lfts="$KH_DIR/dumps/opensm-lfts.dump"
   [ -s "$lfts" ] || { kh_fail "no $lfts (log_flags needs 0x40)"; return 1; }

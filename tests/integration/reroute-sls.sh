@@ -6,7 +6,9 @@
 # each change's sweeps the installed tables pass keiro check with the SA's
 # new SLs, and with the SLs the SA gave before the change for every pair
 # still connected (new SLs for pairs that were not connected). Every engine
-# must keep every SL (no WARN line about changed SLs): keiro-nue
+# must keep every SL: the SA's answers before and after each change are
+# compared pair by pair (every pair with a PathRecord both times must get the
+# same SL), and no WARN line about changed SLs may appear: keiro-nue
 # (destinations keep their layer), keiro-acro, keiro-dl and keiro-loren (on
 # an LRT(64,4,2), 2 HCAs per switch) through the incremental re-route
 # (core/incremental.h). Without the failed switch LOREN's own forwarding
@@ -34,6 +36,24 @@ merge_sls() {
          }
          print $1, $2, m; next }
        { print }' "$1" "$2" >"$3"
+}
+
+# sl_changes OLD NEW: compares two SA path-SL files (source-lid scope) pair
+# by pair; prints "COMPARED CHANGED EXAMPLES": the pairs with an SL in both
+# (connected before and after the change), how many of them the SA now
+# answers with another SL, and up to three of those as slid>dlid:old>new.
+sl_changes() {
+  awk 'NR == FNR { if ($1 == "slid") old[$2] = $3; next }
+       $1 == "slid" && ($2 in old) {
+         o = old[$2]; n = $3
+         for (i = 1; i <= length(n) && i <= length(o); i++) {
+           a = substr(o, i, 1); b = substr(n, i, 1)
+           if (a == "-" || b == "-") continue
+           cmp++
+           if (a != b) { chg++; if (chg <= 3) ex = ex " " $2 ">" i ":" a ">" b }
+         }
+       }
+       END { printf "%d %d%s\n", cmp, chg, ex }' "$1" "$2"
 }
 
 # quiet: waits until the OpenSM log has not grown for 3 s (sweeps done).
@@ -64,13 +84,25 @@ step() {
     >"$IT_OUT/check-old-$tag.txt" 2>&1
   rc=$?
   warn=$(( $(it_log_count "keiro: WARN: $e: re-route") - warn0 ))
+  # The SA's answers themselves, pair by pair: a pair connected before and
+  # after the change must keep its SL (independent of the engine's WARN line
+  # and of its facts: a silent SL change fails here).
+  local cmp chg ex
+  read -r cmp chg ex < <(sl_changes "$IT_OUT/sa-before-$tag.dump" "$IT_OUT/sa-path-sl.dump")
+  [ "${cmp:-0}" -ge 1000 ] ||
+    { it_fail "$e $tag: only ${cmp:-0} pairs have an SA SL before and after"; return 1; }
+  if [ "$chg" -ne 0 ]; then
+    it_fail "$e $tag: the SA answers another SL for $chg of $cmp pairs connected before and after" \
+      "(slid>dlid:old>new:$ex; $warn WARN lines)"
+    return 1
+  fi
   local facts
   facts=$(grep -o "$e: .*sls_kept=[a-z]*" "$IT_OUT/opensm.log" | tail -n 1 |
           grep -oE '(previous_pairs|sls_changed|sls_kept)=[0-9a-z]+' | tr '\n' ' ')
   if [ "$warn" -eq 0 ]; then
     [ $rc -eq 0 ] || { it_fail "$e $tag: no WARN line, but the old SLs fail keiro check:";
                        tail -n 5 "$IT_OUT/check-old-$tag.txt"; return 1; }
-    it_log "$e $tag: every SL kept; installed tables pass with the new and the old SLs ($facts)"
+    it_log "$e $tag: every SL kept (SA: $cmp pairs compared, 0 changed); installed tables pass with the new and the old SLs ($facts)"
   else
     it_fail "$e $tag: $warn WARN lines, SLs not kept ($facts); old SLs: $(
       [ $rc -eq 0 ] && echo pass || echo "fail ($(grep -m1 -o 'credit loop[^:]*' "$IT_OUT/check-old-$tag.txt"))")"

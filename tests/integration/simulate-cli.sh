@@ -3,7 +3,8 @@
 # keiro simulate end to end, offline (no ibsim, no OpenSM):
 #  - keiro-nue's dumps of the 4x4x4 torus (written by keiro route) under
 #    uniform traffic at full load, several seeds: exit 0, no deadlock,
-#    throughput in (0, 1], latency above the zero-load bound; the same seed
+#    throughput and latency within 4 sd of their values measured over 20
+#    seeds (throughput 0.827-0.897, docs/simulation.md); the same seed
 #    twice gives the same JSON; shift all-to-all delivers everything;
 #  - OpenSM's minhop dumps of a 5-ring (tests/unit/data/ring5-minhop, SL 0
 #    assumed) with one 2 KiB packet per (port, VL): deadlocks (exit 1) on the
@@ -44,9 +45,12 @@ for seed in 1 2; do
 import json, sys
 d = json.load(open(sys.argv[1]))
 # 64 switches, one CA each: throughput is a fraction of injection bandwidth.
-assert 0.3 < d["throughput"] <= 1.0, d["throughput"]
-# Zero-load bound: 1 switch * (1 + 20 cycles) + 32 cycles = 53 cycles = 271 ns.
-assert d["latency_avg"] > 271 and d["latency_p99"] >= d["latency_avg"], d
+# Measured over --seed 1..20 (2026-11-27, per-VL source queues): 0.846-0.881,
+# mean 0.862, sd 0.0087; average latency 4,840-5,875 ns (mean 5,483, sd
+# 240), p99 19,666-25,677 ns (mean 23,658, sd 1,379). Bounds: mean +- 4 sd.
+assert 0.827 <= d["throughput"] <= 0.897, d["throughput"]
+assert 4520 <= d["latency_avg"] <= 6450, d["latency_avg"]
+assert 18140 <= d["latency_p99"] <= 29180, d["latency_p99"]
 assert d["packets_delivered"] > 1000 and d["packets_dropped"] == 0, d
 PY
   it_log "nue uniform seed $seed: throughput $(kh_json "$out" throughput), latency avg $(kh_json "$out" latency_avg) ns, p99 $(kh_json "$out" latency_p99) ns"
@@ -66,7 +70,8 @@ cmp -s "$IT_DIR/uniform-1.json" "$IT_DIR/again.json" || it_fail "seed 1 twice di
 "$IT_KEIRO" simulate --topology "$torus" --engine nue --load 1 --seed 1 --json >"$IT_DIR/routed.json" 2>&1 ||
   it_fail "simulate --engine nue: exit $?: $(cat "$IT_DIR/routed.json")"
 [ "$(kh_json "$IT_DIR/routed.json" deadlock)" = false ] || it_fail "routed first: deadlock: $(cat "$IT_DIR/routed.json")"
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert 0.3 < d["throughput"] <= 1, d' \
+# (measured over seeds 1..10: 0.855-0.871, within the bounds above)
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert 0.827 <= d["throughput"] <= 0.897, d' \
   "$IT_DIR/routed.json" || it_fail "routed first: throughput $(kh_json "$IT_DIR/routed.json" throughput)"
 
 # OpenSM's minhop on the 5-ring: the credit loop keiro check reports happens.

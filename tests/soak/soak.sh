@@ -31,6 +31,10 @@
 #   -p OPTIONS   more event_plugin_options (default max_vls=4)
 #   -r MB        RSS bound: last <= after warm-up + MB (default 2; 0: none)
 #   -W SWEEPS    warm-up sweeps before the RSS reference (default 4)
+#   -g KB        leak bound: the median VmRSS of the last -m sweeps at most
+#                KB above the median of the -m sweeps after the warm-up
+#                (default 0: not checked; needs SWEEPS >= W + 2 m)
+#   -m SWEEPS    window of the -g medians (default 10)
 #   -k N         keep the dumps of every Nth sweep (default 0: failures only)
 # Environment: KEIRO_BUILDDIR (build tree with .libs/libkeiro.so and keiro;
 # default .), KEIRO_TOOL (the keiro program; default KEIRO_BUILDDIR/keiro),
@@ -51,7 +55,8 @@ export KEIRO_BUILDDIR
 usage() { kh_usage "$0" END; }
 
 out= engine=keiro-nue sweeps=200 seed=1 net= layout= popts="max_vls=4" rss_mb=2 warm=4 keep=0
-while getopts "o:e:n:S:t:L:p:r:W:k:h" opt; do
+grow_kb=0 win=10
+while getopts "o:e:n:S:t:L:p:r:W:k:g:m:h" opt; do
   case $opt in
     o) out=$OPTARG ;;
     e) engine=$OPTARG ;;
@@ -63,11 +68,14 @@ while getopts "o:e:n:S:t:L:p:r:W:k:h" opt; do
     r) rss_mb=$OPTARG ;;
     W) warm=$OPTARG ;;
     k) keep=$OPTARG ;;
+    g) grow_kb=$OPTARG ;;
+    m) win=$OPTARG ;;
     *) usage ;;
   esac
 done
 [ -n "$out" ] || usage
-case $sweeps$seed$rss_mb$warm$keep in *[!0-9]*) usage ;; esac
+case $sweeps$seed$rss_mb$warm$keep$grow_kb$win in *[!0-9]*) usage ;; esac
+[ "$grow_kb" -eq 0 ] || [ "$sweeps" -ge $((warm + 2 * win)) ] || usage
 keiro=${KEIRO_TOOL:-$KEIRO_BUILDDIR/keiro}
 [ -x "$keiro" ] || { echo "soak: no $keiro: build first" >&2; exit 1; }
 kh_prereq || exit 1
@@ -208,6 +216,22 @@ done
 if [ "$rss_mb" -gt 0 ] && [ $sweep -gt "$warm" ] && [ -n "${rss:-}" ] &&
    [ "$rss" -gt $((rss_ref + rss_mb * 1024)) ]; then
   fail "OpenSM's VmRSS grew from $rss_ref kB (sweep $warm) to $rss kB (sweep $sweep), more than $rss_mb MB"
+fi
+# Leak bound on window medians (a single sweep's RSS jumps by up to 700 kB
+# and falls back; the median of a window does not follow such spikes).
+if [ "$grow_kb" -gt 0 ] && [ $sweep -eq "$sweeps" ]; then
+  read -r m0 m1 < <(awk -F'\t' -v w="$warm" -v m="$win" -v n="$sweeps" '
+    function med(a, k,   i, j, t) {
+      for (i = 2; i <= k; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+      return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+    }
+    NR > 1 && $1 > w && $1 <= w + m { x[++i] = $5 }
+    NR > 1 && $1 > n - m { y[++j] = $5 }
+    END { print med(x, i), med(y, j) }' "$KH_DIR/soak.tsv")
+  echo "soak: VmRSS median of sweeps $((warm + 1))-$((warm + win)): $m0 kB, of sweeps" \
+    "$((sweeps - win + 1))-$sweeps: $m1 kB (bound +$grow_kb kB)" | tee -a "$KH_DIR/summary.txt"
+  awk -v a="$m0" -v b="$m1" -v g="$grow_kb" 'BEGIN { exit !(b <= a + g) }' ||
+    fail "OpenSM's VmRSS median grew from $m0 kB (sweeps $((warm + 1))-$((warm + win))) to $m1 kB (sweeps $((sweeps - win + 1))-$sweeps), more than $grow_kb kB: a leak?"
 fi
 kh_stop
 if [ $fails -ne 0 ]; then
