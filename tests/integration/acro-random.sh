@@ -54,6 +54,7 @@ if it_run vls1 "$(it_fabric random-16sw.net)" -e keiro-acro -p "max_vls=1"; then
      "$IT_KEIRO" check "$IT_OUT/acro" >"$IT_OUT/acro-check.txt" 2>&1; then
     cmp -s "$IT_OUT/dumps/opensm-lfts.dump" "$IT_OUT/acro/opensm-lfts.dump" ||
       it_fail "keiro acro --dumps changed the LFTs"
+    it_oracle_agrees "$IT_OUT/acro"
     it_log "minhop endorsed: $(grep -E 'ACRO:|needs:' "$IT_OUT/acro.txt" | sed 's/^ *//' | tr '\n' ' ')"
   else
     it_fail "keiro acro --dumps on minhop's tables failed:"

@@ -30,6 +30,8 @@ check_rc() {
     return 1
   fi
   it_log "$IT_TAG: keiro check $* -> $rc ($(grep -E '^  (path SLs|credit loops|VLs used)' "$IT_OUT/check-$tag.txt" | sed 's/  */ /g' | tr '\n' ';'))"
+  # The same verdict from the independent oracle.
+  it_oracle_agrees "$IT_OUT/dumps" --sls "$IT_OUT/sa-path-sl.dump" --lmc 0 "$@"
 }
 
 for IT_TAG in plain fixed; do

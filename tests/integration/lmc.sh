@@ -25,6 +25,7 @@ if it_run lmc2 "$net" -s -l 2 -e keiro-nue,updn -p "max_vls=2 sl_dump=$sl_file";
   if [ -s "$sl_file" ]; then
     "$IT_KEIRO" check "$IT_OUT/dumps" --sls "$sl_file" --lmc 2 --vls 2 >"$IT_OUT/check-sl-dump.txt" 2>&1 ||
       it_fail "keiro check with the plugin's sl_dump file failed: $(grep -m1 result "$IT_OUT/check-sl-dump.txt")"
+    it_oracle_agrees "$IT_OUT/dumps" --sls "$sl_file" --lmc 2 --vls 2
   else
     it_fail "the plugin did not write sl_dump=$sl_file"
   fi
