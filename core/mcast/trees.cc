@@ -241,7 +241,7 @@ std::vector<int32_t> Router::root_order(const Group &g, int max_roots) const {
 // the tree and deps the dependencies it took (reference-counted); on
 // failure nothing stays taken.
 bool Router::grow(const Group &g, int32_t root, Tree &out, std::vector<uint64_t> &deps,
-                  std::string &why) {
+                  std::string &why, int max_refused) {
   Growth gr(f_, r_, g);
   int32_t missing = 0;
   for (int32_t s = 0; s < f_.num_switches(); ++s) missing += gr.member(s) && s != root;
@@ -260,7 +260,7 @@ bool Router::grow(const Group &g, int32_t root, Tree &out, std::vector<uint64_t>
   std::vector<uint64_t> taken;
   std::vector<int32_t> sw;
   int refused = 0;
-  while (missing > 0 && !heap.empty()) {
+  while (missing > 0 && !heap.empty() && refused <= max_refused) {
     const int32_t c = std::get<3>(heap.top());
     heap.pop();
     const int32_t u = f_.channel(c).src, w = f_.channel(c).dst;
@@ -345,8 +345,12 @@ bool Router::build(const Group &g, Tree &out, std::string &err) {
   std::string why;
   std::vector<uint64_t> deps;
   bool ok = false;
+  // With a master to fall back on, an own tree gets a budget of refused
+  // links (each refusal costs a dynamic-DAG search): a group whose turns
+  // conflict that much takes the master instead, at once.
+  const int budget = master ? o_.max_refused : INT32_MAX;
   for (int32_t root : root_order(g, o_.max_roots))
-    if ((ok = grow(g, root, out, deps, why))) break;
+    if ((ok = grow(g, root, out, deps, why, budget))) break;
   last_from_master_ = false;
   if (!ok && master && prune_master(g, *master, out, deps)) {
     ok = last_from_master_ = true;
@@ -422,7 +426,8 @@ const Tree *Router::reserve_master(uint16_t sl_mask, std::string &why) {
       if (std::find(roots.begin(), roots.end(), r) == roots.end()) roots.push_back(r);
     for (int32_t root : roots)
       if ((ok = take_bfs_tree(all, root, t, deps))) break;
-    for (size_t i = 0; i < roots.size() && !ok; ++i) ok = grow(all, roots[i], t, deps, w);
+    for (size_t i = 0; i < roots.size() && !ok; ++i)
+      ok = grow(all, roots[i], t, deps, w, INT32_MAX);
     if (!ok) t.masks.clear();  // its dependencies were released
     it = masters_.emplace(sl_mask, std::move(t)).first;
     master_why_[sl_mask] = ok ? "" : w;

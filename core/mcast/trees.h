@@ -24,13 +24,15 @@
 //     switches (BFS hops), then the smallest sum of distances, then the
 //     fewest trees rooted there and the least multicast load on its links
 //     (so groups with the same members spread over equal centres); up to
-//     Options::max_roots are tried in that order.
+//     RouterOptions::max_roots are tried in that order.
 //  2. Growth from the root in BFS order (Prim-like: a candidate link's key
 //     is the depth it gives, then how many trees use the link, then the
 //     switches' GUIDs): a link joins only if every dependency it adds is
 //     accepted by the dynamic DAG; otherwise the switch beyond it is tried
 //     through another link later. Growth stops once every member switch is
-//     in the tree.
+//     in the tree, or (with a master tree to fall back on) after
+//     RouterOptions::max_refused refused links, each of which costs a
+//     dynamic-DAG search.
 //  3. Pruning: branches without a member are cut; the dependencies of the
 //     final tree replace the tentative ones (a subset: still acyclic).
 //  4. Fallback: before the first group of an SL set, a master tree over
@@ -78,7 +80,8 @@ struct RouterOptions {
   // fixed_sl with fixed_sl_mixed).
   int fixed_sl = -1;
   int threads = 1;            // for the unicast check in create()
-  int max_roots = 4;          // roots tried per group
+  int max_roots = 2;          // roots tried per group (then the master)
+  int max_refused = 64;       // refused links after which an own tree gives up (with a master)
   int max_master_roots = 64;  // roots tried for a master tree (once per SL set)
   // Roots whose min-depth spanning tree the engine kept free for multicast
   // (EngineReport::mcast_roots): tried first, as they are, for the master.
@@ -119,7 +122,8 @@ class Router {
 
  private:
   Router(const Fabric &f, const Routing &r, const RouterOptions &o) : f_(f), r_(r), o_(o) {}
-  bool grow(const Group &g, int32_t root, Tree &out, std::vector<uint64_t> &deps, std::string &why);
+  bool grow(const Group &g, int32_t root, Tree &out, std::vector<uint64_t> &deps, std::string &why,
+            int max_refused);
   std::vector<int32_t> root_order(const Group &g, int max_roots) const;
   const Tree *reserve_master(uint16_t sl_mask, std::string &why);
   bool take_bfs_tree(const Group &all, int32_t root, Tree &out, std::vector<uint64_t> &deps);
