@@ -393,6 +393,8 @@ class Checker {
           res_->pairs_checked += src_nlids_[s];
           count_failure(fate, src_nlids_[s]);
           report_failure(s);
+          for (int32_t i = src_start_[s]; i < src_start_[s + 1]; ++i)
+            if (!is_owner(s, sources_[i])) undelivered_deps(s, sources_[i], dlid);
           continue;
         }
         const uint8_t base = fixed_only_ ? static_cast<uint8_t>(fixed_sl_) : path_sl(s, dlid);
@@ -431,6 +433,7 @@ class Checker {
         if (fate != Fate::kDelivered) {
           count_failure(fate, e.nlids);
           report_failure(s);
+          undelivered_deps(s, e, dlid);
           continue;
         }
         int64_t missing = 0;
@@ -805,6 +808,44 @@ class Checker {
       add_edge(c, v, u, c2, v2);
       c = c2;
       ch = ch2;
+      v = v2;
+    }
+  }
+
+  // A path that is not delivered (forwarding loop, black hole, wrong port)
+  // still holds buffers on the hops it takes until it is dropped or comes
+  // round again: those dependencies join the graph (a forwarding loop on
+  // one VL is then a credit loop too). Counts and problem lines are the
+  // failure's (count_failure); its SLs as for a delivered pair, pairs
+  // without a known SL left out.
+  void undelivered_deps(int32_t s, const Source &e, uint16_t dlid) {
+    int own = fixed_only_ ? fixed_sl_ : path_sl(s, dlid);
+    if (!fixed_only_ && source_sls_) {
+      const int g = source_sls_->get(e.lid, dlid);
+      if (g >= 0) own = g;
+    }
+    if (own >= 0 && own < kNumSls) follow_undelivered(s, e.port, static_cast<uint8_t>(own));
+    if (mixed_ && own != fixed_sl_) follow_undelivered(s, e.port, static_cast<uint8_t>(fixed_sl_));
+  }
+
+  void follow_undelivered(int32_t s, uint8_t in, uint8_t sl) {
+    if (slot_of_sl_[sl] < 0) slot_of_sl_[sl] = nslots_++;
+    const size_t base = static_cast<size_t>(slot_of_sl_[sl]) * f_.num_channels();
+    int32_t c = walk_.next_channel(s);
+    if (c < 0) return;  // s's own entry drops it
+    uint8_t v = hop_vl(s, in, c, f_.channel(c).src_port, sl);
+    for (;;) {
+      uint16_t &m = vlmask_[base + c];
+      if (m & (1u << v)) return;  // followed already (or round a loop)
+      if (!m) touched_.push_back(base + c);
+      m |= static_cast<uint16_t>(1u << v);
+      if (v == 15) return;
+      const int32_t u = f_.channel(c).dst;
+      const int32_t c2 = walk_.next_channel(u);
+      if (c2 < 0) return;  // dropped at u, or delivered to the wrong port
+      const uint8_t v2 = hop_vl(u, f_.channel(c).dst_port, c2, f_.channel(c2).src_port, sl);
+      add_edge(c, v, u, c2, v2);
+      c = c2;
       v = v2;
     }
   }

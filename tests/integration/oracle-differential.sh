@@ -20,7 +20,7 @@ it_log "oracle unit tests: $(grep -E '^(Ran|OK|FAILED)' "$IT_DIR/unit.out" | tr 
 
 t0=$SECONDS
 python3 "$KEIRO_SRCDIR/tests/oracle/differential.py" --keiro "$IT_KEIRO" --work "$IT_DIR/cases" \
-  --seed "${KEIRO_ORACLE_SEED:-1}" --quiet >"$IT_DIR/differential.out" 2>&1
+  --seed "${KEIRO_ORACLE_SEED:-1}" --quiet --strict >"$IT_DIR/differential.out" 2>&1
 rc=$?
 grep -v '^known difference ' "$IT_DIR/differential.out" | sed "s/^/$IT_NAME: /"
 [ $rc -eq 0 ] || it_fail "differential exit $rc after $((SECONDS - t0)) s (cases kept in $IT_DIR/cases)"

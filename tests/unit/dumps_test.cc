@@ -142,6 +142,34 @@ TEST(Dumps, CheckOfRealMinhopTables) {
   EXPECT_TRUE(c.credit_loop) << c.first_problem;
 }
 
+// Packets that are not delivered still take hops and hold buffers until
+// they are dropped: the ring's minhop tables with switch S2's entries for
+// LIDs 4, 6 and 7 sent to a port with nothing behind it (the case the
+// independent oracle found, docs/testing.md) still close the ring's credit
+// loop -- packets for S2's LIDs go round to S2 before S2 drops them.
+TEST(Dumps, UndeliveredPathsStillMakeDependencies) {
+  const Fabric f = ring5();
+  Routing r;
+  r.reset(f);
+  io::DumpReadReport rep;
+  std::string err;
+  ASSERT_TRUE(io::read_lfts_dump(data_path("ring5-minhop/opensm-lfts.dump"), f, r, rep, err))
+      << err;
+  ASSERT_TRUE(io::read_sl2vl_dump(data_path("ring5-minhop/opensm-sl2vl.dump"), f, r, rep, err))
+      << err;
+  int32_t s2 = -1;
+  for (int32_t s = 0; s < f.num_switches(); ++s)
+    if (f.sw(s).name == "S2") s2 = s;
+  ASSERT_GE(s2, 0);
+  ASSERT_EQ(f.peer(s2, 8).kind, PortPeer::kNone);
+  for (uint16_t lid : {4, 6, 7}) r.set_out_port(s2, lid, 8);
+  check::Options o;
+  o.assume_sl = 0;
+  const check::Result c = check::verify(f, r, o);
+  EXPECT_GT(c.black_holes, 0);
+  EXPECT_TRUE(c.credit_loop);
+}
+
 // OpenSM's own subnet.lst of the ring, apart from what the Fabric does not
 // model: the "-SM" mark and ibsim's revision number.
 TEST(Dumps, SubnetLstMatchesOpenSm) {
