@@ -11,8 +11,11 @@
 #    file) to the switch of the next entry, all on VL 0 (minhop's only VL),
 #    the last leads back to the first, and for every two consecutive
 #    channels some destination LID is forwarded through both (read from
-#    opensm-lfts.dump) - the dependency that holds the cycle. keiro check
-#    on the same tables (CA-to-CA pairs, the SA's SLs) finds a credit loop;
+#    opensm-lfts.dump) - the dependency that holds the cycle; the
+#    independent oracle (tests/oracle/oracle.py --confirm-cycle) confirms
+#    every step as a dependency of the installed tables with the SA's SLs.
+#    keiro check on the same tables (CA-to-CA pairs, the SA's SLs) finds a
+#    credit loop;
 #  - keiro-nue, keiro-acro, keiro-dl and keiro-loren (through the plugin;
 #    keiro-loren with a layout that lays the torus out flat on an 8x8 grid,
 #    docs/loren.md's format) never deadlock at the same loads and seeds,
@@ -136,6 +139,12 @@ for fab in $fabrics; do
         fi
         why=$(sd_cycle_ok "$SD_JSON" "$net" "$IT_OUT/dumps/opensm-lfts.dump" 2>&1) ||
           it_fail "fabric $fab minhop load $load seed $seed: bad cycle: $why"
+        # The independent oracle confirms it: every step a dependency of
+        # the installed tables with the SA's SLs.
+        cyc=$(python3 -c 'import json,sys; print(" -> ".join(json.load(open(sys.argv[1]))["deadlock_cycle"]))' "$SD_JSON")
+        why=$(python3 "$KEIRO_SRCDIR/tests/oracle/oracle.py" "$IT_OUT/dumps" \
+                --sls "$IT_OUT/sa-path-sl.dump" --confirm-cycle "$cyc" 2>&1) ||
+          it_fail "fabric $fab minhop load $load seed $seed: the oracle does not confirm the cycle: $why"
         it_log "fabric $fab minhop load $load seed $seed: deadlock, run stopped at cycle" \
           "$(kh_json "$SD_JSON" cycles), throughput $(kh_json "$SD_JSON" throughput:%.3f), cycle over" \
           "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["deadlock_cycle"]))' "$SD_JSON") buffers"

@@ -82,6 +82,10 @@ rc=$?
 want='["S1 port 2 VL 0", "S2 port 2 VL 0", "S3 port 2 VL 0", "S4 port 2 VL 0", "S5 port 2 VL 0"]'
 [ "$(kh_json "$IT_DIR/minhop.json" deadlock_cycle)" = "$want" ] ||
   it_fail "minhop ring cycle: $(kh_json "$IT_DIR/minhop.json" deadlock_cycle), want $want"
+# The independent oracle confirms the cycle from the tables themselves.
+python3 "$KEIRO_SRCDIR/tests/oracle/oracle.py" "$ring" --assume-sl 0 --confirm-cycle \
+  "$(python3 -c 'import json,sys; print(" -> ".join(json.load(open(sys.argv[1]))["deadlock_cycle"]))' "$IT_DIR/minhop.json")" \
+  >"$IT_DIR/oracle-cycle.txt" 2>&1 || it_fail "the oracle does not confirm the ring's cycle: $(cat "$IT_DIR/oracle-cycle.txt")"
 "$IT_KEIRO" check "$ring" --assume-sl 0 >"$IT_DIR/check.out" 2>&1
 for hop in "S1 port 2 VL 0" "S2 port 2 VL 0" "S3 port 2 VL 0" "S4 port 2 VL 0" "S5 port 2 VL 0"; do
   grep -q "^  $hop -> " "$IT_DIR/check.out" || it_fail "keiro check's loop lacks '$hop': $(tail -n 20 "$IT_DIR/check.out")"

@@ -567,17 +567,47 @@ def run(args):
                   per_group=groups)
         out['mcast'] = mc
         ok = ok and mc['groups_ok'] == mc['groups'] and not mc['credit_loop']
+    else:
+        mdeps = set()
     out['ok'] = ok
+    if getattr(args, 'confirm_cycle', None):
+        out['confirm'] = confirm_cycle(fab, args.confirm_cycle, udeps | mdeps)
     return out
 
 
+def confirm_cycle(fab, text, deps):
+    """Whether the cycle written 'NAME port P VL v -> ...' (as keiro check and
+    keiro simulate print it) is one of this oracle's dependency graph: every
+    step, and the last back to the first, a dependency it found."""
+    by_name = {}
+    for g, sw in fab.switches.items():
+        if sw['name'] in by_name:
+            raise Unusable('switch name %r is not unique: cannot read a cycle by names' % sw['name'])
+        by_name[sw['name']] = g
+    nodes = []
+    for hop in [h.strip() for h in text.split('->') if h.strip()]:
+        m = re.fullmatch(r"'?(.*?)'?(?: \(0x[0-9a-fA-F]+\))? port (\d+) VL (\d+)", hop)
+        if not m or m.group(1) not in by_name:
+            raise Unusable('cannot read cycle step %r' % hop)
+        nodes.append((by_name[m.group(1)], int(m.group(2)), int(m.group(3))))
+    if len(nodes) > 1 and nodes[-1] == nodes[0]:
+        nodes.pop()  # written with the first step repeated at the end
+    missing = ['%s -> %s' % (text_of(fab, a), text_of(fab, b))
+               for a, b in zip(nodes, nodes[1:] + nodes[:1]) if (a, b) not in deps]
+    return dict(steps=len(nodes), missing=missing, confirmed=bool(nodes) and not missing)
+
+
+def text_of(fab, n):
+    return '%s port %d VL %d' % (fab.name(n[0]), n[1], n[2])
+
+
 def check_dir(d, sls=None, fixed_sl=None, mixed_sl=None, assume_sl=None, lmc=None,
-              mcast_sl=0, ca_entry_port0=False):
+              mcast_sl=0, ca_entry_port0=False, confirm=None):
     """The verdicts on dump directory d as a dict (what --json prints);
     raises Unusable (and OSError, ValueError, ...) on unusable input."""
     return run(argparse.Namespace(dir=d, sls=sls, fixed_sl=fixed_sl, mixed_sl=mixed_sl,
                                   assume_sl=assume_sl, lmc=lmc, mcast_sl=mcast_sl,
-                                  ca_entry_port0=ca_entry_port0))
+                                  ca_entry_port0=ca_entry_port0, confirm_cycle=confirm))
 
 
 def summary(out):
@@ -619,6 +649,10 @@ def main(argv=None):
     p.add_argument('--lmc', type=int, help='LMC (default: from the LFTs)')
     p.add_argument('--mcast-sl', type=int, default=0,
                    help='SL of multicast groups without opensm-sa.dump (default 0)')
+    p.add_argument('--confirm-cycle', metavar='CYCLE',
+                   help="'NAME port P VL v -> ...' (a cycle keiro check or keiro simulate "
+                        "reported): exit 0 when every step is a dependency of this "
+                        "oracle's graph, 1 when not")
     p.add_argument('--json', action='store_true')
     args = p.parse_args(argv)
     try:
@@ -626,6 +660,12 @@ def main(argv=None):
     except (Unusable, OSError, ValueError, KeyError, AttributeError, TypeError) as e:
         print('oracle: unusable input: %s' % e, file=sys.stderr)
         return 2
+    if args.confirm_cycle:
+        c = out['confirm']
+        print(json.dumps(c, sort_keys=True) if args.json else
+              'oracle: cycle of %d steps %s' % (c['steps'], 'confirmed' if c['confirmed'] else
+                                                'NOT confirmed: ' + '; '.join(c['missing'])))
+        return 0 if c['confirmed'] else 1
     print(json.dumps(out, sort_keys=True) if args.json else summary(out))
     return 0 if out['ok'] else 1
 

@@ -146,6 +146,17 @@ class RingTest(unittest.TestCase):
         self.assertEqual(len(out['cycle']), N + 1)
         self.assertFalse(out['ok'])
 
+    def test_confirm_cycle(self):
+        d = self.dir('vl0c')
+        ring = ' -> '.join('S%d port 1 VL 0' % i for i in range(N))
+        self.assertTrue(oracle.check_dir(d, confirm=ring)['confirm']['confirmed'])
+        # The same channels on VL 1, or the ring backwards, are no cycle of it.
+        self.assertFalse(oracle.check_dir(d, confirm=ring.replace('VL 0', 'VL 1'))['confirm']['confirmed'])
+        back = ' -> '.join('S%d port 1 VL 0' % i for i in reversed(range(N)))
+        c = oracle.check_dir(d, confirm=back)['confirm']
+        self.assertFalse(c['confirmed'])
+        self.assertEqual(len(c['missing']), N)
+
     def test_two_vls_break_the_loop(self):
         # Every hop entered from another switch on VL 1: no 2nd hop can wait
         # for a VL 0 channel, and no VL 1 hop for another VL 1 hop (2 hops max).
