@@ -38,11 +38,26 @@ std::string trim(const std::string &s) {
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
 }
 
+using MasksByMlid = std::map<uint16_t, std::map<int32_t, mcast::PortMask>>;
+
+// One tree per MLID, the switches without a port left out.
+std::vector<mcast::Tree> trees_of(const MasksByMlid &by_mlid) {
+  std::vector<mcast::Tree> out;
+  for (const auto &[mlid, masks] : by_mlid) {
+    mcast::Tree t;
+    t.mlid = mlid;
+    for (const auto &[s, m] : masks)
+      if (m.any()) t.masks.push_back(mcast::SwitchMask{s, m});
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
 }  // namespace
 
 bool read_mcfdbs(std::istream &in, const std::string &name, const Fabric &f,
                  std::vector<mcast::Tree> &out, McastReadReport &rep, std::string &err) {
-  std::map<uint16_t, std::map<int32_t, mcast::PortMask>> by_mlid;
+  MasksByMlid by_mlid;
   std::string line;
   int32_t sw = -2;  // -2: before any block, -1: a switch the fabric lacks
   for (int n = 1; std::getline(in, line); ++n) {
@@ -79,20 +94,13 @@ bool read_mcfdbs(std::istream &in, const std::string &name, const Fabric &f,
     }
     ++rep.entries;
   }
-  out.clear();
-  for (auto &[mlid, masks] : by_mlid) {
-    mcast::Tree t;
-    t.mlid = mlid;
-    for (auto &[s, m] : masks)
-      if (m.any()) t.masks.push_back(mcast::SwitchMask{s, m});
-    out.push_back(std::move(t));
-  }
+  out = trees_of(by_mlid);
   return true;
 }
 
 bool read_ibroute_mfts(std::istream &in, const std::string &name, const Fabric &f,
                        std::vector<mcast::Tree> &out, McastReadReport &rep, std::string &err) {
-  std::map<uint16_t, std::map<int32_t, mcast::PortMask>> by_mlid;
+  MasksByMlid by_mlid;
   std::string line;
   int32_t sw = -2;                  // -2: before any switch header, -1: a switch the fabric lacks
   size_t col0 = std::string::npos;  // column of port 0 in the rows
@@ -136,14 +144,7 @@ bool read_ibroute_mfts(std::istream &in, const std::string &name, const Fabric &
     }
     ++rep.entries;
   }
-  out.clear();
-  for (auto &[mlid, masks] : by_mlid) {
-    mcast::Tree t;
-    t.mlid = mlid;
-    for (auto &[s, m] : masks)
-      if (m.any()) t.masks.push_back(mcast::SwitchMask{s, m});
-    out.push_back(std::move(t));
-  }
+  out = trees_of(by_mlid);
   return true;
 }
 

@@ -96,6 +96,27 @@ struct Growth {
     return d;
   }
 
+  std::vector<int32_t> switches() const {
+    std::vector<int32_t> all;
+    for (int32_t s = 0; s < f.num_switches(); ++s)
+      if (in_tree[s]) all.push_back(s);
+    return all;
+  }
+
+  // The masks of switches sw: their tree links and their members' ports.
+  Tree tree(uint16_t mlid, int32_t root, const std::vector<int32_t> &sw) const {
+    Tree t;
+    t.mlid = mlid;
+    t.root = root;
+    for (int32_t s : sw) {
+      SwitchMask m{s, {}};
+      for (uint8_t p : links[s]) m.ports.set(p);
+      for (uint8_t p : own[s]) m.ports.set(p);
+      t.masks.push_back(m);
+    }
+    return t;
+  }
+
   void link(int32_t c, bool on) {
     const Channel &ch = f.channel(c);
     if (on) {
@@ -298,9 +319,7 @@ bool Router::grow(const Group &g, int32_t root, Tree &out, std::vector<uint64_t>
   }
   prune(gr, root, via);
   // The final tree's dependencies are a subset of those taken.
-  std::vector<int32_t> all;
-  for (int32_t s = 0; s < f_.num_switches(); ++s)
-    if (gr.in_tree[s]) all.push_back(s);
+  const std::vector<int32_t> all = gr.switches();
   const std::vector<uint64_t> keep = gr.deps_of(all);
   deps.clear();
   for (uint64_t k : taken)
@@ -308,15 +327,7 @@ bool Router::grow(const Group &g, int32_t root, Tree &out, std::vector<uint64_t>
       deps.push_back(k);
     else
       release(k);
-  out = Tree{};
-  out.mlid = g.mlid;
-  out.root = root;
-  for (int32_t s : all) {
-    SwitchMask m{s, {}};
-    for (uint8_t p : gr.links[s]) m.ports.set(p);
-    for (uint8_t p : gr.own[s]) m.ports.set(p);
-    out.masks.push_back(m);
-  }
+  out = gr.tree(g.mlid, root, all);
   return true;
 }
 
@@ -394,14 +405,7 @@ bool Router::take_bfs_tree(const Group &all, int32_t root, Tree &out, std::vecto
       for (size_t j = 0; j < i; ++j) release(deps[j]);
       return false;
     }
-  out = Tree{};
-  out.root = root;
-  for (int32_t s : sw) {
-    SwitchMask m{s, {}};
-    for (uint8_t p : gr.links[s]) m.ports.set(p);
-    for (uint8_t p : gr.own[s]) m.ports.set(p);
-    out.masks.push_back(m);
-  }
+  out = gr.tree(0, root, sw);
   return true;
 }
 
@@ -470,24 +474,14 @@ bool Router::prune_master(const Group &g, const Tree &master, Tree &out,
     gr.in_tree[root] = 0;
     root = next;
   }
-  std::vector<int32_t> all;
-  for (int32_t s = 0; s < f_.num_switches(); ++s)
-    if (gr.in_tree[s]) all.push_back(s);
+  const std::vector<int32_t> all = gr.switches();
   deps = gr.deps_of(all);
   for (size_t i = 0; i < deps.size(); ++i)
     if (!take(deps[i])) {  // cannot happen: a subset of the master's
       for (size_t j = 0; j < i; ++j) release(deps[j]);
       return false;
     }
-  out = Tree{};
-  out.mlid = g.mlid;
-  out.root = root;
-  for (int32_t s : all) {
-    SwitchMask m{s, {}};
-    for (uint8_t p : gr.links[s]) m.ports.set(p);
-    for (uint8_t p : gr.own[s]) m.ports.set(p);
-    out.masks.push_back(m);
-  }
+  out = gr.tree(g.mlid, root, all);
   return true;
 }
 

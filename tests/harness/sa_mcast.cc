@@ -63,6 +63,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/harness/mad_bytes.h"
+
 namespace {
 
 constexpr int kMadSize = 256;
@@ -87,22 +89,7 @@ constexpr int kOffMgid = 0, kOffPortGid = 16, kOffQkey = 32, kOffMlid = 36, kOff
               kOffTclass = 39, kOffPkey = 40, kOffRate = 42, kOffSlFlowHop = 44,
               kOffScopeState = 48;
 
-void put16(uint8_t *p, uint16_t v) {
-  p[0] = static_cast<uint8_t>(v >> 8);
-  p[1] = static_cast<uint8_t>(v);
-}
-void put32(uint8_t *p, uint32_t v) {
-  for (int i = 3; i >= 0; --i, v >>= 8) p[i] = static_cast<uint8_t>(v);
-}
-void put64(uint8_t *p, uint64_t v) {
-  for (int i = 7; i >= 0; --i, v >>= 8) p[i] = static_cast<uint8_t>(v);
-}
-uint16_t get16(const uint8_t *p) {
-  return static_cast<uint16_t>(p[0] << 8 | p[1]);
-}
-uint32_t get32(const uint8_t *p) {
-  return uint32_t{p[0]} << 24 | uint32_t{p[1]} << 16 | uint32_t{p[2]} << 8 | p[3];
-}
+using namespace keiro::harness;  // put16 ... get32
 
 // The group parameters the SA reports (or that a create asks for).
 struct Group {

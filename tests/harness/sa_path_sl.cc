@@ -32,6 +32,7 @@
 #include "core/check/verify.h"
 #include "core/io/path_sl_file.h"
 #include "core/timing.h"
+#include "tests/harness/mad_bytes.h"
 
 namespace {
 
@@ -43,19 +44,7 @@ constexpr uint64_t kCompDlid = 1ull << 4, kCompSlid = 1ull << 5;
 constexpr int kSaDataOffset = 56;  // MAD header 24 + RMPP 12 + SA header 20
 constexpr uint32_t kQkey = 0x80010000;
 
-void put16(uint8_t *p, uint16_t v) {
-  p[0] = static_cast<uint8_t>(v >> 8);
-  p[1] = static_cast<uint8_t>(v);
-}
-void put64(uint8_t *p, uint64_t v) {
-  for (int i = 7; i >= 0; --i, v >>= 8) p[i] = static_cast<uint8_t>(v);
-}
-uint16_t get16(const uint8_t *p) {
-  return static_cast<uint16_t>(p[0] << 8 | p[1]);
-}
-uint32_t get32(const uint8_t *p) {
-  return uint32_t{p[0]} << 24 | uint32_t{p[1]} << 16 | uint32_t{p[2]} << 8 | p[3];
-}
+using namespace keiro::harness;  // put16 ... get32
 
 struct Pair {
   uint16_t slid, dlid;
