@@ -135,13 +135,10 @@ int build(EngineRun &run, osm_mgrp_box_t *mbox, OsmLogger &log) {
   std::sort(member_sw.begin(), member_sw.end());
   member_sw.erase(std::unique(member_sw.begin(), member_sw.end()), member_sw.end());
   if (member_sw.size() > 1 && !run.mcast && !run.mcast_failed) {
-    const Options &opt = run.reg->plugin->options;
-    mcast::RouterOptions ro;
-    ro.threads = static_cast<int>(opt.get_int("threads"));
-    ro.hint_roots = run.mcast_roots;
-    if (!opt.get("fixed_sl").empty()) ro.fixed_sl = static_cast<int>(opt.get_int("fixed_sl"));
     std::string err;
-    run.mcast = mcast::Router::create(st->fabric(), st->routing(), ro, err);
+    run.mcast = mcast::Router::create(
+        st->fabric(), st->routing(),
+        mcast::router_options(run.reg->plugin->options, run.mcast_roots), err);
     run.mcast_failed = !run.mcast;
     if (!run.mcast) log.error(kErrRouting, std::string(name) + ": no multicast trees: " + err);
   }

@@ -27,16 +27,8 @@ void groups_from_masks(const Fabric &f, const std::vector<mcast::Tree> &trees, i
                        std::vector<mcast::Group> &groups) {
   groups.clear();
   for (const mcast::Tree &t : trees) {
-    mcast::Group g;
-    g.mlid = t.mlid;
-    g.sl_mask = static_cast<uint16_t>(1u << sl);
-    for (const mcast::SwitchMask &m : t.masks) {
-      if (m.ports[0]) g.switches.push_back(m.sw);
-      for (int32_t x : f.terminals_of(m.sw))
-        if (m.ports[f.terminal(x).sw_port]) g.terminals.push_back(x);
-    }
-    std::sort(g.terminals.begin(), g.terminals.end());
-    groups.push_back(std::move(g));
+    groups.push_back(mcast::group_of_masks(f, t));
+    groups.back().sl_mask = static_cast<uint16_t>(1u << sl);
   }
 }
 
@@ -115,10 +107,7 @@ int route_mcast(const Fabric &f, const Routing &r, const Options &opt, const std
   const int sl = static_cast<int>(opt.get_int("mcast_sl"));
   if (!read_mcast_groups(spec, f, sl, out.groups, err)) return 2;
   out.present = out.members_known = true;
-  mcast::RouterOptions ro;
-  ro.threads = static_cast<int>(opt.get_int("threads"));
-  ro.hint_roots = hint_roots;
-  if (!opt.get("fixed_sl").empty()) ro.fixed_sl = static_cast<int>(opt.get_int("fixed_sl"));
+  const mcast::RouterOptions ro = mcast::router_options(opt, hint_roots);
   auto router = mcast::Router::create(f, r, ro, err);
   if (!router) return 1;
   std::string failed;

@@ -291,9 +291,6 @@ GroupVerdict flood(const Fabric &f, const Routing &r, const Group &g, const Tree
   return Flooder(f, r, g, t, o, deps).run();
 }
 
-namespace {
-
-// The members a tree's masks show, for a tree without a group.
 Group group_of_masks(const Fabric &f, const Tree &t) {
   Group g;
   g.mlid = t.mlid;
@@ -305,6 +302,8 @@ Group group_of_masks(const Fabric &f, const Tree &t) {
   std::sort(g.terminals.begin(), g.terminals.end());
   return g;
 }
+
+namespace {
 
 void add_verdict(Result &res, const GroupVerdict &v, int max_problems) {
   ++res.groups;

@@ -64,6 +64,10 @@ struct FloodOptions {
 GroupVerdict flood(const Fabric &f, const Routing &r, const Group &g, const Tree &t,
                    const FloodOptions &o, std::vector<check::ExtraDependency> *deps);
 
+// The members a tree's masks show (CA ports in a mask, switches with port
+// 0 set), SL 0: for tables read without the SA's records. O(tree).
+Group group_of_masks(const Fabric &f, const Tree &t);
+
 struct Options {
   check::Options unicast;     // what the unicast side checks (SLs, fixed SL, threads, ...)
   bool members_known = true;  // FloodOptions::members_known

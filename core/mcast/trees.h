@@ -70,6 +70,7 @@
 #include "core/fabric.h"
 #include "core/graph/dynamic_dag.h"
 #include "core/mcast/group.h"
+#include "core/options.h"
 #include "core/routing.h"
 
 namespace keiro::mcast {
@@ -87,6 +88,10 @@ struct RouterOptions {
   // (EngineReport::mcast_roots): tried first, as they are, for the master.
   std::vector<int32_t> hint_roots;
 };
+
+// The settings the plugin and keiro route share: fixed_sl (the mixed graph)
+// and threads from the options, the engine's mcast_roots as hints.
+RouterOptions router_options(const keiro::Options &opt, const std::vector<int32_t> &hint_roots);
 
 class Router {
  public:

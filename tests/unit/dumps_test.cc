@@ -124,9 +124,8 @@ TEST(Dumps, OpenSmSl2vlRoundTripByteForByte) {
 
 // OpenSM's minhop tables on the ring: every pair delivered, and the ring's
 // credit loop (SL 0, VL 0 everywhere).
-TEST(Dumps, CheckOfRealMinhopTables) {
-  const Fabric f = ring5();
-  Routing r;
+// OpenSM's LFT and SL2VL dumps of the ring (tests/unit/data/ring5-minhop).
+void read_ring5_tables(const Fabric &f, Routing &r) {
   r.reset(f);
   io::DumpReadReport rep;
   std::string err;
@@ -134,6 +133,12 @@ TEST(Dumps, CheckOfRealMinhopTables) {
       << err;
   ASSERT_TRUE(io::read_sl2vl_dump(data_path("ring5-minhop/opensm-sl2vl.dump"), f, r, rep, err))
       << err;
+}
+
+TEST(Dumps, CheckOfRealMinhopTables) {
+  const Fabric f = ring5();
+  Routing r;
+  ASSERT_NO_FATAL_FAILURE(read_ring5_tables(f, r));
   const check::Result c = check::verify(f, r);
   EXPECT_EQ(c.pairs_checked, 17LL * 17 - (5 + 6 * 4));
   EXPECT_EQ(c.unreachable, 0);
@@ -150,13 +155,7 @@ TEST(Dumps, CheckOfRealMinhopTables) {
 TEST(Dumps, UndeliveredPathsStillMakeDependencies) {
   const Fabric f = ring5();
   Routing r;
-  r.reset(f);
-  io::DumpReadReport rep;
-  std::string err;
-  ASSERT_TRUE(io::read_lfts_dump(data_path("ring5-minhop/opensm-lfts.dump"), f, r, rep, err))
-      << err;
-  ASSERT_TRUE(io::read_sl2vl_dump(data_path("ring5-minhop/opensm-sl2vl.dump"), f, r, rep, err))
-      << err;
+  ASSERT_NO_FATAL_FAILURE(read_ring5_tables(f, r));
   int32_t s2 = -1;
   for (int32_t s = 0; s < f.num_switches(); ++s)
     if (f.sw(s).name == "S2") s2 = s;
