@@ -2,9 +2,7 @@
 # The core library: every algorithm, no OpenSM dependency. Linked into the
 # plugin, the keiro tool and the unit tests. Each directory of core/ has its
 # own fragment listing its files.
-libkeirocore_la_SOURCES += core/engine.cc core/engine.h core/enum_names.h core/fabric.cc core/fabric.h core/fixed_sl.cc core/fixed_sl.h core/log.cc core/log.h \
-	core/previous_sls.cc core/previous_sls.h core/incremental.cc core/incremental.h \
-	core/sl_spread.cc core/sl_spread.h \
+libkeirocore_la_SOURCES += core/enum_names.h core/fabric.cc core/fabric.h core/log.cc core/log.h \
 	core/options.cc core/options.h core/routing.cc core/routing.h core/timing.h core/parallel.h
 libkeirocore_la_LIBADD = $(METIS_LIBS)
 
@@ -21,3 +19,8 @@ include core/acro/acro.mk
 include core/loren/loren.mk
 include core/dl/dl.mk
 include core/sim/sim.mk
+include core/layers/layers.mk
+include core/engine/engine.mk
+include core/registry/registry.mk
+include core/reroute/reroute.mk
+include core/pipeline/pipeline.mk

@@ -48,7 +48,7 @@ constexpr OptionSpec guid_or_name_option(const char *key, const char *help) {
 // config, max_vls, max_sls, sl_dump, fixed_sl, threads.
 std::span<const OptionSpec> general_option_specs();
 // Every key keiro accepts: the general ones, then each registered engine's
-// (core/engine.cc assembles them from all_engines()).
+// (core/pipeline/pipeline.cc assembles them from all_engines()).
 const std::vector<OptionSpec> &option_specs();
 
 class Options {

@@ -9,8 +9,9 @@
 #include <new>
 #include <string>
 
-#include "core/engine.h"
-#include "core/previous_sls.h"
+#include "core/engine/engine.h"
+#include "core/pipeline/pipeline.h"
+#include "core/reroute/previous_sls.h"
 #include "core/routing.h"
 #include "core/timing.h"
 #include "plugin/install_tables.h"

@@ -25,9 +25,10 @@
 #include <new>
 #include <string>
 
-#include "core/engine.h"
+#include "core/engine/engine.h"
 #include "core/io/path_sl_file.h"
 #include "core/options.h"
+#include "core/registry/registry.h"
 #include "plugin/engine_callbacks.h"
 #include "plugin/osm_logger.h"
 #include "plugin/plugin_state.h"

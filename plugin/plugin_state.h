@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "core/engine.h"
+#include "core/engine/engine.h"
 #include "core/mcast/trees.h"
 #include "core/options.h"
 #include "plugin/routed_state.h"

@@ -10,12 +10,12 @@
 #include <vector>
 
 #include "core/acro/lash_layers.h"
-#include "core/acro/realize.h"
 #include "core/check/verify.h"
 #include "core/io/dump_dir.h"
 #include "core/io/dumps.h"
 #include "core/io/path_sl_file.h"
 #include "core/io/topology_file.h"
+#include "core/layers/realize.h"
 #include "core/minimal/balanced.h"
 #include "core/minimal/dest_trees.h"
 #include "core/minimal/forwarding_index.h"
@@ -112,7 +112,7 @@ int run_acro(const std::vector<std::string> &args) {
   for (const std::string &n : loaded.notes)  // the dumps' own path SLs are not used here
     if (n.find("path SL") == std::string::npos) std::printf("  note: %s\n", n.c_str());
 
-  // ---- ACRO and its realization (core/acro/realize.h) ----
+  // ---- ACRO and its realization (core/layers/realize.h) ----
   const int budget = static_cast<int>(
       std::min<long>(max_vls ? max_vls : kMaxDataVls, std::max<int>(1, f.min_switch_vls())));
   acro::LayerOptions lo;

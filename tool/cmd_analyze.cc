@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/check/verify.h"
-#include "core/engine.h"
+#include "core/engine/engine.h"
 #include "core/io/dump_dir.h"
 #include "core/io/topology_file.h"
 #include "core/log.h"
@@ -19,6 +19,8 @@
 #include "core/metrics/svg.h"
 #include "core/metrics/traffic.h"
 #include "core/options.h"
+#include "core/pipeline/pipeline.h"
+#include "core/registry/registry.h"
 #include "tool/args.h"
 #include "tool/command.h"
 #include "tool/mcast_io.h"

@@ -7,8 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "core/engine.h"
+#include "core/engine/engine.h"
 #include "core/options.h"
+#include "core/registry/registry.h"
 #include "tool/args.h"
 #include "tool/command.h"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/engine.h"
+#include "core/engine/engine.h"
 #include "core/io/dump_dir.h"
 #include "core/io/path_sl_file.h"
 #include "core/log.h"
@@ -14,7 +14,9 @@
 #include "core/metrics/report.h"
 #include "core/metrics/traffic.h"
 #include "core/options.h"
-#include "core/previous_sls.h"
+#include "core/pipeline/pipeline.h"
+#include "core/registry/registry.h"
+#include "core/reroute/previous_sls.h"
 #include "tool/args.h"
 #include "tool/command.h"
 #include "tool/mcast_io.h"

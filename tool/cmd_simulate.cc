@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "core/engine.h"
+#include "core/engine/engine.h"
 #include "core/io/dump_dir.h"
 #include "core/io/mcast_dump.h"
 #include "core/log.h"
@@ -26,6 +26,8 @@
 #include "core/metrics/report.h"
 #include "core/metrics/svg.h"
 #include "core/options.h"
+#include "core/pipeline/pipeline.h"
+#include "core/registry/registry.h"
 #include "core/sim/network.h"
 #include "core/timing.h"
 #include "tool/args.h"

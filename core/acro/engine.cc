@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <string>
 
-#include "core/acro/realize.h"
 #include "core/acro/switch_lids.h"
 #include "core/dl/dl.h"
+#include "core/layers/realize.h"
 #include "core/log.h"
 #include "core/minimal/balanced.h"
 #include "core/minimal/dest_trees.h"
@@ -134,7 +134,7 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   }
   minimal::write_lfts(f, trees, out);
 
-  // 3. The layers realized as SLs and SL2VL (core/acro/realize.h).
+  // 3. The layers realized as SLs and SL2VL (core/layers/realize.h).
   RealizeWording w;
   w.engine = kName;
   w.routes = "the minimal routes of this fabric";

@@ -2,7 +2,7 @@
 // keiro-acro: balanced minimal routing (core/minimal/balanced.h) made free of
 // credit loops by ACRO's virtual layers (core/acro/acro.h), realized on
 // InfiniBand as per-(source switch, destination LID) SLs and SL2VL entries
-// (core/vlmap/vlmap.h); the ACRO + realization chain is core/acro/realize.h,
+// (core/vlmap/vlmap.h); the ACRO + realization chain is core/layers/realize.h,
 // shared with keiro-loren. When ACRO needs more than one layer and every CA
 // route is up*/down* from keiro-dl's root, the destinations holding only
 // switch LIDs are routed up*/down* too (core/acro/switch_lids.h), taken when
@@ -25,8 +25,8 @@
 
 #include <cstdint>
 
-#include "core/acro/realize.h"
-#include "core/engine.h"
+#include "core/engine/engine.h"
+#include "core/layers/realize.h"
 
 namespace keiro::acro {
 
@@ -62,10 +62,10 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
 // The facts of res in rep (add_layer_facts() order) and one INFO line in in.log.
 void report(const EngineInput &in, const EngineResult &res, EngineReport &rep);
 
-// The adapter (RouteFn): read_options, run, report (route_steps(), core/engine.h).
+// The adapter (RouteFn): read_options, run, report (route_steps(), core/engine/engine.h).
 bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep);
 
-// The registry entry (core/engine.cc): names, route function, option keys.
+// The registry entry (core/pipeline/pipeline.cc): names, route function, option keys.
 extern const EngineDesc kEngine;
 
 }  // namespace keiro::acro

@@ -173,7 +173,7 @@ struct Options {
   // The SLs checked are stale: a previous routing's (source_sls from its
   // path-SL file), checked against re-routed tables. A switch-to-switch or
   // last hop on VL 15 is then a drop the re-route set on purpose
-  // (core/incremental.h, step 5: jobs still on an SL the new route could not
+  // (core/reroute/incremental.h, step 5: jobs still on an SL the new route could not
   // keep lose their packets instead of closing a credit loop), counted in
   // Result::stale_drops instead of vl_errors. The tables' own SLs must pass
   // without this: a pair whose SL did not change follows the same entries

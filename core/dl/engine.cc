@@ -6,7 +6,7 @@
 
 #include "core/dl/dl.h"
 #include "core/minimal/forwarding_index.h"
-#include "core/previous_sls.h"
+#include "core/reroute/previous_sls.h"
 #include "core/vlmap/vlmap.h"
 
 namespace keiro::dl {

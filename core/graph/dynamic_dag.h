@@ -10,7 +10,7 @@
 // whose order positions are swapped. Removing the most recently added edge
 // (undo) keeps the order valid.
 //
-// Used by the incremental re-route (core/incremental.h) on the dependency
+// Used by the incremental re-route (core/reroute/incremental.h) on the dependency
 // graph of (channel, VL) pairs, by the multicast trees (core/mcast/trees.h:
 // unicast dependencies plus every tree's, trees removed on rebuild) and by
 // the LASH-style layers of ACRO's

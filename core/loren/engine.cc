@@ -3,13 +3,13 @@
 
 #include <algorithm>
 
-#include "core/acro/realize.h"
+#include "core/layers/realize.h"
 #include "core/loren/layout.h"
 #include "core/loren/loren.h"
 #include "core/minimal/balanced.h"
 #include "core/minimal/dest_trees.h"
 #include "core/minimal/forwarding_index.h"
-#include "core/previous_sls.h"
+#include "core/reroute/previous_sls.h"
 
 namespace keiro::loren {
 
@@ -57,7 +57,7 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
     // After a fault (a switch gone leaves a hole in the grid, which LOREN's
     // forwarding cannot cross) the previous LOREN routing may still be
     // repaired: hand out balanced minimal LFTs as the guide of the
-    // incremental re-route (EngineReport::repair_only, core/incremental.h).
+    // incremental re-route (EngineReport::repair_only, core/reroute/incremental.h).
     if (!can_repair_previous(in)) return engine_error(in.log, kName, err);
     minimal::DestTrees guide;
     std::string why;
@@ -70,7 +70,7 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   minimal::write_lfts(f, lr.trees, out);
 
   // 3. ACRO's layers on LOREN's routes, realized as SLs and SL2VL
-  // (core/acro/realize.h).
+  // (core/layers/realize.h).
   acro::RealizeWording w;
   w.engine = kName;
   w.routes = strprintf("LOREN's routes (t_max %d)", lr.tables.tmax);

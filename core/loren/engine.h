@@ -4,7 +4,7 @@
 // smallest number that works), made free of credit loops by ACRO's virtual
 // layers (core/acro/acro.h) realized as per-(source switch, destination LID)
 // SLs and SL2VL entries (core/vlmap/vlmap.h) -- the same chain as keiro-acro
-// (core/acro/realize.h), on LOREN's next hops instead of balanced minimal
+// (core/layers/realize.h), on LOREN's next hops instead of balanced minimal
 // ones. The ACRO stage follows options acro_seed and acro_max_moves.
 //
 // Fails with one ERROR line when loren_layout is unset or unusable (the line
@@ -24,8 +24,8 @@
 #include <cstdint>
 #include <string>
 
-#include "core/acro/realize.h"
-#include "core/engine.h"
+#include "core/engine/engine.h"
+#include "core/layers/realize.h"
 #include "core/loren/loren.h"
 
 namespace keiro::loren {
@@ -61,10 +61,10 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
 // The facts of res in rep (see above; table_sizes last) and one INFO line in in.log.
 void report(const EngineInput &in, const EngineResult &res, EngineReport &rep);
 
-// The adapter (RouteFn): read_options, run, report (route_steps(), core/engine.h).
+// The adapter (RouteFn): read_options, run, report (route_steps(), core/engine/engine.h).
 bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep);
 
-// The registry entry (core/engine.cc): names, route function, option keys.
+// The registry entry (core/pipeline/pipeline.cc): names, route function, option keys.
 extern const EngineDesc kEngine;
 
 }  // namespace keiro::loren

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "core/previous_sls.h"
+#include "core/reroute/previous_sls.h"
 
 namespace keiro::nue {
 

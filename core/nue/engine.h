@@ -16,7 +16,7 @@
 
 #include <string>
 
-#include "core/engine.h"
+#include "core/engine/engine.h"
 #include "core/nue/nue.h"
 
 namespace keiro::nue {
@@ -38,7 +38,7 @@ void write_tables(const Fabric &f, const NueResult &r, Routing &out);
 // the tables, turns the typed result into rep's facts.
 bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep);
 
-// The registry entry (core/engine.cc): names, route function, option keys.
+// The registry entry (core/pipeline/pipeline.cc): names, route function, option keys.
 extern const EngineDesc kEngine;
 
 }  // namespace keiro::nue

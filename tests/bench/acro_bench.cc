@@ -27,7 +27,7 @@
 #include "core/acro/engine.h"
 #include "core/acro/lash_layers.h"
 #include "core/check/verify.h"
-#include "core/engine.h"
+#include "core/engine/engine.h"
 #include "core/io/topology_file.h"
 #include "core/minimal/balanced.h"
 #include "core/minimal/forwarding_index.h"

@@ -31,9 +31,11 @@
 #include <string>
 #include <vector>
 
-#include "core/engine.h"
+#include "core/engine/engine.h"
 #include "core/loren/loren.h"
 #include "core/minimal/balanced.h"
+#include "core/pipeline/pipeline.h"
+#include "core/registry/registry.h"
 #include "core/topo/rng.h"
 #include "tests/bench/loren_lrt.h"
 

@@ -60,7 +60,7 @@
 #include <vector>
 
 #include "core/check/verify.h"
-#include "core/engine.h"
+#include "core/engine/engine.h"
 #include "core/fabric.h"
 #include "core/io/diag_output.h"
 #include "core/io/dump_dir.h"
@@ -72,6 +72,7 @@
 #include "core/log.h"
 #include "core/loren/layout.h"
 #include "core/options.h"
+#include "core/registry/registry.h"
 #include "core/routing.h"
 
 // AddressSanitizer's hook, present only in sanitized builds.

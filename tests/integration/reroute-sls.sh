@@ -11,7 +11,7 @@
 # same SL), and no WARN line about changed SLs may appear: keiro-nue
 # (destinations keep their layer), keiro-acro, keiro-dl and keiro-loren (on
 # an LRT(64,4,2), 2 HCAs per switch) through the incremental re-route
-# (core/incremental.h). Without the failed switch LOREN's own forwarding
+# (core/reroute/incremental.h). Without the failed switch LOREN's own forwarding
 # loops around the hole in the layout's grid; its previous routing is then
 # repaired (EngineReport::repair_only, one WARN line saying so), and the
 # installed tables must pass both checks as above.

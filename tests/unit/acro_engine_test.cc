@@ -8,8 +8,10 @@
 #include <utility>
 #include <vector>
 
-#include "core/engine.h"
+#include "core/engine/engine.h"
 #include "core/io/topology_file.h"
+#include "core/pipeline/pipeline.h"
+#include "core/registry/registry.h"
 #include "core/topo/fail_links.h"
 #include "core/topo/families.h"
 #include "tests/unit/fabrics.h"

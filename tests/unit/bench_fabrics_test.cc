@@ -13,8 +13,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "core/engine.h"
+#include "core/engine/engine.h"
 #include "core/io/topology_file.h"
+#include "core/pipeline/pipeline.h"
 #include "tests/unit/fabrics.h"
 #include "tests/unit/oracles.h"
 

@@ -13,7 +13,9 @@
 #include "core/check/verify.h"
 #include "core/dl/dl.h"
 #include "core/dl/engine.h"
-#include "core/engine.h"
+#include "core/engine/engine.h"
+#include "core/pipeline/pipeline.h"
+#include "core/registry/registry.h"
 #include "tests/unit/fabrics.h"
 #include "tests/unit/oracles.h"
 

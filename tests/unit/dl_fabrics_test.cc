@@ -17,9 +17,10 @@
 #include <set>
 
 #include "core/dl/dl.h"
-#include "core/engine.h"
+#include "core/engine/engine.h"
 #include "core/minimal/balanced.h"
 #include "core/minimal/forwarding_index.h"
+#include "core/pipeline/pipeline.h"
 #include "tests/unit/fabrics.h"
 #include "tests/unit/oracles.h"
 

@@ -154,7 +154,7 @@ TEST(DlFatTree, ThreeLevelsSpreadOnSlZeroOthersRealized) {
   std::string err;
   ASSERT_TRUE(io::parse_topology(topo::write_net(g), "fattree-4-3", f, err)) << err;
   // dl_subnets=4: with dl_subnets 0 one layer is taken here (see below).
-  // spread_sls=0: the SLs as DL placed them (spare SLs, core/sl_spread.h,
+  // spread_sls=0: the SLs as DL placed them (spare SLs, core/pipeline/sl_spread.h,
   // would move CA paths to copies of SL 0).
   const fixtures::EngineRun run =
       fixtures::run_captured(f, "dl", {.opts = "dl_subnets=4 spread_sls=0", .max_vls = 4});

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// The contract every registered engine (all_engines(), core/engine.h) keeps,
+// The contract every registered engine (all_engines(), core/engine/engine.h) keeps,
 // checked through run_engine() (route + self-check) on small fabrics: a ring
 // and a torus with CAs, parallel links between two switches, LMC 2, and no
 // terminals at all:
@@ -22,7 +22,9 @@
 #include <string>
 #include <vector>
 
-#include "core/engine.h"
+#include "core/engine/engine.h"
+#include "core/pipeline/pipeline.h"
+#include "core/registry/registry.h"
 #include "tests/unit/fabrics.h"
 #include "tests/unit/oracles.h"
 

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // run_engine with a staging step that runs while the self-check runs
-// (core/engine.h): the stage sees the routed tables, and a failed check or a
+// (core/engine/engine.h): the stage sees the routed tables, and a failed check or a
 // failed stage makes run_engine fail with stage_ran set, so that the caller
 // withdraws what it staged.
 #include <gtest/gtest.h>
 
 #include "core/check/verify.h"
-#include "core/engine.h"
+#include "core/engine/engine.h"
+#include "core/pipeline/pipeline.h"
+#include "core/registry/registry.h"
 #include "tests/unit/fabrics.h"
 
 namespace keiro {

@@ -11,6 +11,8 @@
 
 #include "core/io/topology_file.h"
 #include "core/options.h"
+#include "core/pipeline/pipeline.h"
+#include "core/registry/registry.h"
 #include "core/topo/families.h"
 
 namespace keiro::fixtures {

@@ -19,12 +19,13 @@
 #include <utility>
 #include <vector>
 
-#include "core/engine.h"
+#include "core/engine/engine.h"
 #include "core/fabric.h"
 #include "core/log.h"
 #include "core/loren/layout.h"
 #include "core/loren/tables.h"
 #include "core/minimal/dest_trees.h"
+#include "core/pipeline/pipeline.h"
 #include "core/routing.h"
 
 namespace keiro::fixtures {
@@ -187,7 +188,7 @@ struct EngineRun {
 };
 
 // Runs engine `engine` (short or OpenSM name) on f with the options string
-// opts. self_check: through run_engine() (route + self-check, core/engine.h);
+// opts. self_check: through run_engine() (route + self-check, core/engine/engine.h);
 // otherwise the engine's route function alone. Throws std::invalid_argument
 // on an unknown engine or a bad options string.
 struct RunArgs {

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// Option fixed_sl (core/fixed_sl.h) for every engine, and the INFO line
+// Option fixed_sl (core/pipeline/fixed_sl.h) for every engine, and the INFO line
 // run_engine() logs after the self-check about fixed-SL traffic on SL 0.
 // Oracles: check::verify with Options::fixed_sl (tested on hand-made tables
 // in check_verify_test.cc) and the independent walk of
 // fixtures::credit_loop_problem (tests/unit/oracles.h).
-#include "core/fixed_sl.h"
+#include "core/pipeline/fixed_sl.h"
 
 #include <gtest/gtest.h>
 
@@ -14,7 +14,9 @@
 #include <string>
 
 #include "core/check/verify.h"
-#include "core/engine.h"
+#include "core/engine/engine.h"
+#include "core/pipeline/pipeline.h"
+#include "core/registry/registry.h"
 #include "tests/unit/fabrics.h"
 #include "tests/unit/oracles.h"
 
@@ -95,7 +97,7 @@ TEST_P(FixedSlEngine, FixedSl3OnTheTorusAsDocumented) {
   const Fabric f = torus5x5();
   const std::string base = name == "loren" ? loren_layout(f) + " " : "";
   // spread_sls=0: SL 3 stays one the engine left unused (spare SLs,
-  // core/sl_spread.h, would give it a copy of a used SL's VLs).
+  // core/pipeline/sl_spread.h, would give it a copy of a used SL's VLs).
   const fixtures::EngineRun plain =
       fixtures::run_captured(f, e.name, {.opts = base + "spread_sls=0", .max_vls = 4});
   ASSERT_TRUE(plain.ok) << plain.last_line();

@@ -6,8 +6,10 @@
 
 #include <fstream>
 
-#include "core/engine.h"
+#include "core/engine/engine.h"
 #include "core/loren/engine.h"
+#include "core/pipeline/pipeline.h"
+#include "core/registry/registry.h"
 #include "tests/bench/loren_lrt.h"
 #include "tests/unit/fabrics.h"
 

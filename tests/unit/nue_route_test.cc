@@ -12,10 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "core/engine.h"
+#include "core/engine/engine.h"
 #include "core/io/topology_file.h"
 #include "core/nue/engine.h"
 #include "core/nue/nue.h"
+#include "core/pipeline/pipeline.h"
+#include "core/registry/registry.h"
 #include "core/topo/fail_links.h"
 #include "core/topo/families.h"
 #include "core/topo/gen_fabric.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// SL-stable re-routing (core/previous_sls.h, docs/rerouting.md): after a
+// SL-stable re-routing (core/reroute/previous_sls.h, docs/rerouting.md): after a
 // link or switch failure, routing with the previous SLs keeps the SL of
 // every pair still connected (keiro-nue: destinations keep their layer),
 // or as many as the new tables allow with one WARN line counting the rest.
@@ -13,9 +13,11 @@
 #include <string>
 
 #include "core/check/verify.h"
-#include "core/engine.h"
+#include "core/engine/engine.h"
 #include "core/nue/layers.h"
-#include "core/previous_sls.h"
+#include "core/pipeline/pipeline.h"
+#include "core/registry/registry.h"
+#include "core/reroute/previous_sls.h"
 #include "tests/bench/loren_lrt.h"
 #include "tests/unit/fabrics.h"
 #include "tests/unit/oracles.h"
@@ -203,7 +205,7 @@ TEST(Reroute, PerSourceSwitchEnginesRealizeWithPinnedSls) {
   }
 }
 
-// The incremental re-route (core/incremental.h) of keiro-acro, keiro-dl and
+// The incremental re-route (core/reroute/incremental.h) of keiro-acro, keiro-dl and
 // keiro-loren-like per-source-switch engines, over every single link and
 // every single switch failure of the 5x5 torus with 2 CAs per switch: when
 // it is taken (fact incremental=yes) every pair still connected keeps its
@@ -229,7 +231,7 @@ TEST(Reroute, IncrementalKeepsRoutesAndSls) {
       if (kept.rep.get("incremental") != "yes") return;
       ++taken;
       // Taken without routing afresh (nothing new in the fabric: step 0 of
-      // core/previous_sls.h), so without the engine's facts or pins.
+      // core/reroute/previous_sls.h), so without the engine's facts or pins.
       EXPECT_EQ(kept.rep.get("routed_afresh"), "no");
       EXPECT_EQ(kept.rep.get("pinned_paths"), "");
       EXPECT_EQ(kept.rep.get("vls_used"), "");
@@ -270,7 +272,7 @@ TEST(Reroute, IncrementalKeepsRoutesAndSls) {
 // Where no incremental route keeps every SL (keiro-dl on a 6x6x6 torus
 // with 4 VLs, which needs all 4 sub-networks, first routed with
 // spread_sls=0), the relaxed incremental
-// route (core/incremental.h, relax) gives another SL only to paths the
+// route (core/reroute/incremental.h, relax) gives another SL only to paths the
 // failure broke: a single link failure changes few SLs (measured 2026-11-24:
 // 144 of 419,256 pairs for the first link tried; a fresh routing changes
 // about 248,000), each of them a pair whose previous route crossed the
@@ -280,7 +282,7 @@ TEST(Reroute, RelaxedIncrementalChangesOnlyBrokenPaths) {
   const Fabric f0 = fixtures::from_links(216, fixtures::torus_links(6, 6, 6), {.hcas = 2});
   Routed before;
   PreviousSls prev;
-  // Without spare SLs (core/sl_spread.h), which make such failures rare.
+  // Without spare SLs (core/pipeline/sl_spread.h), which make such failures rare.
   ASSERT_NO_FATAL_FAILURE(route_first(f0, "dl", before, prev, "spread_sls=0"));
   int relaxed = 0;
   for (int32_t c = 0; c < f0.num_channels() && relaxed < 2; c += 37) {
@@ -303,7 +305,7 @@ TEST(Reroute, RelaxedIncrementalChangesOnlyBrokenPaths) {
     EXPECT_TRUE(kept.log.contains("changed the SL of " + std::to_string(changed) + " of "));
     EXPECT_EQ(fixtures::credit_loop_problem(f1, kept.r), "");
     // Jobs still on the previous SLs: what the re-route says of their
-    // traffic (core/incremental.h, step 5) is what the independent walk
+    // traffic (core/reroute/incremental.h, step 5) is what the independent walk
     // finds. Without spare SLs the SLs are crowded and some paths find no
     // entry to drop it at before a cycle (measured: 27 of 54 and 3 of 6).
     int64_t drops = 0;
@@ -331,7 +333,7 @@ TEST(Reroute, RelaxedIncrementalChangesOnlyBrokenPaths) {
   EXPECT_EQ(relaxed, 2) << "no single link failure needed the relaxed route";
 }
 
-// Stale SLs (core/incremental.h, step 5), with spare SLs as configured by
+// Stale SLs (core/reroute/incremental.h, step 5), with spare SLs as configured by
 // default: on a 6x6x6 torus with keiro-dl at 4 VLs, the failure of the link
 // of channel 196 (the first of every 7th channel whose re-route must change
 // SLs; measured 2026-11-24: 8 of 93 such failures do, each changing 3
@@ -383,7 +385,7 @@ TEST(Reroute, StaleSlsAreDroppedBeforeTheyCloseACreditLoop) {
   EXPECT_EQ(undropped.rep.get("sls_changed"), kept.rep.get("sls_changed"));
 }
 
-// Fail-in-place with spare SLs (core/sl_spread.h): a 6x6x6 torus with 2 CAs
+// Fail-in-place with spare SLs (core/pipeline/sl_spread.h): a 6x6x6 torus with 2 CAs
 // per switch loses 2 links one after the other, each step re-routed from
 // the step before. With the first routing's SLs spread, keiro-acro (4 VLs)
 // and keiro-dl (8 VLs) take the incremental route at every step and keep

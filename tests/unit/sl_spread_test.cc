@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// Spare SLs (core/sl_spread.h): a first routing of keiro-acro, keiro-dl and
+// Spare SLs (core/pipeline/sl_spread.h): a first routing of keiro-acro, keiro-dl and
 // keiro-loren spreads its paths over every SL up to max_sls without moving
 // any path to another VL. Oracle: every path walked hop by hop here and its
 // VLs compared with the same engine's routing with spread_sls=0, and the
@@ -10,7 +10,7 @@
 #include <set>
 #include <string>
 
-#include "core/engine.h"
+#include "core/engine/engine.h"
 #include "tests/unit/fabrics.h"
 #include "tests/unit/oracles.h"
 

@@ -9,7 +9,7 @@
 // answers N. SL N is realized on the engine's own routes with K VLs through
 // SL2VL entries that depend on (switch, in port, out port) -- one SL can
 // still change VL along a path: ACRO's layers on the routes (as destination
-// trees) realized with one SL (core/acro/realize.h, vlmap with max_sls 1),
+// trees) realized with one SL (core/layers/realize.h, vlmap with max_sls 1),
 // shifted above the engine's VLs. Each VL set is acyclic on its own and
 // they share no (channel, VL) vertex, so any mix is acyclic. When the
 // engine's tables use a single VL on every switch-to-switch hop, SL N simply
@@ -35,7 +35,7 @@
 
 #include <string>
 
-#include "core/engine.h"
+#include "core/engine/engine.h"
 
 namespace keiro {
 

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// The engine registry and the one entry point that the plugin, the tool and
-// the tests use to route: run_engine() calls an engine and then the
-// self-check (core/check/verify.h). A routing that fails the check is never
-// returned as a success.
+// What an engine is: its input (EngineInput), its report (EngineReport), its
+// description (EngineDesc) and the adapter shape every engine shares
+// (EngineSteps, route_steps). Engines include this header; the registry
+// (core/registry/registry.h) lists them and only the pipeline
+// (core/pipeline/pipeline.h) calls them.
 //
-// Error contract: when an engine or the check fails, exactly one line at
-// LogLevel::kError says why, and run_engine() returns false.
+// Error contract: when an engine fails, exactly one line at LogLevel::kError
+// says why, and its RouteFn returns false.
 #pragma once
 
 #include <exception>
@@ -27,7 +28,7 @@ namespace keiro {
 namespace check {
 struct Result;  // core/check/verify.h
 }  // namespace check
-struct PreviousSls;  // core/previous_sls.h
+struct PreviousSls;  // core/reroute/previous_sls.h
 
 // Progress of a long step: phase ("route", "check", ...), units done, total.
 // Called on the routing thread (or, for "check", one call at a time from the
@@ -45,12 +46,12 @@ struct EngineInput {
   ProgressFn progress = {};  // optional (keiro route shows it on a terminal)
   // The previous routing's path SLs (re-routing after a fabric change,
   // docs/rerouting.md), or null: run_engine() then keeps the SLs of the
-  // pairs still connected where the new tables allow (core/previous_sls.h);
+  // pairs still connected where the new tables allow (core/reroute/previous_sls.h);
   // engines may use it too (keiro-nue keeps destinations in their layer).
   // Not used with option fixed_sl.
   const PreviousSls *previous = nullptr;
   // With previous: whether keiro-acro, -dl and -loren realize their routes
-  // with the previous SLs pinned (core/previous_sls.h realization_pins()).
+  // with the previous SLs pinned (core/reroute/previous_sls.h realization_pins()).
   // run_engine() first routes without pins when the incremental re-route
   // can run, which needs the fresh LFTs only, and routes again with pins
   // when it does not keep every SL.
@@ -63,13 +64,13 @@ struct EngineReport {
   double route_seconds = 0, check_seconds = 0;
   // Set by an engine that could not route the fabric itself but handed out
   // guide tables (LFTs only) for the incremental repair of its previous
-  // routing (core/incremental.h): why it could not. run_engine() then takes
+  // routing (core/reroute/incremental.h): why it could not. run_engine() then takes
   // the repaired previous routing or fails with this as the one ERROR line;
   // the guide tables themselves are never used.
   std::string repair_only;
   // Set by a step of run_engine() that already self-checked the tables it
   // hands out, with the self-check's options (the incremental re-route,
-  // core/previous_sls.h): run_engine() then takes this result instead of
+  // core/reroute/previous_sls.h): run_engine() then takes this result instead of
   // checking the same tables again.
   std::shared_ptr<const check::Result> checked;
   // Switches whose min-depth spanning tree (core/graph/spanning_tree.h) the
@@ -139,39 +140,5 @@ bool route_steps(const EngineSteps<Opt, Res> &steps, const EngineInput &in, Rout
     return engine_error(in.log, steps.name, e.what());
   }
 }
-
-const std::vector<EngineDesc> &all_engines();
-// Accepts the short or the OpenSM name.
-const EngineDesc *find_engine(std::string_view name);
-
-// The number of data VLs an engine may use: the smallest VL count of the
-// switch-to-switch channels (the plugin fills them from VLCap capped by
-// OpenSM's max_op_vls), capped by option max_vls. With qos false it is 1 and,
-// when more were available, one INFO line says so.
-int vl_budget(const Fabric &f, const Options &o, bool qos, const char *engine, Logger &log);
-
-// Work that may run while the self-check runs: it gets the routed (not yet
-// checked) tables, may only stage them somewhere nothing uses yet, and
-// returns false (after logging its own ERROR line) if it failed.
-using StageFn = std::function<bool(const Routing &)>;
-
-// Routes and self-checks. out is reset by the engine. With in.previous,
-// between the two the previous SLs are kept where the new tables allow, or
-// one WARN line says how many changed (core/previous_sls.h); without it, the
-// paths of per-source-switch engines are spread over spare SLs for later
-// re-routes (core/sl_spread.h, option spread_sls). When check_out is given,
-// it receives the self-check's result (core/check/verify.h) whenever the
-// check ran, passed or not, so that callers need not check again.
-//
-// stage, if given, runs on the calling thread while the check runs on a
-// second one (both only read out; if no thread can be started, one after
-// the other). run_engine returns true only if the engine, the check and
-// stage all succeeded; the caller must withdraw what stage staged whenever
-// stage ran and run_engine returns false (stage_ran tells). The plugin
-// stages the LFTs and hop tables in OpenSM's new_lft/hops, which OpenSM
-// only sends to the switches when the engine returns success.
-bool run_engine(const EngineDesc &e, const EngineInput &in, Routing &out, EngineReport &rep,
-                check::Result *check_out = nullptr, const StageFn &stage = {},
-                bool *stage_ran = nullptr);
 
 }  // namespace keiro

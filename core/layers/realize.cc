@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // ACRO layers -> VlDemand -> SL2VL realization, shared by keiro-acro and
-// keiro-loren (core/acro/realize.h).
-#include "core/acro/realize.h"
+// keiro-loren (core/layers/realize.h).
+#include "core/layers/realize.h"
 
 #include <algorithm>
 #include <cassert>
@@ -9,7 +9,7 @@
 
 #include "core/acro/acro.h"
 #include "core/log.h"
-#include "core/previous_sls.h"
+#include "core/reroute/previous_sls.h"
 
 namespace keiro::acro {
 

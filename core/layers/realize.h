@@ -6,7 +6,7 @@
 // entries (core/vlmap/vlmap.h), and the VLs/SLs used set on the Routing.
 // Re-routing (EngineInput::previous, docs/rerouting.md): the realization
 // pins the surviving paths to their previous SLs (realization_pins(),
-// core/previous_sls.h; VlMapOptions::pins) and one INFO line says how many
+// core/reroute/previous_sls.h; VlMapOptions::pins) and one INFO line says how many
 // it kept.
 // Follows options acro_seed and acro_max_moves (read once by
 // read_layer_options()); the realization method is the tool's choice
@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "core/acro/acro.h"
-#include "core/engine.h"
+#include "core/engine/engine.h"
 #include "core/minimal/dest_trees.h"
 #include "core/routing.h"
 #include "core/vlmap/vlmap.h"
@@ -77,7 +77,7 @@ bool realize_layers(const EngineInput &in, const minimal::DestTrees &trees, cons
 
 // Adds the facts both engines report, in this order: layers, vls_used,
 // sls_used, paths, first_pass_misfits, evictions, moves, max_efi,
-// acro_seconds, vlmap_seconds, then add_pin_facts() (core/previous_sls.h).
+// acro_seconds, vlmap_seconds, then add_pin_facts() (core/reroute/previous_sls.h).
 void add_layer_facts(const LayerRealization &res, int64_t max_efi, EngineReport &rep);
 
 }  // namespace keiro::acro

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "core/previous_sls.h"
+#include "core/reroute/previous_sls.h"
 
 #include <algorithm>
 #include <memory>
 #include <utility>
 
 #include "core/check/verify.h"
-#include "core/incremental.h"
 #include "core/log.h"
+#include "core/reroute/incremental.h"
 
 namespace keiro {
 
@@ -468,7 +468,7 @@ bool keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
                          : "option keep_sls=0: routed afresh";
   const check::Options co = keep_check_options(in);
   int checks = 0;
-  // Step 1c: the incremental route (core/incremental.h): the previous
+  // Step 1c: the incremental route (core/reroute/incremental.h): the previous
   // tables where the fault left them intact, only broken paths re-routed.
   // The incremental route is for faults: with many new LIDs (an expansion,
   // or LIDs handed out anew) it places every new (switch, LID) path one by

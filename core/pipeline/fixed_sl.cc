@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// Option fixed_sl (core/fixed_sl.h, docs/fixed-sl.md).
-#include "core/fixed_sl.h"
+// Option fixed_sl (core/pipeline/fixed_sl.h, docs/fixed-sl.md).
+#include "core/pipeline/fixed_sl.h"
 
 #include <algorithm>
 #include <array>
 #include <utility>
 
-#include "core/acro/realize.h"
+#include "core/layers/realize.h"
 #include "core/log.h"
 #include "core/minimal/dest_trees.h"
 

@@ -41,7 +41,7 @@
 //     tori, LOREN's grids). Each dependency is tested; a path that fits no
 //     next hop puts its LID first and the whole pass 2 is tried again (2
 //     rounds), then the attempt fails (false, with the reason).
-//  4. Relaxed (relax = true; core/previous_sls.h uses it when no route
+//  4. Relaxed (relax = true; core/reroute/previous_sls.h uses it when no route
 //     keeps every SL): a broken path that fits no next hop with its
 //     previous SL takes the first SL that fits instead, so that only such
 //     paths change SL (counted in IncrementalStats::sl_changed_paths):
@@ -69,7 +69,7 @@
 // The result still goes through the caller's self-check (run_engine()); a
 // restored link or switch is not used by the kept routes until a routing
 // from scratch (the fresh routing is preferred whenever it keeps every SL
-// itself, core/previous_sls.h).
+// itself, core/reroute/previous_sls.h).
 //
 // Time: O(L * S) for the columns plus O(K * (S + C * σ)) for the walks of
 // the K LIDs with their own previous routes (K <= L; L LIDs, S switches, C
@@ -87,7 +87,7 @@
 #include <string>
 
 #include "core/fabric.h"
-#include "core/previous_sls.h"
+#include "core/reroute/previous_sls.h"
 #include "core/routing.h"
 
 namespace keiro {

@@ -15,7 +15,7 @@
 // LID) pair survives when both LIDs survive and, for per-source-switch SLs,
 // the source's switch had a row before.
 //
-// run_engine() (core/engine.h) uses EngineInput::previous:
+// run_engine() (core/engine/engine.h) uses EngineInput::previous:
 //  0. before routing, per-source-switch engines: when the fabric has no new
 //     switch or LID, the incremental route alone (reroute_without_engine()
 //     below); taken when it keeps every SL, else the engine routes:
@@ -33,7 +33,7 @@
 //     only labels of the engine's VL patterns (ACRO/DL/LOREN's realization
 //     and Nue's layer order number them arbitrarily);
 //  1c. per-source-switch engines with option incremental (default 1): the
-//     incremental route (core/incremental.h) -- previous routes and SL2VL
+//     incremental route (core/reroute/incremental.h) -- previous routes and SL2VL
 //     entries where the fault left them intact, broken paths re-routed on
 //     their old SLs -- self-checked and taken when it keeps every SL (one
 //     INFO line; facts incremental, kept_lft_entries, repaired_lft_entries,
@@ -70,7 +70,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/engine.h"
+#include "core/engine/engine.h"
 #include "core/fabric.h"
 #include "core/minimal/dest_trees.h"
 #include "core/routing.h"
@@ -85,7 +85,7 @@ struct PreviousSls {
   std::vector<uint8_t> dest_sl;     // kPerDestination: SL by LID (check::kNoPathSl: none)
   // kPerSourceSwitch: by source switch GUID, the SL by destination LID.
   std::unordered_map<uint64_t, std::vector<uint8_t>> switch_sl;
-  // kPerSourceSwitch only, for the incremental re-route (core/incremental.h):
+  // kPerSourceSwitch only, for the incremental re-route (core/reroute/incremental.h):
   // by switch GUID, its previous LFT (out port by LID), the GUID behind each
   // port (switch GUID or CA/router port GUID; 0: nothing) and its SL2VL
   // entries [(in * (ports + 1) + out) * 16 + SL].
@@ -177,7 +177,7 @@ bool keep_previous_sls(const EngineDesc &e, const EngineInput &in, Routing &out,
 // (every switch of in.fabric had tables with the same ports, every LID the
 // same owner; switches, links and end ports may be gone, links back), the
 // incremental route alone
-// (core/incremental.h) with no guide LFTs -- a broken switch takes the
+// (core/reroute/incremental.h) with no guide LFTs -- a broken switch takes the
 // routed neighbour with the shortest route -- self-checked and taken when it
 // keeps every SL: out = its tables, one INFO line, facts incremental,
 // incremental_seconds, the LFT counts, sls_kept=yes, routed_afresh=no.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "core/incremental.h"
+#include "core/reroute/incremental.h"
 
 #include <algorithm>
 #include <bit>

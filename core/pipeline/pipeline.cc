@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "core/engine.h"
+#include "core/pipeline/pipeline.h"
 
 #include <algorithm>
 #include <bit>
@@ -8,61 +8,14 @@
 #include <system_error>
 #include <thread>
 
-#include "core/acro/engine.h"
 #include "core/check/verify.h"
-#include "core/dl/engine.h"
-#include "core/fixed_sl.h"
-#include "core/loren/engine.h"
 #include "core/mcast/sl_column.h"
-#include "core/nue/engine.h"
-#include "core/previous_sls.h"
-#include "core/sl_spread.h"
+#include "core/pipeline/fixed_sl.h"
+#include "core/pipeline/sl_spread.h"
+#include "core/reroute/previous_sls.h"
 #include "core/timing.h"
 
 namespace keiro {
-
-void EngineReport::set(const std::string &key, const std::string &value) {
-  for (auto &[k, v] : facts)
-    if (k == key) {
-      v = value;
-      return;
-    }
-  add(key, value);
-}
-
-std::string EngineReport::get(const std::string &key) const {
-  for (const auto &[k, v] : facts)
-    if (k == key) return v;
-  return {};
-}
-
-const std::vector<EngineDesc> &all_engines() {
-  // The registry: one line per engine.
-  static const std::vector<EngineDesc> engines = {
-      nue::kEngine,
-      acro::kEngine,
-      loren::kEngine,
-      dl::kEngine,
-  };
-  return engines;
-}
-
-const std::vector<OptionSpec> &option_specs() {
-  static const std::vector<OptionSpec> specs = [] {
-    const std::span<const OptionSpec> general = general_option_specs();
-    std::vector<OptionSpec> all(general.begin(), general.end());
-    for (const EngineDesc &e : all_engines())
-      all.insert(all.end(), e.options.begin(), e.options.end());
-    return all;
-  }();
-  return specs;
-}
-
-const EngineDesc *find_engine(std::string_view name) {
-  for (const EngineDesc &e : all_engines())
-    if (name == e.name || name == e.osm_name) return &e;
-  return nullptr;
-}
 
 int vl_budget(const Fabric &f, const Options &o, bool qos, const char *engine, Logger &log) {
   const int fabric_vls = std::max<int>(1, f.min_switch_vls());
@@ -116,7 +69,7 @@ void isolate_mcast_sl(const EngineDesc &e, const EngineInput &in, int fixed_sl, 
                       EngineReport &rep) {
   if (!in.qos || in.max_vls < 2 || in.options.get_int("mcast_trees") == 0) return;
   const int sl = static_cast<int>(in.options.get_int("mcast_sl"));
-  if (sl == fixed_sl) return;  // SL N's entries realize every path (core/fixed_sl.h)
+  if (sl == fixed_sl) return;  // SL N's entries realize every path (core/pipeline/fixed_sl.h)
   // SL 0's verdict for all traffic (the fixed-SL INFO line) must not get worse.
   const mcast::SlColumn c =
       mcast::isolate_sl(in.fabric, out, static_cast<uint8_t>(sl), in.max_vls, sl == 0,
@@ -161,7 +114,7 @@ bool run_engine(const EngineDesc &e, const EngineInput &budget, Routing &out, En
     EngineInput first = in;
     first.pin_previous = !(previous && can_repair_previous(in));
     // When no switch or LID is new, the incremental route may need no
-    // engine routing at all (core/previous_sls.h, step 0).
+    // engine routing at all (core/reroute/previous_sls.h, step 0).
     if (!(previous && reroute_without_engine(e, in, out, rep))) {
       if (!e.route(first, out, rep)) return false;
       // With rep.repair_only the engine's tables are a guide only: the
@@ -170,7 +123,7 @@ bool run_engine(const EngineDesc &e, const EngineInput &budget, Routing &out, En
         return engine_error(in.log, e.osm_name, rep.repair_only);
     }
     // A first routing whose SLs later re-routes will keep: spare SLs
-    // (core/sl_spread.h). Not with QoS off (the CAs' SL2VL is not
+    // (core/pipeline/sl_spread.h). Not with QoS off (the CAs' SL2VL is not
     // programmed, so SLs other than 0 are unsafe) or 1 VL (no VL to choose).
     if (!previous && in.qos && in.max_vls > 1 && in.options.get_int("keep_sls") != 0 &&
         in.options.get_int("spread_sls") != 0) {
@@ -203,7 +156,7 @@ bool run_engine(const EngineDesc &e, const EngineInput &budget, Routing &out, En
     if (in.progress)
       co.progress = [&in](int64_t done, int64_t total) { in.progress("check", done, total); };
     // With fixed_sl: the SA's SLs and SL fixed_sl in one graph, which
-    // proves both alone as well (core/fixed_sl.h).
+    // proves both alone as well (core/pipeline/fixed_sl.h).
     co.fixed_sl = fixed_sl;
     co.fixed_sl_mixed = fixed_sl >= 0;
     if (fixed_sl < 0) co.project_sl = 0;

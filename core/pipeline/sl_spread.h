@@ -7,7 +7,7 @@
 //
 // Why: an SL2VL entry (switch, in port, out port, SL) is shared by every
 // path with that SL over that turn, to every destination. After a fault the
-// incremental re-route (core/incremental.h) must take each broken path
+// incremental re-route (core/reroute/incremental.h) must take each broken path
 // around the fault on its old SL, over entries the intact paths of that SL
 // already fix; the fewer destinations share an SL, the fewer entries are
 // fixed and the more detours stay free of credit loops. Measured on the

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "core/sl_spread.h"
+#include "core/pipeline/sl_spread.h"
 
 #include <algorithm>
 #include <array>

@@ -1,0 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# The pipeline: the only code that calls an engine (docs/architecture.md).
+libkeirocore_la_SOURCES += core/pipeline/pipeline.cc core/pipeline/pipeline.h \
+	core/pipeline/fixed_sl.cc core/pipeline/fixed_sl.h core/pipeline/sl_spread.cc core/pipeline/sl_spread.h
