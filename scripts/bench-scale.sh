@@ -105,7 +105,7 @@ print('\t'.join([fam, fab, eng, str(d.get('fabric', {}).get('switches', '-')),
                  str(d.get('fabric', {}).get('lids', '-')), t, wall, user,
                  '%.0f' % (int(rss) / 1024), fmt(d.get('route_seconds')), fmt(check.get('seconds')),
                  phases or '-', str(d.get('vls_used', '-')),
-                 # the engine's SLs; spread over spare SLs (core/sl_spread.h): "7 (16)"
+                 # the engine's SLs; spread over spare SLs (core/pipeline/sl_spread.h): "7 (16)"
                  str(d.get('sls_used', '-')) if 'sls_routed' not in facts else
                  '%s (%s)' % (facts['sls_routed'], d.get('sls_used', '-')), result]))
 EOF
