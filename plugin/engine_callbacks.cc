@@ -11,6 +11,7 @@
 
 #include "core/engine/engine.h"
 #include "core/pipeline/pipeline.h"
+#include "core/pipeline/settings.h"
 #include "core/reroute/previous_sls.h"
 #include "core/routing.h"
 #include "core/timing.h"
@@ -96,39 +97,39 @@ int route(EngineRun &run, OsmLogger &log) {
   const bool qos = subn.opt.qos != 0;
   EngineInput in{f, opt, log};
   in.qos = qos;
-  in.max_vls = vl_budget(f, opt, qos, e.osm_name, log);
-  in.max_sls = static_cast<int>(opt.get_int("max_sls"));
+  const pipeline::Settings settings = pipeline::read_settings(opt);
+  in.max_vls = pipeline::vl_budget(f, opt, qos, e.osm_name, log);
+  in.max_sls = settings.max_sls;
   // SL-stable re-routing (docs/rerouting.md): the SLs this engine handed out
   // in the last accepted routing, keyed by GUIDs and LIDs.
   PreviousSls previous;
-  if (run.owned) {
-    previous = capture_previous_sls(run.owned->fabric(), run.owned->routing());
-    in.previous = &previous;
-  }
+  if (run.owned) previous = capture_previous_sls(run.owned->fabric(), run.owned->routing());
   Routing r;
   EngineReport rep;
   // The tables go into OpenSM's new_lft/hops while the self-check runs; a
   // failed check withdraws them (OpenSM sends nothing unless we succeed).
   long routed = 0;
+  bool staged = false;
   double install_s = 0;
-  const StageFn stage = [&](const Routing &routed_tables) {
+  pipeline::RouteExtras x;
+  x.previous = run.owned ? &previous : nullptr;
+  x.stage_ran = &staged;
+  x.stage = [&](const Routing &routed_tables) {
     const auto t1 = std::chrono::steady_clock::now();
     // Every hop row only when OpenSM will dump them (install_tables.h).
-    routed =
-        install_tables(f, routed_tables, sf.osm_switch, static_cast<int>(opt.get_int("threads")),
-                       osm_log_is_active(&run.osm->log, OSM_LOG_ROUTING) != 0);
+    routed = install_tables(f, routed_tables, sf.osm_switch, settings.threads,
+                            osm_log_is_active(&run.osm->log, OSM_LOG_ROUTING) != 0);
     install_s = seconds_since(t1);
     return true;
   };
-  bool staged = false;
   bool ok = false;
   try {
-    ok = run_engine(e, in, r, rep, nullptr, stage, &staged);
+    ok = pipeline::route(e, in, r, rep, x);
   } catch (...) {
     if (staged) withdraw_tables(sf.osm_switch);
     throw;
   }
-  if (!ok) {  // run_engine logged the one ERROR line
+  if (!ok) {  // the pipeline logged the one ERROR line
     if (staged) withdraw_tables(sf.osm_switch);
     return -1;
   }
@@ -270,7 +271,7 @@ int setup_engine(osm_routing_engine_t *re, osm_opensm_t *osm) {
   re->path_sl = path_sl;
   // mcast_trees=0 leaves OpenSM's own builder (comparison only: it can loop).
   re->mcast_build_stree =
-      reg->plugin->options.get_int("mcast_trees") != 0 ? mcast_build_stree : nullptr;
+      pipeline::read_settings(reg->plugin->options).mcast_trees ? mcast_build_stree : nullptr;
   re->destroy = destroy;
   return 0;
 }

@@ -9,6 +9,7 @@
 #include "core/log.h"
 #include "core/mcast/check.h"
 #include "core/mcast/trees.h"
+#include "core/pipeline/settings.h"
 #include "plugin/osm_logger.h"
 #include "plugin/plugin_state.h"
 #include "plugin/routed_state.h"
@@ -138,7 +139,9 @@ int build(EngineRun &run, osm_mgrp_box_t *mbox, OsmLogger &log) {
     std::string err;
     run.mcast = mcast::Router::create(
         st->fabric(), st->routing(),
-        mcast::router_options(run.reg->plugin->options, run.mcast_roots), err);
+        pipeline::router_options(pipeline::read_settings(run.reg->plugin->options),
+                                 run.mcast_roots),
+        err);
     run.mcast_failed = !run.mcast;
     if (!run.mcast) log.error(kErrRouting, std::string(name) + ": no multicast trees: " + err);
   }

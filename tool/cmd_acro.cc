@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "core/acro/lash_layers.h"
 #include "core/check/verify.h"
 #include "core/io/dump_dir.h"
 #include "core/io/dumps.h"
 #include "core/io/path_sl_file.h"
 #include "core/io/topology_file.h"
+#include "core/layers/lash_layers.h"
 #include "core/layers/realize.h"
 #include "core/minimal/balanced.h"
 #include "core/minimal/dest_trees.h"
@@ -121,16 +121,17 @@ int run_acro(const std::vector<std::string> &args) {
               : method == "bestfit" ? vlmap::VlMapOptions::kBestFit
               : method == "repair"  ? vlmap::VlMapOptions::kRepair
                                     : vlmap::VlMapOptions::kTree;
-  const Options no_options;
   NullLogger quiet;  // the failures are printed below, in this command's words
-  const EngineInput in{f, no_options, quiet, budget, static_cast<int>(max_sls)};
+  acro::LayerBudget b;
+  b.max_vls = budget;
+  b.max_sls = static_cast<int>(max_sls);
   acro::RealizeWording wording;
   wording.engine = "keiro acro";
   Routing r;
   r.reset(f, Routing::SlScope::kPerSourceSwitch);
   minimal::write_lfts(f, trees, r);
   acro::LayerRealization res;
-  const bool ok = acro::realize_layers(in, trees, lo, wording, r, res);
+  const bool ok = acro::realize_layers(f, b, quiet, trees, lo, wording, r, res);
   if (res.outcome == acro::LayerRealization::kAcroFailed) {
     std::fprintf(stderr, "keiro acro: %s\n", res.error.c_str());
     return 1;

@@ -20,6 +20,7 @@
 #include "core/metrics/traffic.h"
 #include "core/options.h"
 #include "core/pipeline/pipeline.h"
+#include "core/pipeline/settings.h"
 #include "core/registry/registry.h"
 #include "tool/args.h"
 #include "tool/command.h"
@@ -249,12 +250,11 @@ int run_analyze(const std::vector<std::string> &args) {
         topo_read = true;
       }
       ToolLogger log(false);  // ERROR lines only
-      const int budget = vl_budget(topo, options, true, e->osm_name, log);
-      EngineInput ein{topo, options, log, budget, static_cast<int>(options.get_int("max_sls")),
-                      true};
+      const int budget = pipeline::vl_budget(topo, options, true, e->osm_name, log);
+      EngineInput ein{topo, options, log, budget, pipeline::read_settings(options).max_sls, true};
       Routing r;
       EngineReport rep;
-      if (!run_engine(*e, ein, r, rep)) return 1;
+      if (!pipeline::route(*e, ein, r, rep)) return 1;
       g.label = e->osm_name;
       g.engine = e->osm_name;
       g.route_seconds = rep.route_seconds;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // keiro route: routes a topology file offline with one engine, self-checks
-// the tables (run_engine), writes them in OpenSM's dump formats and prints
+// the tables (pipeline::route), writes them in OpenSM's dump formats and prints
 // the routing's figures.
 #include <cstdio>
 #include <string>
@@ -15,6 +15,7 @@
 #include "core/metrics/traffic.h"
 #include "core/options.h"
 #include "core/pipeline/pipeline.h"
+#include "core/pipeline/settings.h"
 #include "core/registry/registry.h"
 #include "core/reroute/previous_sls.h"
 #include "tool/args.h"
@@ -91,8 +92,8 @@ int run_route(const std::vector<std::string> &args) {
   if (!read.options(opt_text, options) || !read.fabric(topology, ropt, f)) return 2;
 
   ToolLogger log(verbose);
-  const int budget = vl_budget(f, options, qos, e->osm_name, log);
-  EngineInput in{f, options, log, budget, static_cast<int>(options.get_int("max_sls")), qos};
+  const int budget = pipeline::vl_budget(f, options, qos, e->osm_name, log);
+  EngineInput in{f, options, log, budget, pipeline::read_settings(options).max_sls, qos};
   PreviousSls previous;
   if (!previous_dir.empty()) {
     io::LoadOptions lo;
@@ -104,7 +105,6 @@ int run_route(const std::vector<std::string> &args) {
                                       ": needs keiro-path-sl.dump, not per-source-LID SLs");
     lr.routing.engine = lr.engine;
     previous = capture_previous_sls(lr.fabric, lr.routing);
-    in.previous = &previous;
   }
   ProgressLine progress("route");
   if (progress.enabled())
@@ -117,7 +117,10 @@ int run_route(const std::vector<std::string> &args) {
   EngineReport rep;
   metrics::RoutingFigures fig;
   // The engine or the check logged the ERROR line; fig.check is the self-check's result.
-  const bool routed = run_engine(*e, in, r, rep, &fig.check);
+  pipeline::RouteExtras x;
+  x.previous = previous.empty() ? nullptr : &previous;
+  x.check_out = &fig.check;
+  const bool routed = pipeline::route(*e, in, r, rep, x);
   progress.clear();
   if (!routed) return 1;
   fig.check.seconds = rep.check_seconds;

@@ -27,6 +27,7 @@
 #include "core/metrics/svg.h"
 #include "core/options.h"
 #include "core/pipeline/pipeline.h"
+#include "core/pipeline/settings.h"
 #include "core/registry/registry.h"
 #include "core/sim/network.h"
 #include "core/timing.h"
@@ -843,11 +844,11 @@ int run_simulate(const std::vector<std::string> &args) {
       if (lopt.lmc >= 0) ropt.lmc = static_cast<uint8_t>(lopt.lmc);
       if (!read.fabric(lopt.topology, ropt, lr.fabric)) return 2;
       ToolLogger log(false);
-      const int budget = vl_budget(lr.fabric, options, true, e->osm_name, log);
-      EngineInput ein{lr.fabric, options, log, budget, static_cast<int>(options.get_int("max_sls")),
+      const int budget = pipeline::vl_budget(lr.fabric, options, true, e->osm_name, log);
+      EngineInput ein{lr.fabric, options, log, budget, pipeline::read_settings(options).max_sls,
                       true};
       EngineReport rep;
-      if (!run_engine(*e, ein, lr.routing, rep)) return 1;
+      if (!pipeline::route(*e, ein, lr.routing, rep)) return 1;
       in->engine = in->label = e->osm_name;
       in->what = lopt.topology;
     } else {

@@ -11,6 +11,7 @@
 #include "core/io/mcast_dump.h"
 #include "core/log.h"
 #include "core/mcast/trees.h"
+#include "core/pipeline/settings.h"
 
 namespace keiro::tool {
 
@@ -104,10 +105,11 @@ bool read_mcast_groups(const std::string &spec, const Fabric &f, int sl,
 int route_mcast(const Fabric &f, const Routing &r, const Options &opt, const std::string &spec,
                 const std::vector<int32_t> &hint_roots, McastInput &out, mcast::Result &res,
                 std::string &err) {
-  const int sl = static_cast<int>(opt.get_int("mcast_sl"));
+  const pipeline::Settings settings = pipeline::read_settings(opt);
+  const int sl = settings.mcast_sl;
   if (!read_mcast_groups(spec, f, sl, out.groups, err)) return 2;
   out.present = out.members_known = true;
-  const mcast::RouterOptions ro = mcast::router_options(opt, hint_roots);
+  const mcast::RouterOptions ro = pipeline::router_options(settings, hint_roots);
   auto router = mcast::Router::create(f, r, ro, err);
   if (!router) return 1;
   std::string failed;

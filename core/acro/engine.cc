@@ -36,7 +36,8 @@ constexpr int32_t kConsistency = 5;
 }  // namespace
 
 bool read_options(const EngineInput &in, EngineOptions &out) {
-  out.layers = read_layer_options(in.options);
+  out.layers.seed = static_cast<uint64_t>(in.options.get_int("acro_seed"));
+  out.layers.max_moves = in.options.get_int("acro_max_moves");
   out.per_lid = in.options.get_int("acro_per_lid") != 0;
   return true;
 }
@@ -139,7 +140,9 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   w.engine = kName;
   w.routes = "the minimal routes of this fabric";
   w.sl_hint = true;
-  if (!realize_layers(in, trees, opt.layers, w, out, res.layers, &layers)) return false;
+  if (!realize_layers(f, layer_budget(in, trees), in.log, trees, opt.layers, w, out, res.layers,
+                      &layers))
+    return false;
   res.trees = trees.num_dests();
   res.max_efi = minimal::forwarding_index(f, trees).max;
   return true;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // keiro-acro: balanced minimal routing (core/minimal/balanced.h) made free of
-// credit loops by ACRO's virtual layers (core/acro/acro.h), realized on
+// credit loops by ACRO's virtual layers (core/layers/acro.h), realized on
 // InfiniBand as per-(source switch, destination LID) SLs and SL2VL entries
 // (core/vlmap/vlmap.h); the ACRO + realization chain is core/layers/realize.h,
 // shared with keiro-loren. When ACRO needs more than one layer and every CA

@@ -5,8 +5,8 @@
 #include <string>
 
 #include "core/dl/dl.h"
+#include "core/layers/pins.h"
 #include "core/minimal/forwarding_index.h"
-#include "core/reroute/previous_sls.h"
 #include "core/vlmap/vlmap.h"
 
 namespace keiro::dl {
@@ -143,10 +143,10 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
     vo.max_vls = dlo.layers;
     vo.max_sls = split ? opt.max_sls - 1 : opt.max_sls;
     vo.seed = opt.dl.seed + 1;
-    vo.threads = static_cast<int>(in.options.get_int("threads"));
+    vo.threads = in.threads;
     // Re-routing: surviving paths keep their previous SLs where the new
     // routes allow (docs/rerouting.md); split: the realization's SL q is q + 1.
-    const std::vector<int8_t> pins = realization_pins(in, kName, todo.trees, split ? 1 : 0);
+    const std::vector<int8_t> pins = layers::pins(f, in.hints, todo.trees, split ? 1 : 0);
     vo.pins = pins;
     if (!vlmap::realize(f, todo.trees, demand, vo, split ? shifted : out, vs, realize_err))
       return false;
@@ -154,7 +154,7 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
       shift_sls(f, upper.trees, shifted, out);
       ++vs.sls_used;
     }
-    if (vs.pins > 0) log_pins(in.log, kName, vs);
+    if (vs.pins > 0) layers::log_pins(in.log, kName, vs);
     return true;
   };
   bool ok = attempt();
@@ -227,7 +227,7 @@ void report(const EngineInput &in, const EngineResult &res, EngineReport &rep) {
   rep.add("choices", o.slack ? "slack" : "lowest");
   rep.add("one_layer", res.one_layer ? 1 : 0);
   rep.add("consistent_next_hops", res.consistent ? 1 : 0);
-  add_pin_facts(res.vlmap, rep);
+  layers::add_pin_facts(res.vlmap, rep);
   in.log.logf(LogLevel::kInfo,
               "%s: %s, %d sub-network%s (%d needed), root %s, policy %s: average %.3f hops, "
               "max edge forwarding index %lld; realized with %d VL%s and %d SL%s",

@@ -18,17 +18,13 @@
 #include <utility>
 #include <vector>
 
+#include "core/engine/hints.h"
 #include "core/fabric.h"
 #include "core/log.h"
 #include "core/options.h"
 #include "core/routing.h"
 
 namespace keiro {
-
-namespace check {
-struct Result;  // core/check/verify.h
-}  // namespace check
-struct PreviousSls;  // core/reroute/previous_sls.h
 
 // Progress of a long step: phase ("route", "check", ...), units done, total.
 // Called on the routing thread (or, for "check", one call at a time from the
@@ -44,18 +40,14 @@ struct EngineInput {
   int max_sls = 16;          // SL budget
   bool qos = true;           // false: OpenSM will not program SL2VL, so only VL 0 exists
   ProgressFn progress = {};  // optional (keiro route shows it on a terminal)
-  // The previous routing's path SLs (re-routing after a fabric change,
-  // docs/rerouting.md), or null: run_engine() then keeps the SLs of the
-  // pairs still connected where the new tables allow (core/reroute/previous_sls.h);
-  // engines may use it too (keiro-nue keeps destinations in their layer).
-  // Not used with option fixed_sl.
-  const PreviousSls *previous = nullptr;
-  // With previous: whether keiro-acro, -dl and -loren realize their routes
-  // with the previous SLs pinned (core/reroute/previous_sls.h realization_pins()).
-  // run_engine() first routes without pins when the incremental re-route
-  // can run, which needs the fresh LFTs only, and routes again with pins
-  // when it does not keep every SL.
-  bool pin_previous = true;
+  int threads = 0;           // worker threads (option threads; 0: the machine's cores, at most 8)
+  // The SL keiro's multicast trees use (option mcast_sl), or -1 when keiro
+  // builds no trees or their SL is renamed (fixed_sl): an engine may keep
+  // turns free for them (keiro-nue reserves that layer's escape tree).
+  int mcast_sl = -1;
+  // Typed hints of a re-route (core/engine/hints.h), or null on a first
+  // routing. Only the pipeline sets them.
+  const RerouteHints *hints = nullptr;
 };
 
 // What an engine tells about its run, for logs and summaries.
@@ -64,15 +56,10 @@ struct EngineReport {
   double route_seconds = 0, check_seconds = 0;
   // Set by an engine that could not route the fabric itself but handed out
   // guide tables (LFTs only) for the incremental repair of its previous
-  // routing (core/reroute/incremental.h): why it could not. run_engine() then takes
+  // routing (core/reroute/incremental.h): why it could not. The pipeline then takes
   // the repaired previous routing or fails with this as the one ERROR line;
   // the guide tables themselves are never used.
   std::string repair_only;
-  // Set by a step of run_engine() that already self-checked the tables it
-  // hands out, with the self-check's options (the incremental re-route,
-  // core/reroute/previous_sls.h): run_engine() then takes this result instead of
-  // checking the same tables again.
-  std::shared_ptr<const check::Result> checked;
   // Switches whose min-depth spanning tree (core/graph/spanning_tree.h) the
   // engine kept free for multicast on the multicast SL (keiro-nue: the
   // escape-tree root of that SL's layer, every turn of its tree reserved);

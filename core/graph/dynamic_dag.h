@@ -14,7 +14,7 @@
 // graph of (channel, VL) pairs, by the multicast trees (core/mcast/trees.h:
 // unicast dependencies plus every tree's, trees removed on rebuild) and by
 // the LASH-style layers of ACRO's
-// comparison (core/acro/lash_layers.h) on one layer's channels; keiro-nue's
+// comparison (core/layers/lash_layers.h) on one layer's channels; keiro-nue's
 // CDG (core/nue/cdg.h) has its own, specialised to one layer's channel turns
 // (edge states and tentative use).
 //

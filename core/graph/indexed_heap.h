@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // An indexed 4-ary min-heap over the items 0..n-1 with decrease-key, for
 // Dijkstra-style searches (Nue, core/nue/dijkstra.h) and greedy orders
-// (ACRO, core/acro/acro.cc). One implementation; the order policy says where
+// (ACRO, core/layers/acro.cc). One implementation; the order policy says where
 // the keys live:
 //  - StoredKeys<Key>: each item's key is kept in the heap array next to the
 //    item (no indirection when sifting). push_or_decrease(item, key) and

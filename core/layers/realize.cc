@@ -7,9 +7,9 @@
 #include <cassert>
 #include <utility>
 
-#include "core/acro/acro.h"
+#include "core/layers/acro.h"
+#include "core/layers/pins.h"
 #include "core/log.h"
-#include "core/reroute/previous_sls.h"
 
 namespace keiro::acro {
 
@@ -31,17 +31,20 @@ std::string all_sls_hint(const Fabric &f, const minimal::DestTrees &trees,
 }
 }  // namespace
 
-LayerOptions read_layer_options(const Options &o) {
-  LayerOptions lo;
-  lo.seed = static_cast<uint64_t>(o.get_int("acro_seed"));
-  lo.max_moves = o.get_int("acro_max_moves");
-  return lo;
+LayerBudget layer_budget(const EngineInput &in, const minimal::DestTrees &trees) {
+  LayerBudget b;
+  b.max_vls = in.max_vls;
+  b.max_sls = in.max_sls;
+  b.qos = in.qos;
+  b.threads = in.threads;
+  b.pins = layers::pins(in.fabric, in.hints, trees);
+  return b;
 }
 
-bool realize_layers(const EngineInput &in, const minimal::DestTrees &trees, const LayerOptions &lo,
+bool realize_layers(const Fabric &f, const LayerBudget &b, Logger &log,
+                    const minimal::DestTrees &trees, const LayerOptions &lo,
                     const RealizeWording &w, Routing &out, LayerRealization &res,
                     AcroResult *given) {
-  const Fabric &f = in.fabric;
   assert(out.sl_scope() == Routing::SlScope::kPerSourceSwitch &&
          "acro::realize_layers: out must be reset with SlScope::kPerSourceSwitch");
   std::string err;
@@ -54,7 +57,7 @@ bool realize_layers(const EngineInput &in, const minimal::DestTrees &trees, cons
   if (!given && !assign(f, trees, ao, acro, err)) {
     res.outcome = LayerRealization::kAcroFailed;
     res.error = err;
-    return engine_error(in.log, w.engine, err);
+    return engine_error(log, w.engine, err);
   }
   res.layers = acro.num_layers;
   res.max_height = acro.max_height;
@@ -65,12 +68,12 @@ bool realize_layers(const EngineInput &in, const minimal::DestTrees &trees, cons
     for (int32_t s = 0; s < f.num_switches(); ++s)
       if (s != trees.root[k] && acro.hop_layer(k, s) < layers)
         ++res.hops_per_layer[acro.hop_layer(k, s)];
-  if (layers > in.max_vls) {
+  if (layers > b.max_vls) {
     res.outcome = LayerRealization::kTooFewVls;
-    in.log.logf(LogLevel::kError, "%s: ACRO needs %d VLs for %s, only %d allowed%s", w.engine,
-                layers, w.routes.c_str(), in.max_vls,
-                in.qos ? " (option max_vls, the ports' VLCap and OpenSM's max_op_vls)"
-                       : " (QoS is off: turn on 'qos TRUE' so that SL2VL tables are programmed)");
+    log.logf(LogLevel::kError, "%s: ACRO needs %d VLs for %s, only %d allowed%s", w.engine, layers,
+             w.routes.c_str(), b.max_vls,
+             b.qos ? " (option max_vls, the ports' VLCap and OpenSM's max_op_vls)"
+                   : " (QoS is off: turn on 'qos TRUE' so that SL2VL tables are programmed)");
     return false;
   }
 
@@ -79,16 +82,15 @@ bool realize_layers(const EngineInput &in, const minimal::DestTrees &trees, cons
   demand.rank = std::move(acro.rank);
   demand.rank_rows = acro.num_layers;
   vlmap::VlMapOptions vo;
-  vo.max_vls = in.max_vls;
-  vo.max_sls = in.max_sls;
+  vo.max_vls = b.max_vls;
+  vo.max_sls = b.max_sls;
   vo.seed = lo.seed + 1;
   vo.max_moves = lo.max_moves;
   vo.method = lo.method;
-  vo.threads = static_cast<int>(in.options.get_int("threads"));
+  vo.threads = b.threads;
   // Re-routing: the surviving paths keep their previous SLs where the new
   // routes allow (docs/rerouting.md).
-  const std::vector<int8_t> pins = realization_pins(in, w.engine, trees);
-  vo.pins = pins;
+  vo.pins = b.pins;
   vlmap::VlMapStats &vs = res.vlmap;
   if (!vlmap::realize(f, trees, demand, vo, out, vs, err)) {
     res.outcome = LayerRealization::kUnrealized;
@@ -101,11 +103,11 @@ bool realize_layers(const EngineInput &in, const minimal::DestTrees &trees, cons
       else if (vo.method != vlmap::VlMapOptions::kTree)
         hint = all_sls_hint(f, trees, demand, vo);
     }
-    in.log.logf(LogLevel::kError, "%s: %d ACRO layers%s: %s%s", w.engine, acro.num_layers,
-                w.where.c_str(), err.c_str(), hint.c_str());
+    log.logf(LogLevel::kError, "%s: %d ACRO layers%s: %s%s", w.engine, acro.num_layers,
+             w.where.c_str(), err.c_str(), hint.c_str());
     return false;
   }
-  if (vs.pins > 0) log_pins(in.log, w.engine, vs);
+  if (vs.pins > 0) layers::log_pins(log, w.engine, vs);
   res.outcome = LayerRealization::kRealized;
   out.vls_used = vs.vls_used;
   out.sls_used = vs.sls_used;
@@ -124,7 +126,7 @@ void add_layer_facts(const LayerRealization &res, int64_t max_efi, EngineReport 
   rep.add("max_efi", max_efi);
   rep.add("acro_seconds", strprintf("%.3f", res.acro_seconds));
   rep.add("vlmap_seconds", strprintf("%.3f", vs.seconds));
-  add_pin_facts(vs, rep);
+  layers::add_pin_facts(vs, rep);
 }
 
 }  // namespace keiro::acro

@@ -9,7 +9,6 @@
 #include "core/minimal/balanced.h"
 #include "core/minimal/dest_trees.h"
 #include "core/minimal/forwarding_index.h"
-#include "core/reroute/previous_sls.h"
 
 namespace keiro::loren {
 
@@ -22,7 +21,9 @@ void fact(EngineReport &rep, const char *key, double v) {
 }  // namespace
 
 bool read_options(const EngineInput &in, EngineOptions &out) {
-  out.layers = acro::read_layer_options(in.options);
+  // The ACRO/realization stage takes keiro-acro's keys (docs/loren.md).
+  out.layers.seed = static_cast<uint64_t>(in.options.get_int("acro_seed"));
+  out.layers.max_moves = in.options.get_int("acro_max_moves");
   out.loren.seed = out.layers.seed;
   out.loren.tmax = static_cast<int32_t>(in.options.get_int("loren_tmax"));
   out.layout_path = in.options.get("loren_layout");
@@ -58,7 +59,7 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
     // forwarding cannot cross) the previous LOREN routing may still be
     // repaired: hand out balanced minimal LFTs as the guide of the
     // incremental re-route (EngineReport::repair_only, core/reroute/incremental.h).
-    if (!can_repair_previous(in)) return engine_error(in.log, kName, err);
+    if (!in.hints || !in.hints->may_repair) return engine_error(in.log, kName, err);
     minimal::DestTrees guide;
     std::string why;
     if (!minimal::balanced_routing(f, minimal::BalancedOptions{}, guide, why))
@@ -75,7 +76,9 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   w.engine = kName;
   w.routes = strprintf("LOREN's routes (t_max %d)", lr.tables.tmax);
   w.where = " on " + w.routes;
-  if (!acro::realize_layers(in, lr.trees, opt.layers, w, out, res.layers)) return false;
+  if (!acro::realize_layers(f, acro::layer_budget(in, lr.trees), in.log, lr.trees, opt.layers, w,
+                            out, res.layers))
+    return false;
   res.max_efi = minimal::forwarding_index(f, lr.trees).max;
   return true;
 }

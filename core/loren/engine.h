@@ -2,7 +2,7 @@
 // keiro-loren: LOREN (core/loren/loren.h) on the layout read from option
 // loren_layout, with at most loren_tmax table entries per switch (0: the
 // smallest number that works), made free of credit loops by ACRO's virtual
-// layers (core/acro/acro.h) realized as per-(source switch, destination LID)
+// layers (core/layers/acro.h) realized as per-(source switch, destination LID)
 // SLs and SL2VL entries (core/vlmap/vlmap.h) -- the same chain as keiro-acro
 // (core/layers/realize.h), on LOREN's next hops instead of balanced minimal
 // ones. The ACRO stage follows options acro_seed and acro_max_moves.
@@ -44,7 +44,7 @@ struct EngineResult {
   int64_t max_efi = 0;            // largest edge forwarding index of the routes
   // Non-empty: LOREN could not route this fabric (why), and out holds
   // balanced minimal LFTs as the guide for repairing the previous routing
-  // (EngineReport::repair_only; only when can_repair_previous()).
+  // (EngineReport::repair_only; only when RerouteHints::may_repair).
   std::string repair_only;
 };
 

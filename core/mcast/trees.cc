@@ -164,14 +164,6 @@ void for_tree_channels(const Fabric &f, const Tree &t, Fn &&fn) {
 
 }  // namespace
 
-RouterOptions router_options(const keiro::Options &opt, const std::vector<int32_t> &hint_roots) {
-  RouterOptions ro;
-  ro.threads = static_cast<int>(opt.get_int("threads"));
-  ro.hint_roots = hint_roots;
-  if (!opt.get("fixed_sl").empty()) ro.fixed_sl = static_cast<int>(opt.get_int("fixed_sl"));
-  return ro;
-}
-
 std::unique_ptr<Router> Router::create(const Fabric &f, const Routing &r, const RouterOptions &o,
                                        std::string &err) {
   std::unique_ptr<Router> rt(new Router(f, r, o));

@@ -89,9 +89,8 @@ struct RouterOptions {
   std::vector<int32_t> hint_roots;
 };
 
-// The settings the plugin and keiro route share: fixed_sl (the mixed graph)
-// and threads from the options, the engine's mcast_roots as hints.
-RouterOptions router_options(const keiro::Options &opt, const std::vector<int32_t> &hint_roots);
+// The plugin and keiro route take these options from the pipeline's
+// settings (core/pipeline/settings.h pipeline::router_options()).
 
 class Router {
  public:

@@ -3,8 +3,6 @@
 
 #include <algorithm>
 
-#include "core/reroute/previous_sls.h"
-
 namespace keiro::nue {
 
 namespace {
@@ -59,14 +57,12 @@ bool read_engine_options(const EngineInput &in, NueOptions &opt) {
     return engine_error(in.log, kName, err);
   // Re-routing: a destination's SL is its layer, so surviving destinations
   // keep their previous layer (docs/rerouting.md).
-  if (in.previous && in.options.get_int("keep_sls") != 0 &&
-      (in.previous->engine.empty() || in.previous->engine == kName))
-    opt.previous_layer = previous_dest_sls(in.fabric, *in.previous);
+  if (in.hints) opt.previous_layer = in.hints->dest_sl;
   // Multicast on SL mcast_sl is on layer mcast_sl (a destination's SL is its
   // layer): that layer's escape tree keeps every turn for the groups' trees.
-  // Not with fixed_sl, whose SLs are renamed (its multicast is the mixed graph's).
-  if (in.qos && in.options.get_int("mcast_trees") != 0 && in.options.get("fixed_sl").empty())
-    opt.mcast_layer = static_cast<int>(in.options.get_int("mcast_sl"));
+  // (EngineInput::mcast_sl: -1 without trees, with QoS off and with fixed_sl.)
+  opt.mcast_layer = in.mcast_sl;
+  opt.threads = in.threads;
   return true;
 }
 

@@ -23,12 +23,12 @@
 #include <ctime>
 #include <string>
 
-#include "core/acro/acro.h"
 #include "core/acro/engine.h"
-#include "core/acro/lash_layers.h"
 #include "core/check/verify.h"
 #include "core/engine/engine.h"
 #include "core/io/topology_file.h"
+#include "core/layers/acro.h"
+#include "core/layers/lash_layers.h"
 #include "core/minimal/balanced.h"
 #include "core/minimal/forwarding_index.h"
 #include "core/vlmap/vlmap.h"

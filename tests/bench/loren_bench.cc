@@ -258,7 +258,7 @@ int engine(int n, int d, int r, int hcas, uint64_t seed, int tmax, int max_vls, 
     in.max_sls = max_sls;
     Routing out;
     EngineReport rep;
-    const bool ok = run_engine(*find_engine(name), in, out, rep);
+    const bool ok = pipeline::route(*find_engine(name), in, out, rep);
     failed += !ok;
     std::string error;
     for (const auto &l : log.lines)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// keiro-acro through the engine registry and run_engine()'s self-check.
+// keiro-acro through the engine registry and pipeline::route()'s self-check.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -142,7 +142,8 @@ TEST(AcroEngine, OneVlAndPerfectBalanceOnThreeLevelFatTree) {
       ASSERT_TRUE(io::parse_topology(topo::write_net(g), "fattree-4-3", f, err, ro)) << err;
       std::vector<int32_t> leaf(f.num_switches(), 0);
       for (int32_t t = 0; t < f.num_terminals(); ++t) leaf[f.terminal(t).sw] = 1;
-      const fixtures::EngineRun run = acro(f, vls);  // run_engine(): self-check, every LID pair
+      const fixtures::EngineRun run =
+          acro(f, vls);  // pipeline::route(): self-check, every LID pair
       ASSERT_TRUE(run.ok) << run.last_line();
       EXPECT_EQ(run.rep.get("layers"), "1");
       EXPECT_EQ(run.out.vls_used, 1);
@@ -215,7 +216,7 @@ TEST(AcroEngine, PerLidRoutesMeetTheLeafBoundOnKaryThreeTrees) {
 // legal up*/down* paths between leaves are still shortest, so every LID is
 // routed balanced on legal paths (fact updown_routes): one VL, every CA
 // route minimal (checked here against BFS distances), every LID pair
-// reachable and free of credit loops (the self-check of run_engine()).
+// reachable and free of credit loops (the self-check of pipeline::route()).
 TEST(AcroEngine, OneVlOnThreeLevelFatTreeWithFailedLinks) {
   for (const uint64_t seed : {1, 2, 3}) {
     SCOPED_TRACE("seed " + std::to_string(seed));

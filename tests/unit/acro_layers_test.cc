@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <random>
 
-#include "core/acro/acro.h"
-#include "core/acro/lash_layers.h"
+#include "core/layers/acro.h"
+#include "core/layers/lash_layers.h"
 #include "core/minimal/balanced.h"
 #include "core/minimal/forwarding_index.h"
 #include "tests/unit/fabrics.h"

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // Hand-checked h, w, H_c and f (ACRO paper Sect. 3.3) and the first layers
 // of Algorithm 1 on small cases.
-#include "core/acro/acro_weights.h"
+#include "core/layers/acro_weights.h"
 
 #include <gtest/gtest.h>
 
-#include "core/acro/acro.h"
+#include "core/layers/acro.h"
 #include "tests/unit/fabrics.h"
 
 namespace keiro {

@@ -2,7 +2,7 @@
 // The fabrics behind docs/nue.md's benchmark table, read from the bundled
 // ibsim net files (ibsim-topologies/, found through $srcdir as make check
 // sets it), routed by keiro-acro, keiro-dl and keiro-nue through
-// run_engine() (route + self-check) with 8 VLs, and checked again by the
+// pipeline::route() (route + self-check) with 8 VLs, and checked again by the
 // independent walker of tests/unit/oracles.h: every (switch, LID) reaches its
 // port, no loop, no credit loop over (channel, VL), at most 8 VLs.
 // keiro-loren needs a layout and is covered on LRTs (loren_engine_test.cc,

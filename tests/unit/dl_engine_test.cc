@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// keiro-dl as an engine: every restriction and policy through run_engine
+// keiro-dl as an engine: every restriction and policy through pipeline::route
 // (route + self-check) with the DL rules checked on the realized SLs and
 // SL2VL, the options, the facts it reports, and its clean failures (one
 // ERROR line each).
@@ -94,7 +94,7 @@ TEST(DlEngine, EveryRestrictionAndPolicyIsDeadlockFree) {
         route(f, std::string("dl_restriction=") + rs + " dl_policy=" + pol, vls, run);
         ASSERT_TRUE(run.ok) << rs << " " << pol << ": " << last_line(run);
         EXPECT_EQ(run.log.count(LogLevel::kError), 0);
-        // run_engine's self-check passed (run.ok); the independent walker
+        // pipeline::route's self-check passed (run.ok); the independent walker
         // gives the figures the report must match.
         const fixtures::RouteCheck c = fixtures::check_routes(f, run.out);
         EXPECT_TRUE(c.ok) << c.problem;

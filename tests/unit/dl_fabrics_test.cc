@@ -2,7 +2,7 @@
 // keiro-dl on the fabrics of the DL paper's Section 5 (issue 6, "done
 // when"): 10 random irregular fabrics of 64 switches (8-port switches: 4
 // CAs and up to 4 switch links) and the 8x8 2D torus, with 2 and 3 VLs.
-// Every run goes through run_engine (so the self-check passes: every pair
+// Every run goes through pipeline::route (so the self-check passes: every pair
 // reachable, no loop, acyclic (channel, VL) graph with the realized SLs and
 // SL2VL), the realized VLs obey the DL rules, and the routes are compared
 // with up*/down* from the same root: the shortest legal up*/down* path of
@@ -10,7 +10,7 @@
 // load-aware path selection (max edge forwarding index). Prints the figures.
 // The up*/down* routing compared with is the plain one of tests/unit/oracles.h
 // (not DL with one sub-network); the run is not checked again with
-// core/check (run_engine did), but with the independent walker.
+// core/check (pipeline::route did), but with the independent walker.
 #include <gtest/gtest.h>
 
 #include <cstdio>

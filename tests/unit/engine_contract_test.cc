@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // The contract every registered engine (all_engines(), core/engine/engine.h) keeps,
-// checked through run_engine() (route + self-check) on small fabrics: a ring
+// checked through pipeline::route() (route + self-check) on small fabrics: a ring
 // and a torus with CAs, parallel links between two switches, LMC 2, and no
 // terminals at all:
 //  - every LID is routed: on every switch, every CA LID (all LMC offsets)
@@ -10,7 +10,7 @@
 //    actually used, on every hop onto a switch-to-switch link, are below
 //    max_vls, and the used SLs below max_sls;
 //  - the tables pass the independent walker of tests/unit/oracles.h (no
-//    unreachable LID, no loop, no credit loop), besides run_engine's check;
+//    unreachable LID, no loop, no credit loop), besides pipeline::route's check;
 // and on a disconnected fabric the engine returns false with exactly one
 // ERROR line. Every engine also routes LMC 1..7 (EngineLmc). keiro-loren gets a layout file (switch
 // i at (i mod w, i / w)).
@@ -129,7 +129,7 @@ TEST_P(EngineContract, RoutesEveryLidWithinTheBudgetsAndPassesTheCheck) {
   }
   EXPECT_LE(static_cast<int>(vls.size()), kMaxVls);
 
-  // (d) run_engine's self-check passed (run.ok); the independent walker of
+  // (d) pipeline::route's self-check passed (run.ok); the independent walker of
   // tests/unit/oracles.h checks the tables again without core/check: every
   // (switch, LID) reaches its port, no loop, no credit loop over (channel, VL).
   const fixtures::RouteCheck c = fixtures::check_routes(f, r);
@@ -151,7 +151,7 @@ INSTANTIATE_TEST_SUITE_P(AllEngines, EngineContract,
 
 // LMC 1..7 (the docs' claim): every engine routes every LID of a small
 // fabric (a 2x2 torus of 4 switches, one CA each: with LMC 7, 128 LIDs per CA
-// port) through run_engine (route + self-check), every LID has a route to its
+// port) through pipeline::route (route + self-check), every LID has a route to its
 // port, and the independent walker finds no loop and no credit loop.
 class EngineLmc : public ::testing::TestWithParam<std::tuple<size_t, int>> {};
 

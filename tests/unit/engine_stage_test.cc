@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// run_engine with a staging step that runs while the self-check runs
+// pipeline::route with a staging step that runs while the self-check runs
 // (core/engine/engine.h): the stage sees the routed tables, and a failed check or a
-// failed stage makes run_engine fail with stage_ran set, so that the caller
+// failed stage makes pipeline::route fail with stage_ran set, so that the caller
 // withdraws what it staged.
 #include <gtest/gtest.h>
 
@@ -39,12 +39,12 @@ TEST(EngineStage, StageSeesTheTablesAndSucceedsWithTheCheck) {
   ASSERT_NE(nue, nullptr);
   check::Result check;
   int64_t staged_entries = 0;
-  const StageFn stage = [&](const Routing &tables) {
+  const pipeline::StageFn stage = [&](const Routing &tables) {
     for (int32_t s = 0; s < f.num_switches(); ++s)
       for (uint16_t lid : f.lids()) staged_entries += tables.out_port(s, lid) != kNoPort;
     return true;
   };
-  EXPECT_TRUE(run_engine(*nue, t.in, t.r, t.rep, &check, stage, &t.ran));
+  EXPECT_TRUE(pipeline::route(*nue, t.in, t.r, t.rep, {nullptr, &check, stage, &t.ran}));
   EXPECT_TRUE(t.ran);
   EXPECT_TRUE(check.ok);
   EXPECT_EQ(staged_entries, static_cast<int64_t>(f.num_switches()) * f.lids().size());
@@ -55,8 +55,9 @@ TEST(EngineStage, FailedCheckFailsAfterStaging) {
   StageRun t(1);
   const EngineDesc bad{"nothing", "keiro-nothing", route_nothing, "drops everything", {}};
   int stages = 0;
-  EXPECT_FALSE(run_engine(
-      bad, t.in, t.r, t.rep, nullptr, [&](const Routing &) { return ++stages > 0; }, &t.ran));
+  EXPECT_FALSE(
+      pipeline::route(bad, t.in, t.r, t.rep,
+                      {nullptr, nullptr, [&](const Routing &) { return ++stages > 0; }, &t.ran}));
   EXPECT_TRUE(t.ran);  // the caller has to withdraw
   EXPECT_EQ(stages, 1);
   ASSERT_EQ(t.log.count(LogLevel::kError), 1);
@@ -65,9 +66,8 @@ TEST(EngineStage, FailedCheckFailsAfterStaging) {
 
 TEST(EngineStage, FailedStageFailsTheRun) {
   StageRun t(1);
-  EXPECT_FALSE(run_engine(
-      *find_engine("nue"), t.in, t.r, t.rep, nullptr, [](const Routing &) { return false; },
-      &t.ran));
+  EXPECT_FALSE(pipeline::route(*find_engine("nue"), t.in, t.r, t.rep,
+                               {nullptr, nullptr, [](const Routing &) { return false; }, &t.ran}));
   EXPECT_TRUE(t.ran);
 }
 

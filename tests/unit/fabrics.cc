@@ -12,6 +12,7 @@
 #include "core/io/topology_file.h"
 #include "core/options.h"
 #include "core/pipeline/pipeline.h"
+#include "core/pipeline/settings.h"
 #include "core/registry/registry.h"
 #include "core/topo/families.h"
 
@@ -460,7 +461,10 @@ EngineRun run_captured(const Fabric &f, const std::string &engine, const RunArgs
   if (!Options::parse(a.opts, o, err)) throw std::invalid_argument(err);
   EngineRun run;
   EngineInput in{f, o, run.log, a.max_vls, a.max_sls, a.qos};
-  run.ok = a.self_check ? run_engine(*e, in, run.out, run.rep) : e->route(in, run.out, run.rep);
+  // Alone: the engine with the input the pipeline would give it.
+  run.ok = a.self_check
+               ? pipeline::route(*e, in, run.out, run.rep)
+               : e->route(pipeline::engine_input(in, pipeline::read_settings(o)), run.out, run.rep);
   return run;
 }
 

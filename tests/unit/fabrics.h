@@ -188,7 +188,7 @@ struct EngineRun {
 };
 
 // Runs engine `engine` (short or OpenSM name) on f with the options string
-// opts. self_check: through run_engine() (route + self-check, core/engine/engine.h);
+// opts. self_check: through pipeline::route() (route + self-check, core/engine/engine.h);
 // otherwise the engine's route function alone. Throws std::invalid_argument
 // on an unknown engine or a bad options string.
 struct RunArgs {

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // Option fixed_sl (core/pipeline/fixed_sl.h) for every engine, and the INFO line
-// run_engine() logs after the self-check about fixed-SL traffic on SL 0.
+// pipeline::route() logs after the self-check about fixed-SL traffic on SL 0.
 // Oracles: check::verify with Options::fixed_sl (tested on hand-made tables
 // in check_verify_test.cc) and the independent walk of
 // fixtures::credit_loop_problem (tests/unit/oracles.h).
-#include "core/pipeline/fixed_sl.h"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -16,6 +14,7 @@
 #include "core/check/verify.h"
 #include "core/engine/engine.h"
 #include "core/pipeline/pipeline.h"
+#include "core/pipeline/settings.h"
 #include "core/registry/registry.h"
 #include "tests/unit/fabrics.h"
 #include "tests/unit/oracles.h"
@@ -181,9 +180,9 @@ TEST(FixedSl, OptionErrors) {
   EXPECT_EQ(run.last_line(),
             "keiro-nue: fixed_sl=2 needs max_sls=2 or more (SL 2 for the fixed-SL traffic and at "
             "least one SL for the SA's paths); max_sls is 1");
-  EXPECT_EQ(fixed_sl_option(o), -1);
+  EXPECT_EQ(pipeline::read_settings(o).fixed_sl, -1);
   ASSERT_TRUE(Options::parse("fixed_sl=7", o, err)) << err;
-  EXPECT_EQ(fixed_sl_option(o), 7);
+  EXPECT_EQ(pipeline::read_settings(o).fixed_sl, 7);
 }
 
 TEST(FixedSl, OneVlTablesAreSafeOnSl0WithoutASecondCheck) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// keiro-loren through the registry and run_engine() (route + self-check):
+// keiro-loren through the registry and pipeline::route() (route + self-check):
 // LRTs with HCAs at the paper's t_max values, and every failure as exactly
 // one ERROR line.
 #include <gtest/gtest.h>

@@ -71,7 +71,7 @@ TEST(NueRoute, Fig2RingWithShortcutFromThePapersRoot) {
             "shortcuts");
 }
 
-// The impasse handling through the whole engine (run_engine: route and
+// The impasse handling through the whole engine (pipeline::route: route and
 // self-check), one layer: a 5x3x2 torus with 20% of its links failed (found
 // by searching random tori with one CA per switch) where LID 47 meets an
 // unsolvable impasse and falls back to the escape paths, 12 islands are

@@ -61,8 +61,9 @@ void route(const Fabric &f, const char *engine, const PreviousSls *prev, Routed 
   std::string err;
   ASSERT_TRUE(Options::parse(opts, o, err)) << err;
   EngineInput in{f, o, run.log, max_vls, 16, true};
-  in.previous = prev;
-  run.ok = run_engine(*find_engine(engine), in, run.r, run.rep);
+  pipeline::RouteExtras x;
+  x.previous = prev;
+  run.ok = pipeline::route(*find_engine(engine), in, run.r, run.rep, x);
 }
 
 // The first routing of f (no previous one) into run, and the SLs it handed

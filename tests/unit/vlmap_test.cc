@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "core/acro/acro.h"
 #include "core/check/verify.h"
+#include "core/layers/acro.h"
 #include "core/minimal/balanced.h"
 #include "core/vlmap/dest_dp.h"
 #include "core/vlmap/path_dp.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "core/acro/acro_weights.h"
+#include "core/layers/acro_weights.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // Algorithm 1 of the ACRO paper; see acro.h for the map to its sections.
-#include "core/acro/acro.h"
+#include "core/layers/acro.h"
 
 #include <algorithm>
 #include <cassert>
@@ -8,8 +8,8 @@
 #include <numeric>
 #include <random>
 
-#include "core/acro/acro_weights.h"
 #include "core/graph/indexed_heap.h"
+#include "core/layers/acro_weights.h"
 #include "core/log.h"
 
 namespace keiro::acro {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "core/acro/lash_layers.h"
+#include "core/layers/lash_layers.h"
 
 #include <algorithm>
 #include <chrono>
