@@ -66,18 +66,6 @@ const OptionSpec kGeneralOptions[] = {
                "cores, at most 8); the result is the same for every value"),
 };
 
-const OptionSpec *find_spec(const std::string &key) {
-  for (const OptionSpec &s : option_specs())
-    if (key == s.key) return &s;
-  return nullptr;
-}
-
-std::string known_keys() {
-  std::string out;
-  for (const OptionSpec &s : option_specs()) out += (out.empty() ? "" : ", ") + std::string(s.key);
-  return out;
-}
-
 bool parse_long(const std::string &v, long &out) {
   if (v.empty()) return false;
   errno = 0;
@@ -104,6 +92,20 @@ std::string trim(std::string_view s) {
 
 std::span<const OptionSpec> general_option_specs() {
   return kGeneralOptions;
+}
+
+Options::Options() : specs_(kGeneralOptions) {}
+
+const OptionSpec *Options::find_spec(const std::string &key) const {
+  for (const OptionSpec &s : specs_)
+    if (key == s.key) return &s;
+  return nullptr;
+}
+
+std::string Options::known_keys() const {
+  std::string out;
+  for (const OptionSpec &s : specs_) out += (out.empty() ? "" : ", ") + std::string(s.key);
+  return out;
 }
 
 bool parse_guid(std::string_view text, uint64_t &guid) {

@@ -47,12 +47,15 @@ constexpr OptionSpec guid_or_name_option(const char *key, const char *help) {
 
 // config, max_vls, max_sls, sl_dump, fixed_sl, threads.
 std::span<const OptionSpec> general_option_specs();
-// Every key keiro accepts: the general ones, then each registered engine's
-// (core/pipeline/pipeline.cc assembles them from all_engines()).
-const std::vector<OptionSpec> &option_specs();
 
+// Holds the values of the keys of one spec list: by default the general
+// keys only; the registry's all_options() (core/registry/registry.h) accepts
+// every registered engine's keys too, so parsing options links no engine.
 class Options {
  public:
+  Options();
+  explicit Options(std::span<const OptionSpec> specs) : specs_(specs) {}
+
   // Parses text (and any config file it names). On error returns false and
   // sets err to one line naming the offending word, file and line.
   static bool parse(std::string_view text, Options &out, std::string &err);
@@ -71,6 +74,10 @@ class Options {
   std::string to_string() const;
 
  private:
+  const OptionSpec *find_spec(const std::string &key) const;
+  std::string known_keys() const;
+
+  std::span<const OptionSpec> specs_;
   std::map<std::string, std::string> values_;
 };
 

@@ -22,6 +22,7 @@
 #include "core/engine/engine.h"
 #include "core/mcast/trees.h"
 #include "core/options.h"
+#include "core/registry/registry.h"
 #include "plugin/routed_state.h"
 
 struct osm_opensm;
@@ -55,7 +56,7 @@ struct EngineRun {
 
 struct PluginState {
   struct osm_opensm *osm = nullptr;
-  Options options;
+  Options options = all_options();  // every registered engine's keys (core/registry)
   bool options_ok = true;
   std::string options_error;             // why event_plugin_options were rejected
   std::deque<RegisteredEngine> engines;  // stable addresses: registration contexts

@@ -230,7 +230,7 @@ int run_analyze(const std::vector<std::string> &args) {
   if (lopt.lmc >= 0) ropt.lmc = static_cast<uint8_t>(lopt.lmc);
   check::parse_pairs(pairs, base_copt);
   const bool traffic = !no_traffic;
-  Options options;
+  Options options = all_options();
   InputReader read("analyze");
   if (!read.options(opt_text, options)) return 2;
   std::vector<metrics::RoutingFigures> figs;

@@ -86,7 +86,7 @@ int run_route(const std::vector<std::string> &args) {
   if (!e) {
     return usage_error("route", "unknown engine '" + engine + "' (engines:" + engines + ")");
   }
-  Options options;
+  Options options = all_options();
   Fabric f;
   InputReader read("route");
   if (!read.options(opt_text, options) || !read.fabric(topology, ropt, f)) return 2;

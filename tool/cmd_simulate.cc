@@ -824,7 +824,7 @@ int run_simulate(const std::vector<std::string> &args) {
   }
   const std::vector<double> loads = sim::sweep_loads(lo, hi, step);
 
-  Options options;
+  Options options = all_options();
   InputReader read("simulate");
   if (!read.options(opt_text, options)) return 2;
   std::vector<std::unique_ptr<Input>> runs;

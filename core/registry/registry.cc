@@ -30,6 +30,10 @@ const std::vector<OptionSpec> &option_specs() {
   return specs;
 }
 
+Options all_options() {
+  return Options(option_specs());
+}
+
 const EngineDesc *find_engine(std::string_view name) {
   for (const EngineDesc &e : all_engines())
     if (name == e.name || name == e.osm_name) return &e;

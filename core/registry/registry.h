@@ -16,6 +16,10 @@
 namespace keiro {
 
 const std::vector<EngineDesc> &all_engines();
+// Every key keiro accepts: the general ones, then each registered engine's.
+const std::vector<OptionSpec> &option_specs();
+// Options that accept every key of option_specs() (the plugin's, the tool's).
+Options all_options();
 // Accepts the short or the OpenSM name; null when unknown.
 const EngineDesc *find_engine(std::string_view name);
 

@@ -247,7 +247,7 @@ int engine(int n, int d, int r, int hcas, uint64_t seed, int tmax, int max_vls, 
       "#n\td\tr\thcas\tseed\tengine\ttmax\tok\trequired\ttable_max\tavg_hops\tavg_min_hops\t"
       "layers\tvls_used\tsls_used\troute_s\tcheck_s\terror\n");
   for (const char *name : {"loren", "acro"}) {
-    Options o;
+    Options o = all_options();
     std::string err;
     const std::string text = "loren_layout=" + lay + " loren_tmax=" + std::to_string(tmax) +
                              " max_sls=" + std::to_string(max_sls);

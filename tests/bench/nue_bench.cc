@@ -24,6 +24,7 @@
 
 #include "core/nue/engine.h"
 #include "core/nue/nue.h"
+#include "core/registry/registry.h"
 #include "tests/unit/fabrics.h"
 #include "tests/unit/oracles.h"
 
@@ -62,7 +63,7 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  keiro::Options options;
+  keiro::Options options = keiro::all_options();
   std::string err;
   if (!keiro::Options::parse(opts, options, err)) {
     std::fprintf(stderr, "nue_bench: %s\n", err.c_str());

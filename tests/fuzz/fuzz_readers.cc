@@ -199,7 +199,7 @@ struct Contexts {
 bool route(const Fabric &f, const char *engine, Routing &r) {
   const keiro::EngineDesc *e = keiro::find_engine(engine);
   if (!e) return false;
-  keiro::Options o;
+  keiro::Options o = keiro::all_options();
   keiro::NullLogger log;
   keiro::EngineInput in{f, o, log};
   in.max_vls = 4;
@@ -528,7 +528,7 @@ std::vector<Target> make_targets(const std::string &src, Contexts &cx) {
                {{all_opts, 0}, {"max_vls=4 max_sls=8", 0}, {"", 0}},
                opt_tokens,
                [&](const std::string &in, int) {
-                 keiro::Options o;
+                 keiro::Options o = keiro::all_options();
                  Verdict v;
                  v.accepted = keiro::Options::parse(in, o, v.err);
                  return v;
@@ -542,7 +542,7 @@ std::vector<Target> make_targets(const std::string &src, Contexts &cx) {
                    std::ofstream f(path, std::ios::binary | std::ios::trunc);
                    f << in;
                  }
-                 keiro::Options o;
+                 keiro::Options o = keiro::all_options();
                  Verdict v;
                  v.accepted = keiro::Options::parse_file(path, o, v.err);
                  return v;

@@ -61,7 +61,7 @@ struct TypedRun {
 };
 
 void run_typed(const Fabric &f, const std::string &opts, int vls, TypedRun &run) {
-  Options o;
+  Options o = all_options();
   std::string err;
   ASSERT_TRUE(Options::parse(opts, o, err)) << err;
   EngineInput in{f, o, run.log, vls, 16, true};

@@ -18,7 +18,7 @@ namespace {
 struct StageRun {
   explicit StageRun(int k) : in{f, o, log, k, 16, true} {}
   Fabric f = fixtures::two_switches_finalized();
-  Options o;
+  Options o = all_options();
   CaptureLogger log;
   EngineInput in;
   Routing r;

@@ -456,7 +456,7 @@ bool write_ibsim_net(const Fabric &f, const std::string &path) {
 EngineRun run_captured(const Fabric &f, const std::string &engine, const RunArgs &a) {
   const EngineDesc *e = find_engine(engine);
   if (!e) throw std::invalid_argument("no engine '" + engine + "'");
-  Options o;
+  Options o = all_options();
   std::string err;
   if (!Options::parse(a.opts, o, err)) throw std::invalid_argument(err);
   EngineRun run;

@@ -168,7 +168,7 @@ TEST(FixedSl, AcroOnATreeSharesItsOneVl) {
 
 TEST(FixedSl, OptionErrors) {
   const Fabric f = torus5x5();
-  Options o;
+  Options o = all_options();
   std::string err;
   EXPECT_FALSE(Options::parse("fixed_sl=16", o, err));
   EXPECT_EQ(err, "option fixed_sl='16' is not a whole number from 0 to 15");

@@ -64,7 +64,7 @@ TEST(LorenEngine, DefaultTmaxIsTheRequiredNumber) {
   const Fabric &f = x.f;
   const std::string lay = write_file("lrt36.layout", x.layout);
   // The typed half of the engine (read_options + run, no report): numbers.
-  Options o;
+  Options o = all_options();
   std::string err;
   ASSERT_TRUE(Options::parse("loren_layout=" + lay, o, err)) << err;
   CaptureLogger log;

@@ -100,7 +100,7 @@ TEST(NueRoute, EscapeFallbackBacktrackingAndShortcutsThroughTheEngine) {
   opt.layers = 1;
   nue::NueResult r;
   std::string err;
-  Options o;
+  Options o = all_options();
   ASSERT_TRUE(nue::read_options(o, f, 1, opt, err)) << err;
   ASSERT_TRUE(nue::route(f, opt, r, err)) << err;
   EXPECT_EQ(std::to_string(r.escape_fallbacks), run.rep.get("escape_fallbacks"));
@@ -170,7 +170,7 @@ TEST(NueRoute, AmbiguousRootDescriptionIsOneError) {
   ASSERT_TRUE(by_guid.ok);
   EXPECT_EQ(by_guid.rep.get("root_layer0"), "'twin' (0x0000000000001001)");
   // The same refusal from read_options, without the engine around it.
-  Options o;
+  Options o = all_options();
   std::string err;
   ASSERT_TRUE(Options::parse("nue_root=twin", o, err)) << err;
   nue::NueOptions opt;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "core/options.h"
+#include "core/registry/registry.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +11,7 @@ namespace keiro {
 namespace {
 
 TEST(Options, ParsesAndDefaults) {
-  Options o;
+  Options o = all_options();
   std::string err;
   ASSERT_TRUE(Options::parse("max_vls=4  nue_partition=random", o, err)) << err;
   EXPECT_EQ(o.get_int("max_vls"), 4);
@@ -19,7 +20,7 @@ TEST(Options, ParsesAndDefaults) {
 }
 
 TEST(Options, RejectsUnknownAndMalformed) {
-  Options o;
+  Options o = all_options();
   std::string err;
   EXPECT_FALSE(Options::parse("max_vl=4", o, err));
   EXPECT_NE(err.find("unknown option 'max_vl'"), std::string::npos);
@@ -39,7 +40,7 @@ TEST(Options, ConfigFile) {
     std::ofstream out(path);
     out << "# comment\nmax_vls 2\nnue_root = 0x0002c9000000abcd  # root\n";
   }
-  Options o;
+  Options o = all_options();
   std::string err;
   ASSERT_TRUE(Options::parse(std::string("config=") + path, o, err)) << err;
   EXPECT_EQ(o.get_int("max_vls"), 2);

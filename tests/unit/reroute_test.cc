@@ -57,7 +57,7 @@ struct Routed {
 
 void route(const Fabric &f, const char *engine, const PreviousSls *prev, Routed &run,
            const std::string &opts = "", int max_vls = 4) {
-  Options o;
+  Options o = all_options();
   std::string err;
   ASSERT_TRUE(Options::parse(opts, o, err)) << err;
   EngineInput in{f, o, run.log, max_vls, 16, true};
