@@ -178,13 +178,8 @@ constexpr OptionSpec kOptions[] = {
 };
 }  // namespace
 
-bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep) {
-  return route_steps(kSteps, in, out, rep);
-}
-
-constinit const EngineDesc kEngine = {
-    "acro", kName, route_engine,
-    "balanced minimal routing made deadlock free by ACRO layers, realized as SLs + SL2VL",
-    kOptions};
+constinit const EngineDesc kEngine = define_engine<kSteps>(
+    "acro", "balanced minimal routing made deadlock free by ACRO layers, realized as SLs + SL2VL",
+    kOptions);
 
 }  // namespace keiro::acro

@@ -268,14 +268,10 @@ constexpr OptionSpec kOptions[] = {
 };
 }  // namespace
 
-bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep) {
-  return route_steps(kSteps, in, out, rep);
-}
-
-constinit const EngineDesc kEngine = {
-    "dl", kName, route_engine,
+constinit const EngineDesc kEngine = define_engine<kSteps>(
+    "dl",
     "Descending Layers: up*/down*-style layers per VL, packets only descend; near-minimal "
     "destination trees, realized as SLs + SL2VL",
-    kOptions};
+    kOptions);
 
 }  // namespace keiro::dl

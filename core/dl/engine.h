@@ -69,10 +69,7 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
 // and one INFO line in in.log.
 void report(const EngineInput &in, const EngineResult &res, EngineReport &rep);
 
-// The adapter (RouteFn): read_options, run, report (route_steps(), core/engine/engine.h).
-bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep);
-
-// The registry entry (core/pipeline/pipeline.cc): names, route function, option keys.
+// The registry entry (define_engine(), listed in core/registry/registry.cc).
 extern const EngineDesc kEngine;
 
 }  // namespace keiro::dl

@@ -92,7 +92,7 @@ inline bool engine_error(Logger &log, const char *engine, const std::string &why
   return false;
 }
 
-// The adapter shape every engine's RouteFn (route_engine) shares: read the
+// The adapter shape every engine's RouteFn shares: read the
 // typed options, run, report. Steps bundles an engine's three functions,
 // its OpenSM name and the SL scope of its tables:
 //   bool read(const EngineInput &, Opt &);                  // one ERROR line on failure
@@ -126,6 +126,22 @@ bool route_steps(const EngineSteps<Opt, Res> &steps, const EngineInput &in, Rout
   } catch (const std::exception &e) {
     return engine_error(in.log, steps.name, e.what());
   }
+}
+
+// An engine's registry entry (EngineDesc) from its steps: the short name,
+// the summary and the engine's own option keys; the OpenSM name is
+// Steps.name and the RouteFn runs route_steps(Steps, ...). Each engine
+// defines `kEngine = define_engine<kSteps>(...)` in core/<engine>/engine.cc
+// and the registry lists it (core/registry/registry.cc): adding an engine is
+// its directory plus one registry line (docs/architecture.md).
+template <const auto &Steps>
+constexpr EngineDesc define_engine(const char *name, const char *summary,
+                                   std::span<const OptionSpec> options) {
+  return {name, Steps.name,
+          [](const EngineInput &in, Routing &out, EngineReport &rep) {
+            return route_steps(Steps, in, out, rep);
+          },
+          summary, options};
 }
 
 }  // namespace keiro

@@ -134,14 +134,10 @@ constexpr OptionSpec kOptions[] = {
 };
 }  // namespace
 
-bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep) {
-  return route_steps(kSteps, in, out, rep);
-}
-
-constinit const EngineDesc kEngine = {
-    "loren", kName, route_engine,
+constinit const EngineDesc kEngine = define_engine<kSteps>(
+    "loren",
     "LOREN: compact layout-oriented tables (loren_layout, loren_tmax) made deadlock free by "
     "ACRO, realized as SLs + SL2VL",
-    kOptions};
+    kOptions);
 
 }  // namespace keiro::loren

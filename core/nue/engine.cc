@@ -147,12 +147,8 @@ constexpr OptionSpec kOptions[] = {
 };
 }  // namespace
 
-bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep) {
-  return route_steps(kSteps, in, out, rep);
-}
-
-constinit const EngineDesc kEngine = {
-    "nue", kName, route_engine,
-    "Nue: deadlock-free routing inside the complete channel dependency graph, 1..15 VLs", kOptions};
+constinit const EngineDesc kEngine = define_engine<kSteps>(
+    "nue", "Nue: deadlock-free routing inside the complete channel dependency graph, 1..15 VLs",
+    kOptions);
 
 }  // namespace keiro::nue

@@ -34,11 +34,7 @@ bool read_options(const Options &o, const Fabric &f, int max_layers, NueOptions 
 // O(S * L).
 void write_tables(const Fabric &f, const NueResult &r, Routing &out);
 
-// The adapter (RouteFn): reads in.options into NueOptions, routes, writes
-// the tables, turns the typed result into rep's facts.
-bool route_engine(const EngineInput &in, Routing &out, EngineReport &rep);
-
-// The registry entry (core/pipeline/pipeline.cc): names, route function, option keys.
+// The registry entry (define_engine(), listed in core/registry/registry.cc).
 extern const EngineDesc kEngine;
 
 }  // namespace keiro::nue

@@ -81,7 +81,7 @@ TEST(DlEngine, Registered) {
   const EngineDesc *e = find_engine("dl");
   ASSERT_NE(e, nullptr);
   EXPECT_STREQ(e->osm_name, "keiro-dl");
-  EXPECT_EQ(e->route, &dl::route_engine);
+  EXPECT_EQ(e->route, dl::kEngine.route);
 }
 
 TEST(DlEngine, EveryRestrictionAndPolicyIsDeadlockFree) {

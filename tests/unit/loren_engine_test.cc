@@ -31,7 +31,7 @@ TEST(LorenEngine, Registered) {
   const EngineDesc *e = find_engine("keiro-loren");
   ASSERT_NE(e, nullptr);
   EXPECT_EQ(e, find_engine("loren"));
-  EXPECT_EQ(e->route, &loren::route_engine);
+  EXPECT_EQ(e->route, loren::kEngine.route);
 }
 
 TEST(LorenEngine, RoutesLrt64WithTwoHcasAtThePapersTmax) {

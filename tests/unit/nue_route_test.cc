@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// keiro-nue end to end (nue::route_engine, core/nue/engine.h) and the pure
+// keiro-nue end to end (nue::kEngine, core/nue/engine.h) and the pure
 // nue::route (core/nue/nue.h) on small hand-checked fabrics, its options and
 // error paths, and property tests on random fabrics: every (switch, LID) has a
 // route, no forwarding loops, and the per-layer CDG induced by the routes is
