@@ -20,7 +20,7 @@ tests_unit_tests_SOURCES += tests/unit/acro_engine_test.cc tests/unit/acro_layer
 	tests/unit/reader_fuzz_regress_test.cc tests/unit/sl_spread_test.cc \
 	tests/unit/plugin_vl_cap_test.cc tests/unit/routing_test.cc tests/unit/sim_mcast_test.cc \
 	tests/unit/sim_network_test.cc \
-	tests/unit/topo_families_test.cc tests/unit/topo_hdn_test.cc tests/unit/vlmap_test.cc \
+	tests/unit/topo_families_test.cc tests/unit/topo_hdn_test.cc tests/unit/topo_relabel_test.cc tests/unit/vlmap_test.cc \
 	plugin/routed_state.cc
 tests_unit_tests_SOURCES += tests/unit/check_differential_test.cc
 tests_unit_tests_LDADD = libkeirocore.la $(GTEST_LIBS) -lgtest_main
