@@ -8,7 +8,9 @@
 // have and says so in one ERROR line. Also the shapes of ibnetdiscover
 // output real fabrics produce (grouped output of director chassis, dual-port
 // HCAs on two leaf switches, 129-port switches, port GUID = node GUID,
-// `-f` suffixes), written here in that format.
+// `-f` suffixes), written here in that format, and the generated director
+// fabric of keiro topo (3 chassis, 52 rack switches: 214 switches) routed by
+// the same three engines.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,6 +20,7 @@
 #include <string>
 
 #include "core/io/topology_file.h"
+#include "core/topo/families.h"
 #include "tests/unit/fabrics.h"
 #include "tests/unit/oracles.h"
 
@@ -77,6 +80,26 @@ INSTANTIATE_TEST_SUITE_P(Engines, RealRoute,
                          [](const ::testing::TestParamInfo<const char *> &info) {
                            return std::string(info.param + 6);
                          });
+
+// `keiro topo director 3 52`: 162 chips of three 648-port directors and 52
+// rack switches, routed and checked like the real fabrics.
+TEST_P(RealRoute, GeneratedDirectorRoutedAndChecked) {
+  Fabric f;
+  std::string err;
+  ASSERT_TRUE(
+      io::parse_topology(topo::write_net(topo::gen_director(3, 52, {})), "director", f, err))
+      << err;
+  ASSERT_EQ(f.num_switches(), 214);
+  ASSERT_EQ(f.num_terminals(), 936);
+  const fixtures::EngineRun run = fixtures::run_captured(f, GetParam(), {.max_vls = 8});
+  ASSERT_TRUE(run.ok) << run.last_line();
+  const fixtures::RouteCheck rc = fixtures::check_routes(f, run.out);
+  EXPECT_TRUE(rc.ok) << rc.problem;
+  EXPECT_EQ(rc.paths, static_cast<int64_t>(f.num_switches()) * f.lids().size());
+  EXPECT_EQ(fixtures::credit_loop_problem(f, run.out), "");
+  std::printf("director 3 52 %s: switch hops %.3f, max EFI %lld (avg %.1f), VLs %d\n", GetParam(),
+              rc.avg_hops, static_cast<long long>(rc.max_efi), rc.avg_efi, rc.vls);
+}
 
 // Without a layout keiro-loren routes nothing and names what it needs.
 TEST(RealFabrics, LorenAsksForALayout) {
