@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -156,6 +157,35 @@ TEST(TopoRelabel, SeedDecides) {
   EXPECT_EQ(write_net_list(relabel(plain, 7).net), write_net_list(relabel(plain, 7).net));
   EXPECT_NE(write_net_list(relabel(plain, 7).net), write_net_list(relabel(plain, 8).net));
   EXPECT_NE(write_net_list(relabel(plain, 7).net), write_net_list(plain));
+}
+
+// An LRT's layout file names the switches by the GUIDs the relabelled file
+// gives them: every "GUID X Y NAME" line's GUID is the switch described NAME.
+TEST(TopoRelabel, LayoutFollowsTheGuids) {
+  const GenFabric g = gen_lrt(25, 4, 2, TopoOptions{.seed = 2});
+  const NetList net = relabel(net_list(g), 5).net;
+  const Fabric f = read_back(write_net_list(net));
+  std::map<std::string, uint64_t> plain;  // description -> GUID as generated
+  for (size_t i = 0; i < g.sw.size(); ++i)
+    plain[g.sw[i].desc] = g.switch_guid(static_cast<int32_t>(i));
+  std::istringstream layout(write_layout(g, net));
+  std::string line;
+  int lines = 0, moved = 0;
+  while (std::getline(layout, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream in(line);
+    std::string guid, x, y, name;
+    in >> guid >> x >> y;
+    std::getline(in >> std::ws, name);
+    const int32_t s = f.find_switch(std::stoull(guid, nullptr, 16));
+    ASSERT_GE(s, 0) << line;
+    EXPECT_EQ(f.sw(s).name, name) << line;
+    EXPECT_EQ(name, "lrt x=" + x + " y=" + y);
+    moved += std::stoull(guid, nullptr, 16) != plain.at(name);
+    ++lines;
+  }
+  EXPECT_EQ(lines, 25);
+  EXPECT_GT(moved, 0);
 }
 
 bool has(const std::string &s, const char *part) {
