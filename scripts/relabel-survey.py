@@ -14,6 +14,8 @@ Its labellings:
   seed-S       `keiro topo FABRIC --relabel S` (GUIDs, node order and ports
                permuted at random), for every S of --seeds.
 Routing is offline and one run at a time (keiro route: route + self-check).
+keiro-loren (--engines loren) is given each labelling's layout file, which
+keiro topo writes for lrt fabrics only.
 
 usage: scripts/relabel-survey.py [--keiro PATH] [--engines nue,acro,dl]
            [--vls 1,8] [--seeds 1,2,3] [--reference EFI] [--json FILE]
@@ -67,7 +69,8 @@ HEADER = re.compile(r'^(Switch|Hca) (\d+) "([^"]+)"(.*)$')
 
 
 def reversed_labelling(text):
-    """The structured reversal described in the module docstring."""
+    """The structured reversal described in the module docstring; the text and
+    the GUID map (old -> new)."""
     notes, records = parse_net(text)
     ports_of = {}
     for rec in records:
@@ -93,7 +96,7 @@ def reversed_labelling(text):
             lines.append((port(ident, int(p)), remote, port(remote, int(rp))))
         out += ['[%d] "%s"[%d]' % t for t in sorted(lines)]
         out.append("")
-    return "\n".join(out) + "\n"
+    return "\n".join(out) + "\n", guid_map
 
 
 def topo(keiro, args, path):
@@ -109,7 +112,15 @@ def labellings(keiro, fabric, seeds, tmp):
     out = [("as-written", base)]
     rev = os.path.join(tmp, "reversed.net")
     with open(base) as f, open(rev, "w") as g:
-        g.write(reversed_labelling(f.read()))
+        text, guid_map = reversed_labelling(f.read())
+        g.write(text)
+    if os.path.exists(layout_of(base)):  # lrt: the layout with the new GUIDs
+        with open(layout_of(base)) as f, open(layout_of(rev), "w") as g:
+            for line in f:
+                w = line.split(" ", 1)
+                if not line.startswith("#"):
+                    line = "0x%016x %s" % (guid_map[int(w[0], 16)], w[1])
+                g.write(line)
     out.append(("reversed", rev))
     for s in seeds:
         p = os.path.join(tmp, "seed-%d.net" % s)
@@ -118,9 +129,16 @@ def labellings(keiro, fabric, seeds, tmp):
     return out
 
 
+def layout_of(net):
+    """The layout file keiro topo writes beside an lrt's net file."""
+    return net[:-len(".net")] + ".layout"
+
+
 def route(keiro, net, engine, vls):
     cmd = [keiro, "route", "--topology", net, "--engine", engine, "--json"]
     cmd += ["--opt", "max_vls=%d" % vls]
+    if engine == "loren":
+        cmd += ["--opt", "loren_layout=" + layout_of(net)]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode or not r.stdout.strip():
         err = (r.stderr.strip().splitlines() or ["no output"])[-1]
