@@ -72,8 +72,8 @@ GenFabric gen_director(int directors, int racks, const TopoOptions &o) {
   if (u < 1) throw TopoError("director: a rack switch needs at least one up-link");
   if (static_cast<long>(racks) * u > static_cast<long>(directors) * kLines * kExternal)
     throw TopoError("director: " + std::to_string(racks) + " x " + std::to_string(u) +
-                    " up-links exceed the " + std::to_string(directors * kLines * kExternal) +
-                    " external ports of " + std::to_string(directors) + " directors");
+                    " up-links exceed the " + std::to_string(directors) + " x " +
+                    std::to_string(kLines * kExternal) + " external ports of the directors");
   GenFabric g;
   g.family = Family::kDirector;
   g.radix = o.radix;
