@@ -234,8 +234,15 @@ TEST(TopoDirector, ChipsAndCabling) {
   for (int32_t r : racks) {
     EXPECT_EQ(f.degree(r), 18);
     std::set<int32_t> far;
-    for (int32_t c = f.out_begin(r); c < f.out_end(r); ++c) far.insert(f.channel(c).dst);
+    std::map<std::string, int> per_chassis;
+    for (int32_t c = f.out_begin(r); c < f.out_end(r); ++c) {
+      far.insert(f.channel(c).dst);
+      const std::string &d = f.sw(f.channel(c).dst).name;
+      ++per_chassis[d.substr(0, d.find(':'))];
+    }
     EXPECT_EQ(far.size(), 18u) << f.sw(r).name;
+    for (const auto &[chassis, n] : per_chassis) EXPECT_EQ(n, 6) << f.sw(r).name << " " << chassis;
+    EXPECT_EQ(per_chassis.size(), 3u);
   }
   EXPECT_THROW(gen_director(1, 37, TopoOptions{.hcas = 18}), TopoError);  // 666 > 648 cables
 }
