@@ -10,7 +10,7 @@ EXTRA_DIST += docs/acro-evaluation.md docs/acro-layers.svg docs/acro-opensm.md d
 	docs/loren-data/fig6-64.tsv docs/loren-evaluation.md docs/loren-fig11-256.svg \
 	docs/loren-fig11-64.svg docs/loren-fig12-256.svg docs/loren-fig12-64.svg \
 	docs/loren-fig5-256.svg docs/loren-fig5-64.svg docs/loren-fig6.svg docs/loren.md \
-	docs/nue.md docs/simulation.md docs/topologies.md docs/balance.md \
+	docs/nue.md docs/simulation.md docs/topologies.md docs/relabelling.md docs/balance.md \
 	docs/benchmarks.md docs/img/bench-report-gamma.svg docs/img/bench-report-alltoall.svg \
 	docs/sim-papers.md docs/img/sim-dl-irr1-latency.svg docs/img/sim-dl-irr1-throughput.svg \
 	docs/img/sim-dl-table6.svg docs/img/sim-loren-ib-reverse-latency.svg \

@@ -13,6 +13,7 @@
 #include "core/topo/families.h"
 #include "core/topo/gen_fabric.h"
 #include "core/topo/hdn.h"
+#include "core/topo/net_list.h"
 #include "tool/args.h"
 #include "tool/command.h"
 
@@ -30,16 +31,24 @@ const char *kUsage =
     "  fattree k n           k-ary n-tree, HCAs on the leaves\n"
     "  dragonfly a p h g     g groups of a routers, p HCAs and h global links per router\n"
     "  kautz d k             Kautz graph, strings of length k over d+1 symbols\n"
+    "  director D R          D 648-port director chassis (18 spine + 36 line chips each,\n"
+    "                        36-port chips) and R rack switches, HCAs on the rack switches\n"
     "  hdn --base 2x3x5 --k K --S s1[,s2..]\n"
     "                        hierarchical dual-net; s_i a size or rings like r0+r1\n"
     "options:\n"
     "  --hcas-per-switch h   HCAs per switch (fattree: per leaf; default 1, fattree k,\n"
-    "                        dragonfly p)\n"
+    "                        dragonfly p, director 18 per rack switch)\n"
     "  --seed s              seed of the random choices (default 1)\n"
     "  --fail-links f        remove round(f * links) switch-to-switch links, keeping the\n"
     "                        fabric connected; the removed links are listed\n"
     "  --redundancy r        r parallel links for every switch-to-switch link\n"
-    "  --radix 36|48         switch port count (default 36)\n"
+    "  --radix 36|48         switch port count (default 36; director: the rack switches)\n"
+    "  --port-split hca-low|hca-high\n"
+    "                        fattree: list the leaf level first, HCAs and down ports on\n"
+    "                        the low (hca-low) or high (hca-high) half of the ports\n"
+    "  --uplinks u           director: up-links per rack switch (default: its HCA count)\n"
+    "  --relabel SEED        write the same fabric in a random labelling: switch and HCA\n"
+    "                        GUIDs, node order and the ports of every switch permuted\n"
     "  -o FILE               write the net file there (default: standard output)\n"
     "  --layout FILE         lrt: layout file (default: FILE with .layout instead of .net)\n"
     "\n"
@@ -117,87 +126,115 @@ int run_show(const std::vector<std::string> &args) {
   return 0;
 }
 
-int run_topo(const std::vector<std::string> &args) {
-  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    std::fputs(kUsage, args.empty() ? stderr : stdout);
-    return args.empty() ? 2 : 0;
-  }
-  if (args[0] == "show") return run_show(args);
-  const std::string family = args[0];
+struct TopoArgs {
+  std::string family;
   std::vector<std::string> pos;
   topo::TopoOptions o;
   double fail = 0;
-  std::string out_path, layout_path, radix;
+  std::string out_path, layout_path, radix, port_split;
+  long relabel = -1;  // seed; -1 = as generated
   HdnArgs hdn;
+};
+
+// The options after the family name; 0, or the exit status after printing why.
+int parse_topo_args(const std::vector<std::string> &args, TopoArgs &a) {
+  a.family = args[0];
   for (ArgWalker w("topo", args, 1); w.next();) {
-    if (w.take("--hcas-per-switch", 0, INT_MAX, o.hcas) || w.take("--seed", 0, LONG_MAX, o.seed) ||
-        w.take_num("--fail-links", 0, 1, fail) ||
-        w.take("--redundancy", 1, INT_MAX, o.redundancy) ||
-        w.take_choice("--radix", {"36", "48"}, radix) || w.take("-o", out_path) ||
-        w.take("--layout", layout_path) || hdn.take(w)) {
+    if (w.take("--hcas-per-switch", 0, INT_MAX, a.o.hcas) ||
+        w.take("--seed", 0, LONG_MAX, a.o.seed) || w.take_num("--fail-links", 0, 1, a.fail) ||
+        w.take("--redundancy", 1, INT_MAX, a.o.redundancy) ||
+        w.take_choice("--radix", {"36", "48"}, a.radix) ||
+        w.take_choice("--port-split", {"hca-low", "hca-high"}, a.port_split) ||
+        w.take("--uplinks", 1, INT_MAX, a.o.uplinks) ||
+        w.take("--relabel", 0, LONG_MAX, a.relabel) || w.take("-o", a.out_path) ||
+        w.take("--layout", a.layout_path) || a.hdn.take(w)) {
       if (w.failed()) return 2;
     } else if (w.is_option()) {
       return w.unknown(kUsage);
     } else {
-      pos.push_back(w.arg());
+      a.pos.push_back(w.arg());
     }
   }
-  if (!radix.empty()) o.radix = radix == "36" ? 36 : 48;
-  // The positional parameters, as many as names, as integers; false after
-  // printing why.
-  std::vector<int> n;
-  auto params = [&](std::initializer_list<const char *> names, const char *usage) {
-    if (pos.size() != names.size()) {
-      usage_error("topo", std::string("usage: keiro topo ") + usage);
+  if (!a.radix.empty()) a.o.radix = a.radix == "36" ? 36 : 48;
+  if (!a.port_split.empty())
+    a.o.port_split =
+        a.port_split == "hca-low" ? topo::PortSplit::kHcaLow : topo::PortSplit::kHcaHigh;
+  if (a.family != "hdn" && a.hdn.any()) return usage_error("topo", "--base/--k/--S belong to hdn");
+  if (a.family != "fattree" && !a.port_split.empty())
+    return usage_error("topo", "--port-split belongs to fattree");
+  if (a.family != "director" && a.o.uplinks >= 0)
+    return usage_error("topo", "--uplinks belongs to director");
+  return 0;
+}
+
+// The positional parameters, as many as names, as integers; false after
+// printing why.
+bool int_params(const std::vector<std::string> &pos, std::initializer_list<const char *> names,
+                const char *usage, std::vector<int> &n) {
+  if (pos.size() != names.size()) {
+    usage_error("topo", std::string("usage: keiro topo ") + usage);
+    return false;
+  }
+  size_t i = 0;
+  for (const char *name : names) {
+    long v = 0;
+    if (!to_int(pos[i], INT_MIN, INT_MAX, v)) {
+      usage_error("topo", std::string(name) + " needs an integer, not '" + pos[i] + "'");
       return false;
     }
-    size_t i = 0;
-    for (const char *name : names) {
-      long v = 0;
-      if (!to_int(pos[i], INT_MIN, INT_MAX, v)) {
-        usage_error("topo", std::string(name) + " needs an integer, not '" + pos[i] + "'");
-        return false;
-      }
-      n.push_back(static_cast<int>(v));
-      ++i;
-    }
-    return true;
-  };
-  topo::GenFabric g;
-  std::string extra;
+    n.push_back(static_cast<int>(v));
+    ++i;
+  }
+  return true;
+}
+
+// The family's generator; 0, or the exit status after printing why. extra:
+// lines the family adds to the notes and the summary.
+int build_family(const TopoArgs &a, topo::GenFabric &g, std::string &extra) {
+  const std::string &family = a.family;
+  const topo::TopoOptions &o = a.o;
+  std::vector<int> n;
   if (family == "random") {
-    if (!params({"N", "d"}, "random N d")) return 2;
+    if (!int_params(a.pos, {"N", "d"}, "random N d", n)) return 2;
     g = topo::gen_random_regular(n[0], n[1], o);
   } else if (family == "lrt") {
-    if (!params({"N", "d", "r"}, "lrt N d r")) return 2;
+    if (!int_params(a.pos, {"N", "d", "r"}, "lrt N d r", n)) return 2;
     g = topo::gen_lrt(n[0], n[1], n[2], o);
   } else if (family == "torus" || family == "mesh") {
-    if (pos.size() != 1) return usage_error("topo", "usage: keiro topo torus|mesh KxKx..");
+    if (a.pos.size() != 1) return usage_error("topo", "usage: keiro topo torus|mesh KxKx..");
     std::vector<int> dims;
-    if (!dims_of(pos[0], dims)) return 2;
+    if (!dims_of(a.pos[0], dims)) return 2;
     g = topo::gen_torus(dims, family == "mesh", o);
   } else if (family == "fattree") {
-    if (!params({"k", "n"}, "fattree k n")) return 2;
+    if (!int_params(a.pos, {"k", "n"}, "fattree k n", n)) return 2;
     g = topo::gen_fat_tree(n[0], n[1], o);
   } else if (family == "dragonfly") {
-    if (!params({"a", "p", "h", "g"}, "dragonfly a p h g")) return 2;
+    if (!int_params(a.pos, {"a", "p", "h", "g"}, "dragonfly a p h g", n)) return 2;
     g = topo::gen_dragonfly(n[0], n[1], n[2], n[3], o);
   } else if (family == "kautz") {
-    if (!params({"d", "k"}, "kautz d k")) return 2;
+    if (!int_params(a.pos, {"d", "k"}, "kautz d k", n)) return 2;
     g = topo::gen_kautz(n[0], n[1], o);
+  } else if (family == "director") {
+    if (!int_params(a.pos, {"D", "R"}, "director D R", n)) return 2;
+    g = topo::gen_director(n[0], n[1], o);
   } else if (family == "hdn") {
-    if (!params({}, "hdn --base 2x3x5 --k K --S s1[,s2..]")) return 2;
-    if (!hdn.complete()) return usage_error("topo", "hdn needs --base, --k and --S");
-    const topo::HdnSpec spec = topo::parse_hdn(hdn.base, hdn.k, hdn.S);
+    if (!int_params(a.pos, {}, "hdn --base 2x3x5 --k K --S s1[,s2..]", n)) return 2;
+    if (!a.hdn.complete()) return usage_error("topo", "hdn needs --base, --k and --S");
+    const topo::HdnSpec spec = topo::parse_hdn(a.hdn.base, a.hdn.k, a.hdn.S);
     g = topo::gen_hdn(spec, o);
     extra = topo::describe(spec);
     extra += "rings of 2 nodes are built as two parallel links\n";
   } else {
     return usage_error("topo", "unknown family '" + family + "' (see keiro topo --help)");
   }
-  if (family != "hdn" && hdn.any()) return usage_error("topo", "--base/--k/--S belong to hdn");
+  return 0;
+}
 
-  std::string cmdline = "keiro topo";  // without the output file names
+// The command line without the output file names, the family's extra lines,
+// the summary and ibsim's limits, as notes at the top of the file.
+void add_notes(const std::vector<std::string> &args, const std::string &extra, size_t failed,
+               long relabel, topo::GenFabric &g, std::string &summary, std::string &ibsim) {
+  std::string cmdline = "keiro topo";
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "-o" || args[i] == "--layout") {
       ++i;
@@ -212,51 +249,73 @@ int run_topo(const std::vector<std::string> &args) {
     notes.push_back(extra.substr(pos_extra, e - pos_extra));
     pos_extra = e + 1;
   }
-  const std::vector<topo::GenLink> failed = topo::fail_links(g, fail, o.seed);
   const size_t hcas = static_cast<size_t>(g.num_hcas());
   const size_t nodes = g.sw.size() + hcas;
-  const size_t ports = g.sw.size() * static_cast<size_t>(g.radix + 1) + hcas;
-  const std::string summary =
-      std::to_string(g.sw.size()) + " switches, " + std::to_string(hcas) + " HCAs, " +
-      std::to_string(g.links.size()) + " switch-to-switch links" +
-      (failed.empty() ? "" : " (" + std::to_string(failed.size()) + " failed)");
-  const std::string ibsim = "ibsim -s -n -N " + std::to_string(std::max<size_t>(nodes, 2048)) +
-                            " -S " + std::to_string(std::max<size_t>(g.sw.size(), 256)) + " -P " +
-                            std::to_string(std::max<size_t>(ports, 13312));
+  size_t ports = hcas;
+  for (const topo::GenSwitch &s : g.sw)
+    ports += static_cast<size_t>((s.ports ? s.ports : g.radix) + 1);
+  summary = std::to_string(g.sw.size()) + " switches, " + std::to_string(hcas) + " HCAs, " +
+            std::to_string(g.links.size()) + " switch-to-switch links" +
+            (failed ? " (" + std::to_string(failed) + " failed)" : "");
+  ibsim = "ibsim -s -n -N " + std::to_string(std::max<size_t>(nodes, 2048)) + " -S " +
+          std::to_string(std::max<size_t>(g.sw.size(), 256)) + " -P " +
+          std::to_string(std::max<size_t>(ports, 13312));
   notes.push_back(summary);
   notes.push_back("ibsim limits: " + ibsim + " FILE");
+  if (relabel >= 0)
+    notes.push_back("relabelled with seed " + std::to_string(relabel) +
+                    ": GUIDs, node order and switch ports permuted; node ids (S<i>, H<i>) "
+                    "and ports in the failed-link notes are those before relabelling");
   g.notes.insert(g.notes.begin(), notes.begin(), notes.end());
+}
 
-  const std::string text = topo::write_net(g);
-  FILE *info = out_path.empty() ? stderr : stdout;
-  if (out_path.empty()) {
+void write_file(const std::string &path, const std::string &text) {
+  std::ofstream f(path);
+  f << text;
+  if (!f) throw topo::TopoError("cannot write " + path);
+}
+
+int run_topo(const std::vector<std::string> &args) {
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    std::fputs(kUsage, args.empty() ? stderr : stdout);
+    return args.empty() ? 2 : 0;
+  }
+  if (args[0] == "show") return run_show(args);
+  TopoArgs a;
+  topo::GenFabric g;
+  std::string extra, summary, ibsim;
+  if (const int rc = parse_topo_args(args, a)) return rc;
+  if (const int rc = build_family(a, g, extra)) return rc;
+  const std::vector<topo::GenLink> failed = topo::fail_links(g, a.fail, a.o.seed);
+  add_notes(args, extra, failed.size(), a.relabel, g, summary, ibsim);
+  topo::NetList net = topo::net_list(g);
+  if (a.relabel >= 0) net = topo::relabel(net, static_cast<uint64_t>(a.relabel)).net;
+  const std::string text = topo::write_net_list(net);
+  FILE *info = a.out_path.empty() ? stderr : stdout;
+  if (a.out_path.empty()) {
     std::fputs(text.c_str(), stdout);
   } else {
-    std::ofstream f(out_path);
-    f << text;
-    if (!f) throw topo::TopoError("cannot write " + out_path);
+    write_file(a.out_path, text);
   }
-  if (family == "lrt") {
-    if (layout_path.empty() && !out_path.empty()) {
-      layout_path = out_path;
-      const size_t dot = layout_path.rfind(".net");
-      if (dot != std::string::npos && dot + 4 == layout_path.size()) layout_path.resize(dot);
-      layout_path += ".layout";
+  if (a.family == "lrt") {
+    std::string layout = a.layout_path;
+    if (layout.empty() && !a.out_path.empty()) {
+      layout = a.out_path;
+      const size_t dot = layout.rfind(".net");
+      if (dot != std::string::npos && dot + 4 == layout.size()) layout.resize(dot);
+      layout += ".layout";
     }
-    if (!layout_path.empty()) {
-      std::ofstream f(layout_path);
-      f << topo::write_layout(g);
-      if (!f) throw topo::TopoError("cannot write " + layout_path);
-      std::fprintf(info, "layout: %s\n", layout_path.c_str());
+    if (!layout.empty()) {
+      write_file(layout, topo::write_layout(g, net));
+      std::fprintf(info, "layout: %s\n", layout.c_str());
     }
   }
-  std::fprintf(info, "%s%s: %s\n", extra.c_str(), out_path.empty() ? "net" : out_path.c_str(),
+  std::fprintf(info, "%s%s: %s\n", extra.c_str(), a.out_path.empty() ? "net" : a.out_path.c_str(),
                summary.c_str());
   for (size_t i = g.notes.size() - failed.size(); i < g.notes.size(); ++i)
     std::fprintf(info, "%s\n", g.notes[i].c_str());
-  std::fprintf(
-      info, "%s\n",
-      ("run with: " + ibsim + " " + (out_path.empty() ? std::string("FILE") : out_path)).c_str());
+  std::fprintf(info, "run with: %s %s\n", ibsim.c_str(),
+               a.out_path.empty() ? "FILE" : a.out_path.c_str());
   return 0;
 }
 

@@ -17,7 +17,16 @@
 //                     switches, level 0 at the top; <w,l> links to <w',l+1>
 //                     when w and w' differ at most in digit l; down ports
 //                     1..k, up ports k+1..2k; HCAs only on the leaves
-//                     (level n-1), k of them by default.
+//                     (level n-1), k of them by default. With a port split
+//                     (real leaf switches) the switches are listed leaf level
+//                     first and GUIDs ascend from the leaves; hca-low puts
+//                     down ports and HCAs on 1..k and up-links on k+1..2k,
+//                     hca-high up-links on 1..k and down ports and HCAs on
+//                     k+1..2k.
+//  director D R       D director chassis of 648 ports (core/topo/director.cc:
+//                     18 spine and 36 line chips of 36 ports each) and R rack
+//                     switches with HCAs on their low ports and up-links on
+//                     the next ports, dealt over the directors' line chips.
 //  dragonfly a p h g  g groups of a all-to-all routers, p HCAs and h global
 //                     ports per router; every pair of groups is joined by
 //                     floor(a*h/(g-1)) global links dealt round-robin over the
@@ -42,11 +51,21 @@
 
 namespace keiro::topo {
 
+// Fat trees: which ports of a switch go down (to HCAs) and which go up, and
+// the order switches are listed in.
+enum class PortSplit : uint8_t {
+  kTopFirst,  // top level first, down ports 1..k, up ports k+1..2k
+  kHcaLow,    // leaf level first, down ports and HCAs 1..k, up-links k+1..2k
+  kHcaHigh,   // leaf level first, up-links 1..k, down ports and HCAs k+1..2k
+};
+
 struct TopoOptions {
   int hcas = -1;       // HCAs per switch (leaf switch for fattree); -1 = family default
   int radix = 36;      // switch port count (36 or 48)
   int redundancy = 1;  // copies of every switch-to-switch link
   uint64_t seed = 1;
+  PortSplit port_split = PortSplit::kTopFirst;  // fattree only
+  int uplinks = -1;  // director: up-links per rack switch; -1 = as many as HCAs
 };
 
 GenFabric gen_random_regular(int n, int d, const TopoOptions &o);
@@ -55,6 +74,7 @@ GenFabric gen_torus(const std::vector<int> &dims, bool mesh, const TopoOptions &
 GenFabric gen_fat_tree(int k, int n, const TopoOptions &o);
 GenFabric gen_dragonfly(int a, int p, int h, int g, const TopoOptions &o);
 GenFabric gen_kautz(int d, int k, const TopoOptions &o);
+GenFabric gen_director(int directors, int racks, const TopoOptions &o);
 
 // Replaces every link by r links on ports (p-1)*r+1+c, c < r, and maps a
 // reserved HCA port the same way (internal; used by the families).

@@ -2,19 +2,13 @@
 #include "core/topo/gen_fabric.h"
 
 #include <algorithm>
-#include <cinttypes>
-#include <cstdio>
+
+#include "core/topo/net_list.h"
 
 namespace keiro::topo {
 
 namespace {
 constexpr uint64_t kMaxPos = uint64_t{1} << 40;
-
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016" PRIx64, v);
-  return buf;
-}
 }  // namespace
 
 int32_t GenFabric::add_switch(std::string desc, uint64_t pos) {
@@ -52,7 +46,10 @@ void GenFabric::check_ports(const std::string &what) const {
   auto use = [&](int32_t s, int p) {
     if (p < 1)
       throw TopoError(what + ": port number " + std::to_string(p) + " on switch " + sw[s].desc);
-    need = std::max(need, p);
+    if (sw[s].ports && p > sw[s].ports)
+      throw TopoError(what + ": port " + std::to_string(p) + " of the " +
+                      std::to_string(sw[s].ports) + "-port switch " + sw[s].desc);
+    if (!sw[s].ports) need = std::max(need, p);
     if (static_cast<int>(used[s].size()) <= p) used[s].resize(p + 1, 0);
     if (used[s][p])
       throw TopoError(what + ": port " + std::to_string(p) + " of switch " + sw[s].desc +
@@ -96,55 +93,11 @@ void number_ports_in_order(GenFabric &g) {
 }
 
 std::string write_net(const GenFabric &g) {
-  struct Peer {
-    int port;
-    std::string remote;
-    int rport;
-  };
-  std::vector<std::vector<Peer>> ports(g.sw.size());
-  for (const GenLink &l : g.links) {
-    ports[l.a].push_back({l.pa, "S" + std::to_string(l.b), l.pb});
-    ports[l.b].push_back({l.pb, "S" + std::to_string(l.a), l.pa});
-  }
-  std::string out;
-  for (const std::string &n : g.notes) out += "# " + n + "\n";
-  out += "\n";
-  for (size_t s = 0; s < g.sw.size(); ++s) {
-    const int32_t si = static_cast<int32_t>(s);
-    for (int j = 0; j < g.sw[s].hcas; ++j)
-      ports[s].push_back(
-          {g.sw[s].hca_port + j, "H" + std::to_string(s) + "-" + std::to_string(j), 1});
-    std::sort(ports[s].begin(), ports[s].end(),
-              [](const Peer &x, const Peer &y) { return x.port < y.port; });
-    out += "switchguid=" + hex(g.switch_guid(si)) + "\n";
-    out += "Switch " + std::to_string(g.radix) + " \"S" + std::to_string(s) + "\" # \"" +
-           g.sw[s].desc + "\"\n";
-    for (const Peer &p : ports[s])
-      out += "[" + std::to_string(p.port) + "] \"" + p.remote + "\"[" + std::to_string(p.rport) +
-             "]\n";
-    out += "\n";
-  }
-  for (size_t s = 0; s < g.sw.size(); ++s) {
-    for (int j = 0; j < g.sw[s].hcas; ++j) {
-      out += "caguid=" + hex(g.hca_guid(static_cast<int32_t>(s), j)) + "\n";
-      out += "Hca 1 \"H" + std::to_string(s) + "-" + std::to_string(j) + "\" # \"" + g.sw[s].desc +
-             " hca " + std::to_string(j) + "\"\n";
-      out += "[1] \"S" + std::to_string(s) + "\"[" + std::to_string(g.sw[s].hca_port + j) + "]\n\n";
-    }
-  }
-  return out;
+  return write_net_list(net_list(g));
 }
 
 std::string write_layout(const GenFabric &g) {
-  std::string out =
-      "# keiro layout: GUID X Y NAME (switch GUID, grid column and row, node "
-      "description)\n";
-  for (size_t s = 0; s < g.sw.size(); ++s) {
-    if (g.sw[s].x < 0) continue;
-    out += hex(g.switch_guid(static_cast<int32_t>(s))) + " " + std::to_string(g.sw[s].x) + " " +
-           std::to_string(g.sw[s].y) + " " + g.sw[s].desc + "\n";
-  }
-  return out;
+  return write_layout(g, net_list(g));
 }
 
 }  // namespace keiro::topo

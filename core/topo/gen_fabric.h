@@ -35,6 +35,7 @@ enum class Family : uint8_t {
   kDragonfly = 6,
   kKautz = 7,
   kHdn = 8,
+  kDirector = 9,
 };
 
 struct GenSwitch {
@@ -43,6 +44,7 @@ struct GenSwitch {
   int hcas = 0;        // HCAs attached
   int hca_port = 0;    // port of the first HCA (the rest follow); 0 = after the last used port
   int x = -1, y = -1;  // layout coordinates (LRT), -1 = none
+  int ports = 0;       // port count of this switch; 0 = the fabric's radix
 };
 
 struct GenLink {

@@ -21,6 +21,7 @@ INTEGRATION_TESTS = tests/integration/topologies-up.sh \
 	tests/integration/soak-short.sh tests/integration/stale-sls.sh \
 	tests/integration/no-silent-skips.sh tests/integration/mcast-join-leave.sh \
 	tests/integration/mcast-trees.sh tests/integration/oracle-differential.sh \
+	tests/integration/real-fabrics.sh tests/integration/relabel-survey.sh \
 	tests/golden/tables.sh
 TESTS += $(INTEGRATION_TESTS)
 dist_noinst_SCRIPTS += $(INTEGRATION_TESTS) tests/integration/common.sh \

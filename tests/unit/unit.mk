@@ -18,9 +18,9 @@ tests_unit_tests_SOURCES += tests/unit/acro_engine_test.cc tests/unit/acro_layer
 	tests/unit/nue_layers_test.cc tests/unit/nue_route_test.cc tests/unit/options_test.cc \
 	tests/unit/oracles.cc tests/unit/oracles.h tests/unit/plugin_routed_state_test.cc \
 	tests/unit/reader_fuzz_regress_test.cc tests/unit/sl_spread_test.cc \
-	tests/unit/plugin_vl_cap_test.cc tests/unit/routing_test.cc tests/unit/sim_mcast_test.cc \
+	tests/unit/plugin_vl_cap_test.cc tests/unit/real_fabrics_test.cc tests/unit/routing_test.cc tests/unit/sim_mcast_test.cc \
 	tests/unit/sim_network_test.cc \
-	tests/unit/topo_families_test.cc tests/unit/topo_hdn_test.cc tests/unit/vlmap_test.cc \
+	tests/unit/topo_families_test.cc tests/unit/topo_hdn_test.cc tests/unit/topo_relabel_test.cc tests/unit/vlmap_test.cc \
 	plugin/routed_state.cc
 tests_unit_tests_SOURCES += tests/unit/check_differential_test.cc
 tests_unit_tests_LDADD = libkeirocore.la $(GTEST_LIBS) -lgtest_main
@@ -32,3 +32,4 @@ EXTRA_DIST += tests/unit/data/mcast-torus4x4/README.md tests/unit/data/mcast-tor
 	tests/unit/data/mcast-torus4x4/opensm-lfts.dump tests/unit/data/mcast-torus4x4/opensm-sl2vl.dump \
 	tests/unit/data/mcast-torus4x4/keiro-path-sl.dump tests/unit/data/mcast-torus4x4/opensm.mcfdbs \
 	tests/unit/data/mcast-torus4x4/opensm-sa.dump
+EXTRA_DIST += tests/data/real/README.md tests/data/real/psmn-x5.topo

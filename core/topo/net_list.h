@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+// A generated fabric as the nodes of an ibsim net file, in file order: every
+// switch and HCA with its GUID, node id, description, port count and the
+// peers of its connected ports. write_net() (gen_fabric.h) writes a GenFabric
+// through this list; relabel() writes the same fabric in another labelling.
+//
+// relabel(list, seed) permutes, deterministically per seed:
+//  - the switch GUIDs among the switches and the HCA node GUIDs among the
+//    HCAs (the GUID values stay the generator's, only who holds which changes;
+//    an HCA's port GUID stays node GUID + 1 as ibsim gives it),
+//  - the order of all nodes in the file (switches and HCAs mixed, as
+//    ibnetdiscover lists them); node ids become S<i> / H<i> in the new order,
+//  - the port numbers inside each switch: a permutation of 1..ports, applied
+//    to switch-to-switch links and HCA links alike (unused ports move too).
+// The fabric stays the same graph: node k of the result is node of_node[k] of
+// the input, and port p of a switch was port of_port[k][p] of that node.
+//
+// Time: O(N + P) for N nodes and P ports. Memory: O(N + P).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/topo/gen_fabric.h"
+
+namespace keiro::topo {
+
+struct NetPeer {
+  int port = 0;       // this node's port
+  int32_t node = -1;  // index of the peer node in NetList::nodes
+  int peer_port = 0;  // the peer's port
+};
+
+struct NetListNode {
+  bool is_switch = false;
+  uint64_t guid = 0;           // switch GUID / HCA node GUID
+  std::string id;              // node id in the file ("S3", "H3-1")
+  std::string desc;            // node description
+  int ports = 0;               // declared port count
+  int32_t gen_switch = -1;     // index in GenFabric::sw for switches, -1 for HCAs
+  std::vector<NetPeer> peers;  // sorted by port
+};
+
+struct NetList {
+  std::vector<std::string> notes;
+  std::vector<NetListNode> nodes;
+};
+
+// The nodes of g: switches in GenFabric order, then the HCAs of every switch.
+NetList net_list(const GenFabric &g);
+
+// The ibsim net file text of a node list (notes as '#' lines, then the nodes).
+std::string write_net_list(const NetList &n);
+
+struct Relabelled {
+  NetList net;
+  std::vector<int32_t> of_node;           // input node of every output node
+  std::vector<std::vector<int>> of_port;  // [output node][new port] = old port (index 0 unused)
+};
+
+Relabelled relabel(const NetList &in, uint64_t seed);
+
+// The layout file of g for a node list made from it (switch GUIDs as the list
+// gives them).
+std::string write_layout(const GenFabric &g, const NetList &n);
+
+}  // namespace keiro::topo
