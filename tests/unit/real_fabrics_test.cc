@@ -2,7 +2,7 @@
 // Real fabrics: the ibnetdiscover outputs of real clusters under
 // tests/data/real/ (source and licence in each file's header), read with
 // io::read_topology (found through $srcdir as make check sets it) and routed
-// by keiro-nue, keiro-acro and keiro-dl through run_engine() (route +
+// by keiro-nue, keiro-acro and keiro-dl through pipeline::route() (route +
 // self-check), then checked again by the independent walker of
 // tests/unit/oracles.h. keiro-loren needs a layout file these fabrics do not
 // have and says so in one ERROR line. Also the shapes of ibnetdiscover
