@@ -33,6 +33,86 @@ constexpr int64_t kMaxPerLidPaths = 20'000'000;
 // 8x8x8, 4 HCAs: 5 / 1.16x, 4 / 1.06x at 5%, 4 / 1.09x at 10%; random
 // fabrics: the same layers, max EFI 1.05-1.06x -> 1.10-1.13x (so not taken).
 constexpr int32_t kConsistency = 5;
+// The routes taken so far and ACRO's layers on them.
+struct Candidate {
+  minimal::DestTrees trees;
+  AcroResult layers;
+};
+
+// Another balanced routing o, taken into best when ACRO needs fewer layers
+// on it (or no more, with or_equal); true if taken.
+bool take_if_fewer(const Fabric &f, uint64_t seed, const minimal::BalancedOptions &o,
+                   Candidate &best, EngineResult &res, bool or_equal = false) {
+  std::string err;
+  acro::AcroOptions ao;
+  ao.seed = seed;
+  Candidate alt;
+  if (!minimal::balanced_routing(f, o, alt.trees, err) ||
+      !assign(f, alt.trees, ao, alt.layers, err))
+    return false;
+  if (alt.layers.num_layers > best.layers.num_layers ||
+      (alt.layers.num_layers == best.layers.num_layers && !or_equal))
+    return false;
+  best = std::move(alt);
+  res.per_switch_trees = !o.per_lid;
+  res.updown_switch_lids = 0;
+  res.updown_routes = !o.updown.empty();
+  return true;
+}
+
+// 2b. Routings that may need fewer ACRO layers than the balanced one (bo),
+// each taken when it does: switch LIDs up*/down*, every route up*/down*,
+// one tree per switch, consistent choices.
+void fewer_layers(const Fabric &f, const EngineOptions &opt, minimal::BalancedOptions bo,
+                  bool per_lid, Candidate &best, EngineResult &res) {
+  const uint64_t seed = opt.layers.seed;
+  std::string err;
+  // Switch LIDs on up*/down* paths when every terminal route is up*/down*
+  // (core/acro/switch_lids.h): taken when ACRO then needs fewer layers.
+  if (best.layers.num_layers > 1) {
+    Candidate ud;
+    SwitchLidRoutes sl;
+    acro::AcroOptions ao;
+    ao.seed = seed;
+    if (updown_switch_lids(f, best.trees, ud.trees, sl) &&
+        assign(f, ud.trees, ao, ud.layers, err) && ud.layers.num_layers < best.layers.num_layers) {
+      best = std::move(ud);
+      res.updown_switch_lids = sl.rerouted;
+    }
+    // Every route up*/down* when that keeps the CA routes minimal
+    // (switch_lids.h): the balanced routing again, on legal paths only.
+    minimal::BalancedOptions lo = bo;
+    if (best.layers.num_layers > 1 &&
+        updown_keeps_terminal_routes_minimal(f, sl.root >= 0 ? sl.root : dl::default_root(f),
+                                             lo.updown))
+      take_if_fewer(f, seed, lo, best, res);
+  }
+  if (per_lid && best.layers.num_layers > 1) {
+    bo.per_lid = false;
+    bo.refine = kPerSwitchRefine;
+    take_if_fewer(f, seed, bo, best, res);
+  }
+  // Consistent choices (core/minimal/balanced.h): where the loads allow,
+  // every destination takes the same turns, so the routes of different
+  // destinations cross in fewer ways; taken when ACRO then needs fewer
+  // layers (tori: the dimension order of the ports), and so fewer SLs. One
+  // tree per switch first (cheap); only when that needs fewer layers also
+  // one tree per LID (better balance), taken at no more layers than it.
+  if (best.layers.num_layers > 1) {
+    minimal::BalancedOptions co;
+    co.seed = seed;
+    co.consistency = kConsistency;
+    co.per_lid = false;
+    co.refine = kPerSwitchRefine;
+    if (take_if_fewer(f, seed, co, best, res)) {
+      res.consistent_routes = true;
+      co.per_lid = true;
+      co.refine = kPerLidRefine;
+      if (per_lid) take_if_fewer(f, seed, co, best, res, true);
+    }
+  }
+}
+
 }  // namespace
 
 bool read_options(const EngineInput &in, EngineOptions &out) {
@@ -48,7 +128,7 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   std::string err;
 
   // 1. Balanced minimal routing, one tree per LID (core/minimal/balanced.h).
-  minimal::DestTrees trees;
+  Candidate best;
   minimal::BalancedOptions bo;
   bo.seed = opt.layers.seed;
   // Per-LID trees make up to S * LIDs paths for the realization (about 100
@@ -64,75 +144,17 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   bo.per_lid = per_lid;
   bo.refine = per_lid ? kPerLidRefine : kPerSwitchRefine;
   res.per_switch_trees = !per_lid;
-  if (!minimal::balanced_routing(f, bo, trees, err)) return engine_error(in.log, kName, err);
+  if (!minimal::balanced_routing(f, bo, best.trees, err)) return engine_error(in.log, kName, err);
 
   // 2. ACRO's layers. Per-LID trees add dependencies; when they need more
   // layers than one tree per switch does, the per-switch trees are taken
   // (fewer VLs first, balance second).
   acro::AcroOptions ao;
   ao.seed = opt.layers.seed;
-  AcroResult layers;
-  if (!assign(f, trees, ao, layers, err)) return engine_error(in.log, kName, err);
-  // Another balanced routing o, taken when ACRO needs fewer layers on it
-  // (or no more, with or_equal); true if taken.
-  auto take_if_fewer = [&](const minimal::BalancedOptions &o, bool or_equal = false) {
-    minimal::DestTrees alt;
-    AcroResult alt_layers;
-    if (!minimal::balanced_routing(f, o, alt, err) || !assign(f, alt, ao, alt_layers, err))
-      return false;
-    if (alt_layers.num_layers > layers.num_layers ||
-        (alt_layers.num_layers == layers.num_layers && !or_equal))
-      return false;
-    trees = std::move(alt);
-    layers = std::move(alt_layers);
-    res.per_switch_trees = !o.per_lid;
-    res.updown_switch_lids = 0;
-    res.updown_routes = !o.updown.empty();
-    return true;
-  };
-  // Switch LIDs on up*/down* paths when every terminal route is up*/down*
-  // (core/acro/switch_lids.h): taken when ACRO then needs fewer layers.
-  if (layers.num_layers > 1) {
-    minimal::DestTrees ud_trees;
-    SwitchLidRoutes sl;
-    AcroResult ud_layers;
-    if (updown_switch_lids(f, trees, ud_trees, sl) && assign(f, ud_trees, ao, ud_layers, err) &&
-        ud_layers.num_layers < layers.num_layers) {
-      trees = std::move(ud_trees);
-      layers = std::move(ud_layers);
-      res.updown_switch_lids = sl.rerouted;
-    }
-    // Every route up*/down* when that keeps the CA routes minimal
-    // (switch_lids.h): the balanced routing again, on legal paths only.
-    minimal::BalancedOptions lo = bo;
-    if (layers.num_layers > 1 && updown_keeps_terminal_routes_minimal(
-                                     f, sl.root >= 0 ? sl.root : dl::default_root(f), lo.updown))
-      take_if_fewer(lo);
-  }
-  if (per_lid && layers.num_layers > 1) {
-    bo.per_lid = false;
-    bo.refine = kPerSwitchRefine;
-    take_if_fewer(bo);
-  }
-  // Consistent choices (core/minimal/balanced.h): where the loads allow,
-  // every destination takes the same turns, so the routes of different
-  // destinations cross in fewer ways; taken when ACRO then needs fewer
-  // layers (tori: the dimension order of the ports), and so fewer SLs. One
-  // tree per switch first (cheap); only when that needs fewer layers also
-  // one tree per LID (better balance), taken at no more layers than it.
-  if (layers.num_layers > 1) {
-    minimal::BalancedOptions co;
-    co.seed = opt.layers.seed;
-    co.consistency = kConsistency;
-    co.per_lid = false;
-    co.refine = kPerSwitchRefine;
-    if (take_if_fewer(co)) {
-      res.consistent_routes = true;
-      co.per_lid = true;
-      co.refine = kPerLidRefine;
-      if (per_lid) take_if_fewer(co, true);
-    }
-  }
+  if (!assign(f, best.trees, ao, best.layers, err)) return engine_error(in.log, kName, err);
+  fewer_layers(f, opt, bo, per_lid, best, res);
+  const minimal::DestTrees &trees = best.trees;
+  AcroResult &layers = best.layers;
   minimal::write_lfts(f, trees, out);
 
   // 3. The layers realized as SLs and SL2VL (core/layers/realize.h).

@@ -84,13 +84,109 @@ bool read_options(const EngineInput &in, EngineOptions &out) {
   return true;
 }
 
+namespace {
+
+// One attempt's routes and the realization's counters.
+struct Attempt {
+  DlResult r;
+  vlmap::VlMapStats vs;
+  std::string realize_err;  // why the SL budget could not realize the layers
+};
+
+// 2. Realization of the layers of a.r as SLs + SL2VL into out. With every
+// hop in layer 0 the reset tables (SL 0, VL 0 everywhere) are already right.
+// When most destinations (LIDs) stay in layer 0 -- a fat tree routed from a
+// leaf -- they keep SL 0 with VL 0 on every hop, and only the others go to
+// the realization, on SLs 1.. (their SL2VL rows shifted up by one): the
+// realization's cost grows with the paths it places.
+bool realize_layers(const EngineInput &in, const EngineOptions &opt, int vls, Attempt &a,
+                    Routing &out) {
+  const Fabric &f = in.fabric;
+  a.vs.vls_used = a.vs.sls_used = 1;
+  if (a.r.layers_needed <= 1) return true;
+  DlResult upper;
+  upper_part(a.r, upper);
+  // Only when LIDs were spread: otherwise the realization sees what it
+  // always saw (one tree per switch) and the SLs stay as they were.
+  const bool split = a.r.spread_trees > 0 && opt.max_sls >= 2 &&
+                     2 * upper.trees.num_dests() <= a.r.trees.num_dests();
+  const DlResult &todo = split ? upper : a.r;
+  Routing shifted;
+  if (split) shifted.reset(f, Routing::SlScope::kPerSourceSwitch);
+  vlmap::VlDemand demand;
+  vl_demand(f, todo, opt.exact, demand);
+  vlmap::VlMapOptions vo;
+  vo.max_vls = vls;
+  vo.max_sls = split ? opt.max_sls - 1 : opt.max_sls;
+  vo.seed = opt.dl.seed + 1;
+  vo.threads = in.threads;
+  // Re-routing: surviving paths keep their previous SLs where the new
+  // routes allow (docs/rerouting.md); split: the realization's SL q is q + 1.
+  const std::vector<int8_t> pins = layers::pins(f, in.hints, todo.trees, split ? 1 : 0);
+  vo.pins = pins;
+  if (!vlmap::realize(f, todo.trees, demand, vo, split ? shifted : out, a.vs, a.realize_err))
+    return false;
+  if (split) {
+    shift_sls(f, upper.trees, shifted, out);
+    ++a.vs.sls_used;
+  }
+  if (a.vs.pins > 0) layers::log_pins(in.log, kName, a.vs);
+  return true;
+}
+
+enum class Tried { kOk, kUnrealized, kRouteFailed };
+
+// One attempt: the routes (1. one legal in-tree per destination: a switch,
+// or one LID of a switch whose LIDs are spread; dl.h), their LFTs, and the
+// realization of their layers. kRouteFailed with err (nothing logged).
+Tried attempt(const EngineInput &in, const EngineOptions &opt, const DlOptions &dlo, Attempt &a,
+              Routing &out, std::string &err) {
+  out.reset(in.fabric, Routing::SlScope::kPerSourceSwitch);
+  a = Attempt{};
+  if (!route(in.fabric, dlo, a.r, err)) return Tried::kRouteFailed;
+  minimal::write_lfts(in.fabric, a.r.trees, out);
+  return realize_layers(in, opt, dlo.layers, a, out) ? Tried::kOk : Tried::kUnrealized;
+}
+
+// The ERROR line of layers the SL budget cannot realize, with hints only
+// where they can help: more sub-networks give the realization more VLs to
+// choose from (10x10x10 torus, measured 2026-11-24: 3 sub-networks need 37
+// SLs, 4: 34, 5: 27, 6: 25, 8: 21), and free VL choice more than exact.
+bool unrealized_error(const EngineInput &in, const EngineOptions &opt, const DlOptions &dlo,
+                      const std::string &realize_err) {
+  std::string hint;
+  if (dlo.layers < in.max_vls)
+    hint = strprintf("more dl_subnets, up to the VL budget of %d, may need fewer SLs", in.max_vls);
+  if (opt.exact)
+    hint += std::string(hint.empty() ? "" : "; ") + "dl_vl_choice=free gives more freedom";
+  in.log.logf(LogLevel::kError,
+              "%s: %d sub-networks %s: the SL budget cannot realize the layer changes%s: %s%s",
+              kName, dlo.layers, restriction_name(dlo.restriction),
+              dlo.consistency > 0 ? " (also with consistent next hops)" : "", realize_err.c_str(),
+              hint.empty() ? "" : (" (" + hint + ")").c_str());
+  return false;
+}
+
+void fill_result(const Fabric &f, const EngineOptions &opt, const DlOptions &dlo, const Attempt &a,
+                 EngineResult &res) {
+  res.vlmap = a.vs;
+  res.options.dl = dlo;
+  res.options.dl.root = opt.dl.root;
+  res.root = a.r.updown.root;
+  res.layers_needed = a.r.layers_needed;
+  res.vls_used = a.vs.vls_used;
+  res.sls_used = a.vs.sls_used;
+  res.avg_hops = average_hops(f, a.r.trees);
+  res.max_efi = minimal::forwarding_index(f, a.r.trees).max;
+  res.repaired_dests = a.r.repaired_dests;
+}
+
+}  // namespace
+
 bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineResult &res) {
   const Fabric &f = in.fabric;
   out.reset(f, Routing::SlScope::kPerSourceSwitch);
   std::string err;
-
-  // 1. Routes: one legal in-tree per destination (a switch, or one LID of a
-  // switch whose LIDs are spread; dl.h).
   // With dl_subnets 0, one layer when it gives every route between
   // terminals the hops of all layers (dl.h one_layer_suffices()).
   DlOptions dlo = opt.dl;
@@ -104,108 +200,29 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
       res.one_layer = true;
     }
   }
-  // One attempt: the routes, their LFTs, and the realization of their
-  // layers. False with realize_err set when the SL budget cannot realize
-  // them (nothing logged); a routing failure returns at once (ERROR).
-  DlResult r;
-  vlmap::VlMapStats vs;
-  std::string realize_err;
-  bool route_failed = false;
-  auto attempt = [&]() {
-    out.reset(f, Routing::SlScope::kPerSourceSwitch);
-    r = DlResult{};
-    vs = vlmap::VlMapStats{};
-    if (!route(f, dlo, r, err)) {
-      route_failed = true;
-      return false;
-    }
-    minimal::write_lfts(f, r.trees, out);
-    // 2. Realization of the layers as SLs + SL2VL. With every hop in layer 0
-    // the reset tables (SL 0, VL 0 everywhere) are already right. When most
-    // destinations (LIDs) stay in layer 0 -- a fat tree routed from a leaf --
-    // they keep SL 0 with VL 0 on every hop, and only the others go to the
-    // realization, on SLs 1.. (their SL2VL rows shifted up by one): the
-    // realization's cost grows with the paths it places.
-    vs.vls_used = vs.sls_used = 1;
-    if (r.layers_needed <= 1) return true;
-    DlResult upper;
-    upper_part(r, upper);
-    // Only when LIDs were spread: otherwise the realization sees what it
-    // always saw (one tree per switch) and the SLs stay as they were.
-    const bool split = r.spread_trees > 0 && opt.max_sls >= 2 &&
-                       2 * upper.trees.num_dests() <= r.trees.num_dests();
-    const DlResult &todo = split ? upper : r;
-    Routing shifted;
-    if (split) shifted.reset(f, Routing::SlScope::kPerSourceSwitch);
-    vlmap::VlDemand demand;
-    vl_demand(f, todo, opt.exact, demand);
-    vlmap::VlMapOptions vo;
-    vo.max_vls = dlo.layers;
-    vo.max_sls = split ? opt.max_sls - 1 : opt.max_sls;
-    vo.seed = opt.dl.seed + 1;
-    vo.threads = in.threads;
-    // Re-routing: surviving paths keep their previous SLs where the new
-    // routes allow (docs/rerouting.md); split: the realization's SL q is q + 1.
-    const std::vector<int8_t> pins = layers::pins(f, in.hints, todo.trees, split ? 1 : 0);
-    vo.pins = pins;
-    if (!vlmap::realize(f, todo.trees, demand, vo, split ? shifted : out, vs, realize_err))
-      return false;
-    if (split) {
-      shift_sls(f, upper.trees, shifted, out);
-      ++vs.sls_used;
-    }
-    if (vs.pins > 0) layers::log_pins(in.log, kName, vs);
-    return true;
-  };
-  bool ok = attempt();
-  if (route_failed) return engine_error(in.log, kName, err);
+  Attempt a;
+  Tried t = attempt(in, opt, dlo, a, out, err);
+  if (t == Tried::kRouteFailed) return engine_error(in.log, kName, err);
   // The balanced next hops cross in too many ways for the SL budget: route
   // again with consistent ones (path_select.h), which give up a little
   // balance for turns every destination shares (10x10x10 torus: 21 SLs
   // needed -> 13).
   res.consistent = false;
-  if (!ok && dlo.policy == Policy::kLoad && dlo.consistency == 0) {
+  if (t == Tried::kUnrealized && dlo.policy == Policy::kLoad && dlo.consistency == 0) {
     in.log.logf(LogLevel::kInfo,
                 "%s: the SL budget cannot realize the layer changes of the balanced routes (%s); "
                 "routing again with consistent next hops (the first port within %d%% of the "
                 "least load)",
-                kName, realize_err.c_str(), kConsistency);
+                kName, a.realize_err.c_str(), kConsistency);
     dlo.consistency = kConsistency;
-    ok = attempt();
-    if (route_failed) return engine_error(in.log, kName, err);
-    res.consistent = ok;
+    t = attempt(in, opt, dlo, a, out, err);
+    if (t == Tried::kRouteFailed) return engine_error(in.log, kName, err);
+    res.consistent = t == Tried::kOk;
   }
-  if (!ok) {
-    // Hints only where they can help: more sub-networks give the
-    // realization more VLs to choose from (10x10x10 torus, measured
-    // 2026-11-24: 3 sub-networks need 37 SLs, 4: 34, 5: 27, 6: 25, 8: 21),
-    // and free VL choice more than exact.
-    std::string hint;
-    if (dlo.layers < in.max_vls)
-      hint =
-          strprintf("more dl_subnets, up to the VL budget of %d, may need fewer SLs", in.max_vls);
-    if (opt.exact)
-      hint += std::string(hint.empty() ? "" : "; ") + "dl_vl_choice=free gives more freedom";
-    in.log.logf(LogLevel::kError,
-                "%s: %d sub-networks %s: the SL budget cannot realize the layer changes%s: %s%s",
-                kName, dlo.layers, restriction_name(dlo.restriction),
-                dlo.consistency > 0 ? " (also with consistent next hops)" : "", realize_err.c_str(),
-                hint.empty() ? "" : (" (" + hint + ")").c_str());
-    return false;
-  }
-  res.vlmap = vs;
-  out.vls_used = vs.vls_used;
-  out.sls_used = vs.sls_used;
-
-  res.options.dl = dlo;
-  res.options.dl.root = opt.dl.root;
-  res.root = r.updown.root;
-  res.layers_needed = r.layers_needed;
-  res.vls_used = vs.vls_used;
-  res.sls_used = vs.sls_used;
-  res.avg_hops = average_hops(f, r.trees);
-  res.max_efi = minimal::forwarding_index(f, r.trees).max;
-  res.repaired_dests = r.repaired_dests;
+  if (t != Tried::kOk) return unrealized_error(in, opt, dlo, a.realize_err);
+  out.vls_used = a.vs.vls_used;
+  out.sls_used = a.vs.sls_used;
+  fill_result(f, opt, dlo, a, res);
   return true;
 }
 
