@@ -134,15 +134,13 @@ int route(EngineRun &run, OsmLogger &log) {
     return -1;
   }
 
-  const std::string fallbacks = rep.get("escape_fallbacks");
   log.logf(LogLevel::kInfo,
            "%s: routed %d switches, %d end ports, %zu LIDs: VLs used %d of %d, SLs used %d, "
-           "%s%s%sread %.3f s, route %.3f s, check %.3f s and install %.3f s side by side (%ld "
+           "%s%sread %.3f s, route %.3f s, check %.3f s and install %.3f s side by side (%ld "
            "LFT entries)",
            e.osm_name, f.num_switches(), f.num_terminals(), f.lids().size(), r.vls_used, in.max_vls,
-           r.sls_used, fallbacks.empty() ? "" : "escape fallbacks ", fallbacks.c_str(),
-           fallbacks.empty() ? "" : ", ", read_s, rep.route_seconds, rep.check_seconds, install_s,
-           routed);
+           r.sls_used, rep.headline.c_str(), rep.headline.empty() ? "" : ", ", read_s,
+           rep.route_seconds, rep.check_seconds, install_s, routed);
   if (!rep.facts.empty()) {
     std::string facts;
     for (const auto &[k, v] : rep.facts) facts += (facts.empty() ? "" : ", ") + k + "=" + v;

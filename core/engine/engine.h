@@ -9,6 +9,7 @@
 // says why, and its RouteFn returns false.
 #pragma once
 
+#include <any>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -65,6 +66,17 @@ struct EngineReport {
   // escape-tree root of that SL's layer, every turn of its tree reserved);
   // core/mcast/trees.h tries them first for its master tree.
   std::vector<int32_t> mcast_roots;
+  // A few words for the plugin's summary line (keiro-nue: "escape fallbacks
+  // N"); empty when the engine has nothing to add.
+  std::string headline;
+  // The engine's typed result (its EngineSteps Res), kept after report():
+  // the tool and the tests read its fields with result<Res>() rather than
+  // the facts' strings.
+  std::any typed;
+  template <class Res>
+  const Res *result() const {
+    return std::any_cast<Res>(&typed);
+  }
   void add(const std::string &key, const std::string &value) { facts.emplace_back(key, value); }
   void add(const std::string &key, long value) { add(key, std::to_string(value)); }
   // Replaces the value of key (added when missing).
@@ -122,6 +134,7 @@ bool route_steps(const EngineSteps<Opt, Res> &steps, const EngineInput &in, Rout
     }
     if (!steps.run(in, opt, out, res)) return false;
     steps.report(in, res, rep);
+    rep.typed = std::move(res);
     return true;
   } catch (const std::exception &e) {
     return engine_error(in.log, steps.name, e.what());

@@ -80,6 +80,7 @@ bool run(const EngineInput &in, const NueOptions &opt, Routing &out, NueResult &
 void report(const EngineInput &in, const NueResult &r, EngineReport &rep) {
   const Fabric &f = in.fabric;
   add_facts(f, r, rep);
+  rep.headline = "escape fallbacks " + std::to_string(r.escape_fallbacks);
   if (r.mcast_layer >= 0 && r.mcast_layer < r.layers)
     rep.mcast_roots.push_back(r.layer[r.mcast_layer].root);
   log_layers(f, r, in.log);

@@ -295,6 +295,7 @@ bool route(const EngineDesc &e, const EngineInput &budget, Routing &out, EngineR
   if (!produced) return false;
   mcast_sl_stage(e, budget, s, out, results);
   write_facts(results, rep);
+  if (x.stages) *x.stages = results;
   rep.route_seconds = seconds_since(t0);
   out.engine = e.osm_name;
   return check_stage(e, in, s, results, out, rep, x);

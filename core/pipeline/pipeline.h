@@ -26,6 +26,7 @@
 
 #include "core/check/verify.h"
 #include "core/engine/engine.h"
+#include "core/pipeline/report.h"
 #include "core/pipeline/settings.h"
 #include "core/reroute/previous_sls.h"
 
@@ -65,6 +66,9 @@ struct RouteExtras {
   // engine returns success.
   StageFn stage = {};
   bool *stage_ran = nullptr;
+  // Receives the typed results of the stages around the engine (fixed SL,
+  // re-route, SL spreading, multicast SL) when the engine routed.
+  StageResults *stages = nullptr;
 };
 
 // Routes fabric in.fabric with engine e and self-checks; out is reset by the

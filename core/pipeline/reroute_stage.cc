@@ -35,6 +35,9 @@ bool pinned_again(const EngineDesc &e, const EngineInput &in, const reroute::Con
   if (!e.route(again_in, again, arep) || !arep.repair_only.empty()) return false;
   out = std::move(again);
   rep.facts = std::move(arep.facts);
+  rep.typed = std::move(arep.typed);
+  rep.headline = std::move(arep.headline);
+  rep.mcast_roots = std::move(arep.mcast_roots);
   return reroute::rename(c, out, st, res);
 }
 

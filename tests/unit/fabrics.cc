@@ -462,8 +462,10 @@ EngineRun run_captured(const Fabric &f, const std::string &engine, const RunArgs
   EngineRun run;
   EngineInput in{f, o, run.log, a.max_vls, a.max_sls, a.qos};
   // Alone: the engine with the input the pipeline would give it.
+  pipeline::RouteExtras x;
+  x.stages = &run.stages;
   run.ok = a.self_check
-               ? pipeline::route(*e, in, run.out, run.rep)
+               ? pipeline::route(*e, in, run.out, run.rep, x)
                : e->route(pipeline::engine_input(in, pipeline::read_settings(o)), run.out, run.rep);
   return run;
 }

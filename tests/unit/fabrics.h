@@ -182,6 +182,7 @@ struct EngineRun {
   bool ok = false;
   Routing out;
   EngineReport rep;
+  pipeline::StageResults stages;  // through pipeline::route() only
   CaptureLogger log;
   std::string last_line() const { return log.lines.empty() ? "" : log.lines.back().text; }
   std::string first_line() const { return log.lines.empty() ? "" : log.lines.front().text; }

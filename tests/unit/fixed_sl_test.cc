@@ -73,7 +73,7 @@ TEST(FixedSl, NueFourVlsOnATorusLoopOnSl0AndFixedSl0Repairs) {
     const check::Result c = check::verify(f, fixed.out, o);
     EXPECT_TRUE(c.ok) << mixed << ": " << c.first_problem;
   }
-  EXPECT_EQ(fixed.rep.get("fixed_sl"), "0");
+  EXPECT_EQ(fixed.stages.fixed.sl, 0);
   EXPECT_EQ(count_containing(fixed.log, LogLevel::kInfo,
                              "keiro-nue: fixed-SL safety: deadlock free with the SA's SLs, with "
                              "every path on SL 0 (fixed_sl=0) and with both at once"),
@@ -128,9 +128,9 @@ TEST_P(FixedSlEngine, FixedSl3OnTheTorusAsDocumented) {
   o.fixed_sl = 3;
   o.fixed_sl_mixed = true;
   EXPECT_TRUE(check::verify(f, fixed.out, o).ok);
-  const int sa = std::stoi(fixed.rep.get("sa_vls"));
-  const int first = std::stoi(fixed.rep.get("fixed_sl_first_vl"));
-  const int own = std::stoi(fixed.rep.get("fixed_sl_vls"));
+  const int sa = fixed.stages.fixed.sa_vls;
+  const int first = fixed.stages.fixed.first_vl;
+  const int own = fixed.stages.fixed.fixed_sl_vls;
   if (name == "loren") {
     // SA 2 VLs + SL 3 on VLs 2..3 of its own, 4 in all.
     EXPECT_EQ(sa, 2);
@@ -160,8 +160,8 @@ TEST(FixedSl, AcroOnATreeSharesItsOneVl) {
   const fixtures::EngineRun run =
       fixtures::run_captured(f, "acro", {.opts = "fixed_sl=0", .max_vls = 4});
   ASSERT_TRUE(run.ok) << run.last_line();
-  EXPECT_EQ(run.rep.get("fixed_sl_vls"), "1");
-  EXPECT_EQ(run.rep.get("sa_vls"), "1");
+  EXPECT_EQ(run.stages.fixed.fixed_sl_vls, 1);
+  EXPECT_EQ(run.stages.fixed.sa_vls, 1);
   EXPECT_EQ(path_sls(f, run.out), std::set<int>{1});
   EXPECT_EQ(fixtures::credit_loop_problem(f, run.out, 0, true), "");
 }

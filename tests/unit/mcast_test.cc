@@ -358,7 +358,9 @@ TEST(McastRouter, NoTreeWithoutASpareVlRefusesWithOneLine) {
   const Fabric f = fabric_named("random");
   fixtures::EngineRun run = fixtures::run_captured(f, "acro", {.max_vls = 3});
   ASSERT_TRUE(run.ok) << run.last_line();
-  EXPECT_EQ(run.rep.get("mcast_vl"), "shared");
+  ASSERT_TRUE(run.stages.mcast);
+  EXPECT_FALSE(run.stages.column.uniform);
+  EXPECT_EQ(run.stages.column.vl, -1);  // shared: no VL left
   std::string err;
   auto router = mcast::Router::create(f, run.out, {}, err);
   ASSERT_TRUE(router) << err;
@@ -396,7 +398,7 @@ TEST(McastSlColumn, AllTrafficOnSlZeroKeepsItsVerdict) {
       const bool before = check::verify(f, a.out, co).ok, after = check::verify(f, b.out, co).ok;
       EXPECT_EQ(before, after) << e << " on " << f.num_switches() << " switches";
       EXPECT_EQ(fixtures::credit_loop_problem(f, b.out, 0).empty(), after) << e;
-      kept_safe += after && b.rep.get("mcast_vl") != "uniform" && b.rep.get("mcast_vl") != "shared";
+      kept_safe += after && !b.stages.column.uniform && b.stages.column.vl >= 0;
     }
   EXPECT_GE(kept_safe, 1);  // the case above was met
 }
@@ -411,7 +413,7 @@ TEST(McastSlColumn, FreeSlGoesWhollyToTheSpareVl) {
   const fixtures::EngineRun run =
       fixtures::run_captured(f, "acro", {.opts = "mcast_sl=15", .max_sls = 15});
   ASSERT_TRUE(plain.ok && run.ok);
-  const int vl = std::stoi(run.rep.get("mcast_vl"));
+  const int vl = run.stages.column.vl;
   EXPECT_EQ(vl, 3);
   for (int32_t s = 0; s < f.num_switches(); ++s)
     for (int32_t c = f.out_begin(s); c < f.out_end(s); ++c) {

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "core/options.h"
-#include "core/registry/registry.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <fstream>
+
+#include "core/registry/registry.h"
 
 namespace keiro {
 namespace {

@@ -12,8 +12,12 @@
 #include <memory>
 #include <string>
 
+#include "core/acro/engine.h"
 #include "core/check/verify.h"
+#include "core/dl/engine.h"
 #include "core/engine/engine.h"
+#include "core/loren/engine.h"
+#include "core/nue/engine.h"
 #include "core/nue/layers.h"
 #include "core/pipeline/pipeline.h"
 #include "core/registry/registry.h"
@@ -52,7 +56,18 @@ struct Routed {
   bool ok = false;
   Routing r;
   EngineReport rep;
+  pipeline::StageResults stages;
   CaptureLogger log;
+  const reroute::Result &rr() const { return stages.reroute; }
+  // The realization's counters of keiro-acro, -dl or -loren (pins), or null
+  // when the engine did not route (step 0) or is keiro-nue.
+  const vlmap::VlMapStats *vlmap() const {
+    if (const auto *a = rep.result<acro::EngineResult>()) return &a->layers.vlmap;
+    if (const auto *d = rep.result<dl::EngineResult>()) return &d->vlmap;
+    if (const auto *l = rep.result<loren::EngineResult>()) return &l->layers.vlmap;
+    return nullptr;
+  }
+  int64_t pins() const { return vlmap() ? vlmap()->pins : 0; }
 };
 
 void route(const Fabric &f, const char *engine, const PreviousSls *prev, Routed &run,
@@ -63,6 +78,7 @@ void route(const Fabric &f, const char *engine, const PreviousSls *prev, Routed 
   EngineInput in{f, o, run.log, max_vls, 16, true};
   pipeline::RouteExtras x;
   x.previous = prev;
+  x.stages = &run.stages;
   run.ok = pipeline::route(*find_engine(engine), in, run.r, run.rep, x);
 }
 
@@ -121,7 +137,7 @@ TEST(Reroute, NueLinkFailureKeepsLayers) {
     EXPECT_EQ(warn_lines(fresh.log), 1);
     EXPECT_TRUE(fresh.log.contains("changed the SL of " + std::to_string(changed) + " of " +
                                    std::to_string(75 * 74)));
-    EXPECT_EQ(fresh.rep.get("sls_changed"), std::to_string(changed));
+    EXPECT_EQ(fresh.rr().sls_changed, changed);
     Routing old_sls = fresh.r;
     for (uint16_t lid : f1.lids()) old_sls.set_dest_sl(lid, before.r.path_sl(0, lid));
     if (fixtures::credit_loop_problem(f1, old_sls).empty()) continue;
@@ -133,9 +149,9 @@ TEST(Reroute, NueLinkFailureKeepsLayers) {
     EXPECT_EQ(changed_pairs(f0, before.r, f1, kept.r), 0);
     for (uint16_t lid : f1.lids()) EXPECT_EQ(kept.r.path_sl(0, lid), before.r.path_sl(0, lid));
     EXPECT_EQ(fixtures::credit_loop_problem(f1, kept.r), "");
-    EXPECT_EQ(kept.rep.get("sls_kept"), "yes");
-    EXPECT_EQ(kept.rep.get("pinned_ports"), "75");  // 25 switches + 50 CAs
-    EXPECT_EQ(kept.rep.get("previous_pairs"), std::to_string(75 * 74));
+    EXPECT_EQ(kept.rr().sls_kept, "yes");
+    EXPECT_EQ(kept.rep.result<nue::NueResult>()->pinned_ports, 75);  // 25 switches + 50 CAs
+    EXPECT_EQ(kept.rr().previous_pairs, 75 * 74);
     EXPECT_EQ(warn_lines(kept.log), 0);
   }
   EXPECT_GE(found, 0) << "no link whose failure makes fresh SLs unsafe with the old ones";
@@ -155,7 +171,7 @@ TEST(Reroute, NueSwitchFailureAndRestore) {
   ASSERT_TRUE(down.ok);
   EXPECT_EQ(changed_pairs(f0, before.r, f1, down.r), 0);
   EXPECT_EQ(fixtures::credit_loop_problem(f1, down.r), "");
-  EXPECT_EQ(down.rep.get("previous_pairs"), std::to_string(72 * 71));
+  EXPECT_EQ(down.rr().previous_pairs, 72 * 71);
   const PreviousSls p1 = capture_previous_sls(f1, down.r);
   Routed up;
   route(f0, "nue", &p1, up);
@@ -185,17 +201,17 @@ TEST(Reroute, PerSourceSwitchEnginesRealizeWithPinnedSls) {
     route(f1, engine, &prev, kept, "incremental=0");
     ASSERT_TRUE(fresh.ok);
     ASSERT_TRUE(kept.ok);
-    EXPECT_EQ(fresh.rep.get("pinned_paths"), "");
-    EXPECT_EQ(kept.rep.get("incremental"), "");
+    EXPECT_EQ(fresh.pins(), 0);
+    EXPECT_EQ(kept.rr().incremental, -1);
     const int64_t fresh_changed = changed_pairs(f0, before.r, f1, fresh.r);
     const int64_t kept_changed = changed_pairs(f0, before.r, f1, kept.r);
-    ASSERT_FALSE(kept.rep.get("pinned_paths").empty());
-    const int64_t pins = std::stoll(kept.rep.get("pinned_paths"));
-    const int64_t dropped = std::stoll(kept.rep.get("pins_dropped"));
+    ASSERT_NE(kept.vlmap(), nullptr);
+    const int64_t pins = kept.vlmap()->pins;
+    const int64_t dropped = kept.vlmap()->pins_dropped;
     EXPECT_GT(pins, 0);
     EXPECT_LE(dropped, pins / 10) << "most pins fit after one link failure";
     EXPECT_LT(kept_changed, fresh_changed);
-    EXPECT_EQ(kept.rep.get("sls_changed"), std::to_string(kept_changed));
+    EXPECT_EQ(kept.rr().sls_changed, kept_changed);
     EXPECT_EQ(warn_lines(kept.log), kept_changed > 0 ? 1 : 0);
     EXPECT_EQ(fixtures::credit_loop_problem(f1, kept.r), "");
     for (int32_t s = 0; s < f1.num_switches(); ++s)
@@ -229,13 +245,13 @@ TEST(Reroute, IncrementalKeepsRoutesAndSls) {
       route(f1, engine, &prev, kept);
       ASSERT_TRUE(kept.ok);
       ++cases;
-      if (kept.rep.get("incremental") != "yes") return;
+      if (kept.rr().incremental != 1) return;
       ++taken;
       // Taken without routing afresh (nothing new in the fabric: step 0 of
       // core/reroute/previous_sls.h), so without the engine's facts or pins.
-      EXPECT_EQ(kept.rep.get("routed_afresh"), "no");
-      EXPECT_EQ(kept.rep.get("pinned_paths"), "");
-      EXPECT_EQ(kept.rep.get("vls_used"), "");
+      EXPECT_FALSE(kept.rr().routed_afresh);
+      EXPECT_FALSE(kept.rep.typed.has_value());  // no engine ran
+      EXPECT_EQ(kept.pins(), 0);
       EXPECT_EQ(changed_pairs(f0, before.r, f1, kept.r), 0);
       EXPECT_EQ(fixtures::credit_loop_problem(f1, kept.r), "");
       EXPECT_EQ(warn_lines(kept.log), 0);
@@ -293,15 +309,15 @@ TEST(Reroute, RelaxedIncrementalChangesOnlyBrokenPaths) {
     Routed kept;
     route(f1, "dl", &prev, kept);
     ASSERT_TRUE(kept.ok);
-    if (kept.rep.get("incremental_relaxed") != "yes") continue;
+    if (!kept.rr().incremental_relaxed) continue;
     ++relaxed;
-    EXPECT_EQ(kept.rep.get("incremental"), "no");
+    EXPECT_EQ(kept.rr().incremental, 0);
     // The failed incremental route made the engine route again with pins.
-    EXPECT_FALSE(kept.rep.get("pinned_paths").empty());
+    EXPECT_GT(kept.pins(), 0);
     const int64_t changed = changed_pairs(f0, before.r, f1, kept.r);
     EXPECT_GT(changed, 0);
     EXPECT_LT(changed, 432 * 431 / 100);  // under 1% of the pairs
-    EXPECT_EQ(kept.rep.get("sls_changed"), std::to_string(changed));
+    EXPECT_EQ(kept.rr().sls_changed, changed);
     EXPECT_EQ(warn_lines(kept.log), 1);
     EXPECT_TRUE(kept.log.contains("changed the SL of " + std::to_string(changed) + " of "));
     EXPECT_EQ(fixtures::credit_loop_problem(f1, kept.r), "");
@@ -310,13 +326,13 @@ TEST(Reroute, RelaxedIncrementalChangesOnlyBrokenPaths) {
     // finds. Without spare SLs the SLs are crowded and some paths find no
     // entry to drop it at before a cycle (measured: 27 of 54 and 3 of 6).
     int64_t drops = 0;
-    const int64_t unsafe = std::stol(kept.rep.get("stale_sls_unsafe"));
-    EXPECT_EQ(std::stol(kept.rep.get("stale_sls_dropped")) +
-                  std::stol(kept.rep.get("stale_sls_delivered")) + unsafe,
-              std::stol(kept.rep.get("sl_changed_paths")));
+    ASSERT_TRUE(kept.rr().stale);
+    const int64_t unsafe = kept.rr().stale_sls_unsafe;
+    EXPECT_EQ(kept.rr().stale_sls_dropped + kept.rr().stale_sls_delivered + unsafe,
+              kept.rr().sl_changed_paths);
     EXPECT_EQ(fixtures::stale_credit_loop_problem(f1, kept.r, before.r, drops),
               unsafe ? "credit loop" : "");
-    EXPECT_EQ(drops > 0, std::stol(kept.rep.get("stale_sls_dropped")) > 0);
+    EXPECT_EQ(drops > 0, kept.rr().stale_sls_dropped > 0);
     EXPECT_EQ(kept.log.contains("can close a credit loop"), unsafe > 0);
     // Every source switch whose SL changed had a previous route over c.
     for (int32_t s = 0; s < f1.num_switches(); ++s)
@@ -353,10 +369,11 @@ TEST(Reroute, StaleSlsAreDroppedBeforeTheyCloseACreditLoop) {
   Routed kept;
   route(f1, "dl", &prev, kept);
   ASSERT_TRUE(kept.ok);
-  ASSERT_EQ(kept.rep.get("incremental_relaxed"), "yes");
-  EXPECT_EQ(kept.rep.get("sl_changed_paths"), "3");
-  EXPECT_EQ(kept.rep.get("stale_sls_dropped"), "3");
-  EXPECT_EQ(kept.rep.get("stale_sls_unsafe"), "0");
+  ASSERT_TRUE(kept.rr().incremental_relaxed);
+  EXPECT_EQ(kept.rr().sl_changed_paths, 3);
+  ASSERT_TRUE(kept.rr().stale);
+  EXPECT_EQ(kept.rr().stale_sls_dropped, 3);
+  EXPECT_EQ(kept.rr().stale_sls_unsafe, 0);
   EXPECT_EQ(warn_lines(kept.log), 1);
   EXPECT_TRUE(
       kept.log.contains("is dropped (VL 15) on 3 of them before it could close a "
@@ -379,11 +396,11 @@ TEST(Reroute, StaleSlsAreDroppedBeforeTheyCloseACreditLoop) {
   Routed undropped;
   route(f1, "dl", &prev, undropped, "drop_stale_sls=0");
   ASSERT_TRUE(undropped.ok);
-  EXPECT_EQ(undropped.rep.get("stale_sls_dropped"), "");
+  EXPECT_FALSE(undropped.rr().stale);
   EXPECT_EQ(fixtures::stale_credit_loop_problem(f1, undropped.r, before.r, drops), "credit loop");
   EXPECT_EQ(drops, 0);
   // As many SLs changed either way.
-  EXPECT_EQ(undropped.rep.get("sls_changed"), kept.rep.get("sls_changed"));
+  EXPECT_EQ(undropped.rr().sls_changed, kept.rr().sls_changed);
 }
 
 // Fail-in-place with spare SLs (core/pipeline/sl_spread.h): a 6x6x6 torus with 2 CAs
@@ -417,7 +434,7 @@ TEST(Reroute, SpareSlsKeepEverySlThroughAFailInPlaceSeries) {
         changed += n;
         if (*first == '\0') {
           EXPECT_EQ(n, 0) << "step " << step;
-          EXPECT_EQ(after->rep.get("incremental"), "yes") << "step " << step;
+          EXPECT_EQ(after->rr().incremental, 1) << "step " << step;
           EXPECT_EQ(warn_lines(after->log), 0);
         }
         prev = capture_previous_sls(g, after->r);
@@ -470,8 +487,8 @@ TEST(Reroute, LorenRepairsThePreviousRoutingWhereItCannotRoute) {
       continue;
     }
     ++repaired;
-    EXPECT_EQ(kept.rep.get("routed_afresh"), "no");
-    EXPECT_EQ(kept.rep.get("incremental"), "yes");
+    EXPECT_FALSE(kept.rr().routed_afresh);
+    EXPECT_EQ(kept.rr().incremental, 1);
     EXPECT_EQ(changed_pairs(f0, before.r, f1, kept.r), 0);
     EXPECT_EQ(fixtures::credit_loop_problem(f1, kept.r), "");
     EXPECT_EQ(kept.log.count(LogLevel::kError), 0);
@@ -484,9 +501,9 @@ TEST(Reroute, LorenRepairsThePreviousRoutingWhereItCannotRoute) {
     Routed guided;
     route(f1, "loren", &gained, guided, opts);
     ASSERT_TRUE(guided.ok) << guided.log.lines.back().text;
-    EXPECT_EQ(guided.rep.get("routed_afresh"), "");
-    EXPECT_EQ(guided.rep.get("repaired_previous"), "yes");
-    EXPECT_EQ(guided.rep.get("incremental"), "yes");
+    EXPECT_TRUE(guided.rr().routed_afresh);
+    EXPECT_TRUE(guided.rr().repaired_previous);
+    EXPECT_EQ(guided.rr().incremental, 1);
     EXPECT_EQ(fixtures::credit_loop_problem(f1, guided.r), "");
     EXPECT_EQ(guided.log.count(LogLevel::kError), 0);
     EXPECT_EQ(warn_lines(guided.log), 1);
@@ -526,7 +543,7 @@ TEST(Reroute, ManyNewLidsSkipTheIncrementalRoute) {
     EXPECT_EQ(fixtures::credit_loop_problem(f1, kept.r), "");
     const bool many = fresh * 10 > static_cast<int>(f1.lids().size());
     EXPECT_EQ(kept.log.contains("LIDs are new, so no incremental route"), many);
-    EXPECT_EQ(kept.rep.get("incremental").empty(), many);
+    EXPECT_EQ(kept.rr().incremental == -1, many);
   }
 }
 

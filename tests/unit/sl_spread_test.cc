@@ -55,9 +55,13 @@ TEST(SlSpread, EveryPathKeepsItsVlsOnMoreSls) {
       const size_t before = path_sls(*f, plain.out).size();
       ASSERT_LT(before, 16u);
       EXPECT_EQ(path_sls(*f, spread.out).size(), 16u);
+      ASSERT_TRUE(spread.stages.spread);
+      EXPECT_EQ(spread.stages.sls.sls_after, 16);
+      EXPECT_EQ(spread.stages.sls.sls_before, static_cast<int>(before));
+      EXPECT_FALSE(plain.stages.spread);
+      // The one place that writes facts says the same.
       EXPECT_EQ(spread.rep.get("sls_used"), "16");
       EXPECT_EQ(spread.rep.get("sls_routed"), std::to_string(before));
-      EXPECT_EQ(plain.rep.get("sls_routed"), "");
       EXPECT_EQ(fixtures::count_containing(spread.log, LogLevel::kInfo, "SLs spread over 16"), 1);
       std::map<std::pair<int32_t, int>, int> taken;  // (destination switch, old SL) -> new SL
       for (int32_t s = 0; s < f->num_switches(); ++s)
@@ -96,7 +100,7 @@ TEST(SlSpread, OnlyWhereItHelpsAndIsSafe) {
   EXPECT_EQ(path_sls(f, qos_off.out), std::set<int>{0});
   const fixtures::EngineRun one_vl = fixtures::run_captured(f, "dl", {.max_vls = 1});
   ASSERT_TRUE(one_vl.ok) << one_vl.last_line();
-  EXPECT_EQ(one_vl.rep.get("sls_routed"), "");
+  EXPECT_FALSE(one_vl.stages.spread);
   const fixtures::EngineRun nue = fixtures::run_captured(f, "nue", {.max_vls = 4});
   ASSERT_TRUE(nue.ok);
   EXPECT_EQ(path_sls(f, nue.out).size(), 4u);

@@ -65,6 +65,7 @@ struct ToyRun {
   Routing out;
   EngineReport rep;
   check::Result check;
+  pipeline::StageResults stages;
   bool ok = false;
 };
 
@@ -77,6 +78,7 @@ void route(const EngineDesc &e, const Fabric &f, const std::string &opts, ToyRun
   pipeline::RouteExtras x;
   x.previous = previous;
   x.check_out = &run.check;
+  x.stages = &run.stages;
   run.ok = pipeline::route(e, in, run.out, run.rep, x);
 }
 
@@ -93,7 +95,9 @@ TEST(ToyEngine, FirstRoutingIsCheckedByThePipeline) {
   route(toy::kEngine, f, "", run);
   ASSERT_TRUE(run.ok) << run.log.lines.back().text;
   EXPECT_EQ(run.out.engine, "keiro-toy");
-  EXPECT_EQ(run.rep.get("tree_switches"), "6");
+  ASSERT_NE(run.rep.result<toy::ToyResult>(), nullptr);
+  EXPECT_EQ(run.rep.result<toy::ToyResult>()->switches, 6);
+  EXPECT_EQ(run.rep.get("tree_switches"), "6");  // its report step's fact
   EXPECT_TRUE(run.check.ok);
   EXPECT_EQ(run.check.vls_used, 1);
   EXPECT_EQ(run.log.count(LogLevel::kError), 0);
@@ -107,9 +111,9 @@ TEST(ToyEngine, FixedSlComesFromThePipeline) {
   ToyRun run;
   route(toy::kEngine, f, "fixed_sl=3", run);
   ASSERT_TRUE(run.ok) << run.log.lines.back().text;
-  EXPECT_EQ(run.rep.get("fixed_sl"), "3");
-  EXPECT_EQ(run.rep.get("sa_vls"), "1");
-  EXPECT_EQ(run.rep.get("fixed_sl_attempts"), "1");
+  EXPECT_EQ(run.stages.fixed.sl, 3);
+  EXPECT_EQ(run.stages.fixed.sa_vls, 1);
+  EXPECT_EQ(run.stages.fixed.attempts, 1);
   // Every path's SL is renamed around SL 3, and SL 3 takes the engine's VL.
   for (uint16_t lid : f.lids()) EXPECT_NE(run.out.path_sl(0, lid), 3) << lid;
   EXPECT_EQ(fixtures::count_containing(run.log, LogLevel::kInfo,
@@ -131,8 +135,9 @@ TEST(ToyEngine, ReRoutingComesFromThePipeline) {
   ToyRun again;
   route(toy::kEngine, after, "", again, &prev);
   ASSERT_TRUE(again.ok) << again.log.lines.back().text;
-  EXPECT_EQ(again.rep.get("previous_pairs"), std::to_string(12 * 11));
-  EXPECT_EQ(again.rep.get("sls_kept"), "yes");
+  ASSERT_TRUE(again.stages.rerouted);
+  EXPECT_EQ(again.stages.reroute.previous_pairs, 12 * 11);
+  EXPECT_EQ(again.stages.reroute.sls_kept, "yes");
 }
 
 TEST(ToyEngine, ABrokenEngineIsRefusedWithOneErrorLine) {
