@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/acro/engine.h"
 #include "core/engine/engine.h"
 #include "core/io/topology_file.h"
 #include "core/pipeline/pipeline.h"
@@ -19,6 +20,15 @@
 
 namespace keiro {
 namespace {
+
+// The engine's typed result (EngineReport::result()).
+template <class Run>
+const acro::EngineResult &acro_of(const Run &run) {
+  const auto *r = run.rep.template result<acro::EngineResult>();
+  EXPECT_NE(r, nullptr);
+  static const acro::EngineResult none{};
+  return r ? *r : none;
+}
 
 fixtures::EngineRun acro(const Fabric &f, int max_vls, int max_sls = 16, bool qos = true) {
   EXPECT_NE(find_engine("keiro-acro"), nullptr);
@@ -54,13 +64,13 @@ TEST(AcroEngine, RoutesEveryLidMinimallyWithoutCreditLoops) {
     }
   }
   EXPECT_EQ(fixtures::credit_loop_problem(f, run.out), "");
-  EXPECT_FALSE(run.rep.get("layers").empty());
-  EXPECT_GE(std::stoi(run.rep.get("vls_used")), std::stoi(run.rep.get("layers")));
+  ASSERT_NE(run.rep.result<acro::EngineResult>(), nullptr);
+  EXPECT_GE(acro_of(run).layers.vlmap.vls_used, acro_of(run).layers.layers);
   EXPECT_LE(run.out.vls_used, 8);
   EXPECT_LE(run.out.sls_used, 16);
   // One path per (source switch, distinct destination tree): at least one
   // tree per switch, at most one per LID.
-  const int64_t paths = std::stoll(run.rep.get("paths"));
+  const int64_t paths = acro_of(run).layers.vlmap.paths;
   EXPECT_GE(paths, 32 * 31);
   EXPECT_LE(paths, static_cast<int64_t>(31) * static_cast<int64_t>(f.lids().size()));
 }
@@ -78,21 +88,21 @@ TEST(AcroEngine, PerLidRoutesArePerfectlyEvenOnTwoLevelFatTree) {
     SCOPED_TRACE(std::to_string(vls) + " VLs");
     run = acro(f, vls);
     ASSERT_TRUE(run.ok) << run.last_line();
-    EXPECT_EQ(run.rep.get("max_efi"), std::to_string(4 * 12 / 4));
+    EXPECT_EQ(acro_of(run).max_efi, 4 * 12 / 4);
     // Up/down routes between CAs; every spine-to-spine route turns at the
     // same (first) leaf, so one layer suffices and ACRO finds it.
-    EXPECT_EQ(run.rep.get("layers"), "1");
+    EXPECT_EQ(acro_of(run).layers.layers, 1);
     EXPECT_EQ(run.out.vls_used, 1);
-    EXPECT_EQ(run.rep.get("per_switch_trees"), "0");
-    EXPECT_EQ(run.rep.get("updown_switch_lids"), "0");  // minimal routes took 1 layer
+    EXPECT_FALSE(acro_of(run).per_switch_trees);
+    EXPECT_EQ(acro_of(run).updown_switch_lids, 0);  // minimal routes took 1 layer
   }
   // acro_per_lid=0: one tree per switch; a leaf's 4 HCAs share one down-link
   // per source leaf, 4 * 4 routes at least on it.
   fixtures::EngineRun ps = fixtures::run_captured(f, "keiro-acro", {.opts = "acro_per_lid=0"});
   ASSERT_TRUE(ps.ok) << ps.last_line();
-  EXPECT_EQ(ps.rep.get("per_switch_trees"), "1");
-  EXPECT_EQ(ps.rep.get("trees"), "8");
-  EXPECT_GE(std::stoll(ps.rep.get("max_efi")), 4 * 4);
+  EXPECT_TRUE(acro_of(ps).per_switch_trees);
+  EXPECT_EQ(acro_of(ps).trees, 8);
+  EXPECT_GE(acro_of(ps).max_efi, 4 * 4);
   EXPECT_EQ(fixtures::credit_loop_problem(f, run.out), "");
 }
 
@@ -145,11 +155,11 @@ TEST(AcroEngine, OneVlAndPerfectBalanceOnThreeLevelFatTree) {
       const fixtures::EngineRun run =
           acro(f, vls);  // pipeline::route(): self-check, every LID pair
       ASSERT_TRUE(run.ok) << run.last_line();
-      EXPECT_EQ(run.rep.get("layers"), "1");
+      EXPECT_EQ(acro_of(run).layers.layers, 1);
       EXPECT_EQ(run.out.vls_used, 1);
-      EXPECT_EQ(run.rep.get("per_switch_trees"), "0");
-      EXPECT_GT(std::stoi(run.rep.get("updown_switch_lids")), 0);
-      EXPECT_EQ(run.rep.get("max_efi"), "60");
+      EXPECT_FALSE(acro_of(run).per_switch_trees);
+      EXPECT_GT(acro_of(run).updown_switch_lids, 0);
+      EXPECT_EQ(acro_of(run).max_efi, 60);
       EXPECT_EQ(fixtures::credit_loop_problem(f, run.out), "");
       const auto load = ca_link_loads(f, run.out);
       EXPECT_EQ(load.size(), static_cast<size_t>(f.num_channels()));
@@ -227,8 +237,8 @@ TEST(AcroEngine, OneVlOnThreeLevelFatTreeWithFailedLinks) {
     ASSERT_TRUE(io::parse_topology(topo::write_net(g), "fattree-4-3-failed", f, err)) << err;
     const fixtures::EngineRun run = acro(f, 1);
     ASSERT_TRUE(run.ok) << run.last_line();
-    EXPECT_EQ(run.rep.get("layers"), "1");
-    EXPECT_EQ(run.rep.get("updown_routes"), "1");
+    EXPECT_EQ(acro_of(run).layers.layers, 1);
+    EXPECT_TRUE(acro_of(run).updown_routes);
     EXPECT_EQ(run.out.vls_used, 1);
     EXPECT_EQ(fixtures::credit_loop_problem(f, run.out), "");
     const std::vector<int32_t> dist = fixtures::distances(f);
@@ -257,14 +267,14 @@ TEST(AcroEngine, TakesConsistentChoicesWhenAcroNeedsFewerLayers) {
   fixtures::EngineRun run = acro(f, 8);
   ASSERT_TRUE(run.ok) << run.last_line();
   EXPECT_EQ(run.log.count(LogLevel::kError), 0);
-  EXPECT_EQ(run.rep.get("consistent_routes"), "1");
-  EXPECT_EQ(run.rep.get("layers"), "4");
-  EXPECT_EQ(run.rep.get("per_switch_trees"), "0");
+  EXPECT_TRUE(acro_of(run).consistent_routes);
+  EXPECT_EQ(acro_of(run).layers.layers, 4);
+  EXPECT_FALSE(acro_of(run).per_switch_trees);
   EXPECT_LE(run.out.vls_used, 4);
   EXPECT_EQ(fixtures::credit_loop_problem(f, run.out), "");
   // Minimal routes, balanced within the tolerance: measured max EFI 8704
   // against the average 8192 (the balanced routes: 8480 with 6 layers).
-  EXPECT_LE(std::stoll(run.rep.get("max_efi")), 8704);
+  EXPECT_LE(acro_of(run).max_efi, 8704);
 }
 
 TEST(AcroEngine, TooFewVlsFailsWithOneErrorLine) {

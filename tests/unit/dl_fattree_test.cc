@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/dl/dl.h"
+#include "core/dl/engine.h"
 #include "core/dl/updown.h"
 #include "core/fabric.h"
 #include "core/io/topology_file.h"
@@ -23,6 +24,15 @@
 
 namespace keiro {
 namespace {
+
+// The engine's typed result (EngineReport::result()).
+template <class Run>
+const dl::EngineResult &dl_of(const Run &run) {
+  const auto *r = run.rep.template result<dl::EngineResult>();
+  EXPECT_NE(r, nullptr);
+  static const dl::EngineResult none{};
+  return r ? *r : none;
+}
 
 // 4 leaves L0..L3 (switches 0..3), 3 spines P0..P2 (switches 4..6), every
 // leaf linked to every spine (leaf port 4 + p to spine port 1 + leaf); 3 CAs
@@ -100,13 +110,13 @@ TEST(DlFatTree, PerLidSpreadingIsPerfect) {
     SCOPED_TRACE(std::to_string(vls) + " VLs");
     const fixtures::EngineRun run = fixtures::run_captured(f, "dl", {.max_vls = vls});
     ASSERT_TRUE(run.ok) << run.last_line();
-    EXPECT_EQ(run.rep.get("root").find("'L"), 0u) << run.rep.get("root");
-    EXPECT_EQ(run.rep.get("vls_used"), "1");
+    EXPECT_EQ(f.sw(dl_of(run).root).name.rfind("L", 0), 0u) << f.describe(dl_of(run).root);
+    EXPECT_EQ(dl_of(run).vls_used, 1);
     const auto load = link_loads(f, run.out);
     EXPECT_EQ(load.size(), static_cast<size_t>(2 * kLeaves * kSpines));
     for (const auto &[link, n] : load)
       EXPECT_EQ(n, kPerLink) << f.sw(link.first).name << " -> " << f.sw(link.second).name;
-    EXPECT_EQ(run.rep.get("max_efi"), std::to_string(kPerLink));
+    EXPECT_EQ(dl_of(run).max_efi, kPerLink);
   }
 }
 
@@ -159,12 +169,12 @@ TEST(DlFatTree, ThreeLevelsSpreadOnSlZeroOthersRealized) {
   const fixtures::EngineRun run =
       fixtures::run_captured(f, "dl", {.opts = "dl_subnets=4 spread_sls=0", .max_vls = 4});
   ASSERT_TRUE(run.ok) << run.last_line();
-  EXPECT_EQ(run.rep.get("one_layer"), "0");
-  EXPECT_EQ(run.rep.get("layers_needed"), "2");
+  EXPECT_FALSE(dl_of(run).one_layer);
+  EXPECT_EQ(dl_of(run).layers_needed, 2);
   // Within 10% of the perfect 60 (issue 14's bound against d-mod-k;
   // measured 64: the greedy does not reach d-mod-k's exact pattern here).
-  EXPECT_LE(std::stoi(run.rep.get("max_efi")), 66);
-  EXPECT_GE(std::stoi(run.rep.get("sls_used")), 2);
+  EXPECT_LE(dl_of(run).max_efi, 66);
+  EXPECT_GE(dl_of(run).sls_used, 2);
   EXPECT_EQ(fixtures::credit_loop_problem(f, run.out), "");
   for (int32_t s = 0; s < f.num_switches(); ++s)
     for (int32_t t = 0; t < f.num_terminals(); ++t) {
@@ -207,23 +217,23 @@ TEST(DlFatTree, DefaultBudgetTakesOneLayerWhenItIsAsShort) {
     ASSERT_TRUE(io::parse_topology(topo::write_net(g), "fattree-4-3", f, err)) << err;
     const fixtures::EngineRun run = fixtures::run_captured(f, "dl", {.max_vls = 8});
     ASSERT_TRUE(run.ok) << run.last_line();
-    EXPECT_EQ(run.rep.get("one_layer"), "1");
-    EXPECT_EQ(run.rep.get("subnets"), "1");
-    EXPECT_EQ(run.rep.get("vls_used"), "1");
+    EXPECT_TRUE(dl_of(run).one_layer);
+    EXPECT_EQ(dl_of(run).options.dl.layers, 1);
+    EXPECT_EQ(dl_of(run).vls_used, 1);
     EXPECT_EQ(run.out.vls_used, 1);
     EXPECT_EQ(fixtures::credit_loop_problem(f, run.out), "");
     const fixtures::RouteCheck c = fixtures::check_routes(f, run.out);
     EXPECT_TRUE(c.ok) << c.problem;
     if (fail == 0) {
-      EXPECT_LE(std::stoi(run.rep.get("max_efi")), 66);
+      EXPECT_LE(dl_of(run).max_efi, 66);
     }
     // The same CA hops as with 8 sub-networks.
     const fixtures::EngineRun eight =
         fixtures::run_captured(f, "dl", {.opts = "dl_subnets=8", .max_vls = 8});
     ASSERT_TRUE(eight.ok) << eight.last_line();
-    EXPECT_EQ(eight.rep.get("one_layer"), "0");
-    EXPECT_EQ(run.rep.get("avg_hops"), eight.rep.get("avg_hops"));
-    EXPECT_GT(std::stoi(eight.rep.get("vls_used")), 1);
+    EXPECT_FALSE(dl_of(eight).one_layer);
+    EXPECT_EQ(dl_of(run).avg_hops, dl_of(eight).avg_hops);
+    EXPECT_GT(dl_of(eight).vls_used, 1);
   }
 }
 
