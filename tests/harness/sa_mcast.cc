@@ -47,8 +47,6 @@
 // I/O error or no answer from the SA after the retries.
 // Runs under LD_PRELOAD=libumad2sim.so against ibsim, or on a real port.
 #include <arpa/inet.h>
-#include <endian.h>
-#include <infiniband/umad.h>
 
 #include <cerrno>
 #include <chrono>
@@ -64,15 +62,12 @@
 #include <vector>
 
 #include "tests/harness/mad_bytes.h"
+#include "tests/harness/sa_port.h"
 
 namespace {
 
-constexpr int kMadSize = 256;
-constexpr uint8_t kClassSa = 0x03, kSaClassVersion = 2;
 constexpr uint8_t kMethodGet = 0x01, kMethodSet = 0x02, kMethodDelete = 0x15;
 constexpr uint16_t kAttrMcMemberRecord = 0x0038;
-constexpr int kSaDataOffset = 56;  // MAD header 24 + RMPP 12 + SA header 20
-constexpr uint32_t kSaQkey = 0x80010000;
 constexpr uint32_t kIpoibQkey = 0x00000b1b;
 
 // MCMemberRecord component mask bits (IBA 15.2.5.17).
@@ -89,7 +84,7 @@ constexpr int kOffMgid = 0, kOffPortGid = 16, kOffQkey = 32, kOffMlid = 36, kOff
               kOffTclass = 39, kOffPkey = 40, kOffRate = 42, kOffSlFlowHop = 44,
               kOffScopeState = 48;
 
-using namespace keiro::harness;  // put16 ... get32
+using namespace keiro::harness;  // put16 ... get32, SaPort
 
 // The group parameters the SA reports (or that a create asks for).
 struct Group {
@@ -165,7 +160,7 @@ void ipoib_bcast_of(const uint8_t *mgid, uint8_t *out) {
 
 class Sa {
  public:
-  int fd = -1, agent = -1, sm_lid = 0;
+  SaPort port;
   uint64_t prefix = 0;
   int timeout_ms = 1000, retries = 5;
 
@@ -174,19 +169,9 @@ class Sa {
   bool call(uint8_t method, uint64_t mask, const uint8_t *rec, uint16_t &status,
             std::vector<uint8_t> &answer) {
     for (int attempt = 0; attempt <= retries; ++attempt) {
-      std::memset(sbuf_.data(), 0, sbuf_.size());
-      auto *mad = static_cast<uint8_t *>(umad_get_mad(sbuf_.data()));
-      mad[0] = 1;
-      mad[1] = kClassSa;
-      mad[2] = kSaClassVersion;
-      mad[3] = method;
       const uint32_t tid = next_tid_++;
-      put64(mad + 8, tid);
-      put16(mad + 16, kAttrMcMemberRecord);
-      put64(mad + 48, mask);
-      std::memcpy(mad + kSaDataOffset, rec, 52);
-      umad_set_addr(sbuf_.data(), sm_lid, 1, 0, static_cast<int>(kSaQkey));
-      if (umad_send(fd, agent, sbuf_.data(), kMadSize, timeout_ms, 0) < 0) {
+      std::memcpy(port.request(method, kAttrMcMemberRecord, mask, tid) + kSaDataOffset, rec, 52);
+      if (!port.send(timeout_ms)) {
         std::fprintf(stderr, "sa_mcast: umad_send failed\n");
         return false;
       }
@@ -196,29 +181,22 @@ class Sa {
                                 std::chrono::steady_clock::now() - t0)
                                 .count();
         if (waited >= timeout_ms) break;
-        int len = kMadSize;
-        const int rc = umad_recv(fd, rbuf_.data(), &len, static_cast<int>(timeout_ms - waited));
-        if (rc < 0) break;
-        const auto *r = static_cast<const uint8_t *>(umad_get_mad(rbuf_.data()));
-        if (umad_status(rbuf_.data()) != 0 || r[1] != kClassSa || !(r[3] & 0x80)) continue;
-        if (get32(r + 12) != tid) continue;  // a late answer to an earlier try
+        bool timed_out = false;
+        const uint8_t *r = port.recv(static_cast<int>(timeout_ms - waited), timed_out);
+        if (timed_out) break;
+        if (!r || get32(r + 12) != tid)
+          continue;  // not an SA answer, or a late one to an earlier try
         status = get16(r + 4);
         answer.assign(r + kSaDataOffset, r + kSaDataOffset + 52);
         return true;
       }
-      std::fprintf(stderr, "sa_mcast: no answer from the SA (LID %d), try %d of %d\n", sm_lid,
+      std::fprintf(stderr, "sa_mcast: no answer from the SA (LID %d), try %d of %d\n", port.sm_lid,
                    attempt + 1, retries + 1);
     }
     return false;
   }
 
-  void init_buffers() {
-    sbuf_.assign(umad_size() + kMadSize, 0);
-    rbuf_.assign(umad_size() + kMadSize, 0);
-  }
-
  private:
-  std::vector<uint8_t> sbuf_, rbuf_;
   uint32_t next_tid_ = 1;
 };
 
@@ -290,35 +268,8 @@ int main(int argc, char **argv) {
   }
   std::istream &in = file.empty() ? std::cin : in_file;
 
-  if (umad_init() < 0) {
-    std::fprintf(stderr, "sa_mcast: umad_init failed\n");
-    return 2;
-  }
-  const char *ca_name = ca.empty() ? nullptr : ca.c_str();
-  umad_port_t port;
-  if (umad_get_port(ca_name, portnum, &port) < 0) {
-    std::fprintf(stderr, "sa_mcast: no umad port\n");
-    return 2;
-  }
-  sa.sm_lid = static_cast<int>(port.sm_lid);
-  sa.prefix = be64toh(port.gid_prefix);
-  umad_release_port(&port);
-  if (!sa.sm_lid) {
-    std::fprintf(stderr, "sa_mcast: the port knows no SM LID (is the subnet up?)\n");
-    return 2;
-  }
-  if (!sa.prefix) sa.prefix = 0xfe80000000000000ull;
-  sa.fd = umad_open_port(ca_name, portnum);
-  if (sa.fd < 0) {
-    std::fprintf(stderr, "sa_mcast: cannot open the umad port\n");
-    return 2;
-  }
-  sa.agent = umad_register(sa.fd, kClassSa, kSaClassVersion, 0, nullptr);
-  if (sa.agent < 0) {
-    std::fprintf(stderr, "sa_mcast: cannot register an SA agent\n");
-    return 2;
-  }
-  sa.init_buffers();
+  if (!sa.port.open("sa_mcast", ca, portnum)) return 2;
+  sa.prefix = sa.port.gid_prefix ? sa.port.gid_prefix : 0xfe80000000000000ull;
 
   int refused = 0;
   bool lost = false;
@@ -496,8 +447,7 @@ int main(int argc, char **argv) {
     }
     std::fflush(stdout);
   }
-  umad_unregister(sa.fd, sa.agent);
-  umad_close_port(sa.fd);
+  sa.port.close();
   if (lost) return 2;
   return refused ? 1 : 0;
 }
