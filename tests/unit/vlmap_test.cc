@@ -194,6 +194,26 @@ void expect_demanded_vls(const LineCase &x, const Routing &r) {
 // in either naming, whatever first fit would choose -- and pins that give
 // them the same SL cannot: destination 4 (the harder one, placed first)
 // keeps SL 0 and the three pins of destination 3 are dropped (SL 1 then).
+// Realizes case x (its fabric f, trees t and demand d) with o into r, reset
+// first for SLs per source switch.
+template <typename Case>
+bool realize_case(const Case &x, const vlmap::VlMapOptions &o, Routing &r, vlmap::VlMapStats &st,
+                  std::string &err) {
+  r.reset(x.f, Routing::SlScope::kPerSourceSwitch);
+  return vlmap::realize(x.f, x.t, x.d, o, r, st, err);
+}
+
+// LineCase's pins [k * 5 + s]: SL sl3 for the paths of sources 0..2 to
+// destination 3 (k 0), SL sl4 for those to destination 4 (k 1).
+std::vector<int8_t> line_pins(int sl3, int sl4) {
+  std::vector<int8_t> pins(2 * 5, -1);
+  for (int s : {0, 1, 2}) {
+    pins[0 * 5 + s] = static_cast<int8_t>(sl3);
+    pins[1 * 5 + s] = static_cast<int8_t>(sl4);
+  }
+  return pins;
+}
+
 TEST(VlmapRealize, PinnedSlsAreKeptOrDroppedAndCounted) {
   LineCase x;
   vlmap::VlMapOptions o;
@@ -202,18 +222,12 @@ TEST(VlmapRealize, PinnedSlsAreKeptOrDroppedAndCounted) {
   const uint16_t lid3 = x.f.terminal(3).lid, lid4 = x.f.terminal(4).lid;
   for (int sl3 : {0, 1}) {
     SCOPED_TRACE(sl3);
-    // [k * 5 + s]: k 0 = destination 3, k 1 = destination 4; sources 0..2.
-    std::vector<int8_t> pins(2 * 5, -1);
-    for (int s : {0, 1, 2}) {
-      pins[0 * 5 + s] = static_cast<int8_t>(sl3);
-      pins[1 * 5 + s] = static_cast<int8_t>(1 - sl3);
-    }
+    const std::vector<int8_t> pins = line_pins(sl3, 1 - sl3);
     o.pins = pins;
     Routing r;
-    r.reset(x.f, Routing::SlScope::kPerSourceSwitch);
     vlmap::VlMapStats st;
     std::string err;
-    ASSERT_TRUE(vlmap::realize(x.f, x.t, x.d, o, r, st, err)) << err;
+    ASSERT_TRUE(realize_case(x, o, r, st, err)) << err;
     EXPECT_EQ(st.pins, 6);
     EXPECT_EQ(st.pins_dropped, 0);
     EXPECT_FALSE(st.pins_fallback);
@@ -224,14 +238,12 @@ TEST(VlmapRealize, PinnedSlsAreKeptOrDroppedAndCounted) {
     expect_demanded_vls(x, r);
   }
   // Both destinations pinned to SL 0: three pins must go.
-  std::vector<int8_t> same(2 * 5, -1);
-  for (int s : {0, 1, 2}) same[0 * 5 + s] = same[1 * 5 + s] = 0;
+  const std::vector<int8_t> same = line_pins(0, 0);
   o.pins = same;
   Routing r;
-  r.reset(x.f, Routing::SlScope::kPerSourceSwitch);
   vlmap::VlMapStats st;
   std::string err;
-  ASSERT_TRUE(vlmap::realize(x.f, x.t, x.d, o, r, st, err)) << err;
+  ASSERT_TRUE(realize_case(x, o, r, st, err)) << err;
   EXPECT_EQ(st.pins, 6);
   EXPECT_EQ(st.pins_dropped, 3);
   EXPECT_FALSE(st.pins_fallback);
@@ -242,8 +254,7 @@ TEST(VlmapRealize, PinnedSlsAreKeptOrDroppedAndCounted) {
   expect_demanded_vls(x, r);
   // With one SL no realization fits, pinned or not: it fails as before.
   o.max_sls = 1;
-  r.reset(x.f, Routing::SlScope::kPerSourceSwitch);
-  EXPECT_FALSE(vlmap::realize(x.f, x.t, x.d, o, r, st, err));
+  EXPECT_FALSE(realize_case(x, o, r, st, err));
   EXPECT_EQ(st.pins_dropped, 6);
   EXPECT_TRUE(st.pins_fallback);
   // Pins beyond max_sls are dropped: SL 5 with 2 SLs.
@@ -252,8 +263,7 @@ TEST(VlmapRealize, PinnedSlsAreKeptOrDroppedAndCounted) {
   high[1 * 5 + 0] = 5;
   high[0 * 5 + 0] = 1;
   o.pins = high;
-  r.reset(x.f, Routing::SlScope::kPerSourceSwitch);
-  ASSERT_TRUE(vlmap::realize(x.f, x.t, x.d, o, r, st, err)) << err;
+  ASSERT_TRUE(realize_case(x, o, r, st, err)) << err;
   EXPECT_EQ(st.pins, 2);
   EXPECT_EQ(st.pins_dropped, 1);
   EXPECT_EQ(r.path_sl(0, lid3), 1);
@@ -295,10 +305,9 @@ TEST(VlmapRealize, DemandBeyondTheVlBudgetFails) {
   vlmap::VlMapOptions o;
   o.max_vls = 1;  // the hop demanding VL 1 cannot be served
   Routing r;
-  r.reset(x.f, Routing::SlScope::kPerSourceSwitch);
   vlmap::VlMapStats st;
   std::string err;
-  EXPECT_FALSE(vlmap::realize(x.f, x.t, x.d, o, r, st, err));
+  EXPECT_FALSE(realize_case(x, o, r, st, err));
   EXPECT_EQ(st.unplaceable, 3);  // from switches 0, 1 and 2 to destination 4
   EXPECT_NE(err.find("within 1 VLs"), std::string::npos) << err;
 }
