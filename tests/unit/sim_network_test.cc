@@ -305,16 +305,27 @@ TEST_F(SimRing5Minhop, CreditsOnTheirWayBackAreNoDeadlock) {
   }
 }
 
+// A ring of 4 switches with one CA each and 30 us switches (5,860 cycles),
+// all-to-all traffic.
+struct SlowSwitchRing {
+  Fabric f = fixtures::ca_ring(4);
+  Routing r = fixtures::route_ring(f, false);
+  Config c;
+  SlowSwitchRing() {
+    c.traffic = Traffic::kAlltoall;
+    c.switch_latency = 5860;
+  }
+};
+
 TEST(SimDeadlock, LongSwitchLatencyIsNoDeadlockAndNoStall) {
   // A 30 us switch (5,860 cycles, longer than the 5,000-cycle stall time
   // before the default grew with it): every packet sits out the latency at
   // each switch with nothing else moving. The old rule called that a
   // deadlock at cycle 5,000; the tables are deadlock free.
-  const Fabric f = fixtures::ca_ring(4);
-  const Routing r = fixtures::route_ring(f, false);
-  Config c;
-  c.traffic = Traffic::kAlltoall;
-  c.switch_latency = 5860;
+  SlowSwitchRing x;
+  const Fabric &f = x.f;
+  const Routing &r = x.r;
+  Config &c = x.c;
   EXPECT_EQ(sim::min_stall_cycles(c), 1 + 5860 + 32);
   EXPECT_EQ(sim::stall_cycles(c), 1 + 5860 + 32);
   const sim::Result res = sim::simulate(f, r, c);
@@ -337,13 +348,9 @@ TEST(SimDeadlock, StallWithoutCycleIsAStallNotADeadlock) {
   // 5,893 cycles): the first packets wait out the switch latency with nothing
   // moving, the run ends at 5,000 cycles without a cycle of full buffers, and
   // the verdict is a stall.
-  const Fabric f = fixtures::ca_ring(4);
-  const Routing r = fixtures::route_ring(f, false);
-  Config c;
-  c.traffic = Traffic::kAlltoall;
-  c.switch_latency = 5860;
-  c.stall_cycles = 5000;
-  const sim::Result res = sim::simulate(f, r, c);
+  SlowSwitchRing x;
+  x.c.stall_cycles = 5000;
+  const sim::Result res = sim::simulate(x.f, x.r, x.c);
   EXPECT_FALSE(res.completed);
   EXPECT_FALSE(res.deadlock);
   EXPECT_TRUE(res.deadlock_cycle.empty());

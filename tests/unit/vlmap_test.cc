@@ -220,38 +220,32 @@ TEST(VlmapRealize, PinnedSlsAreKeptOrDroppedAndCounted) {
   o.max_vls = 2;
   o.max_sls = 2;
   const uint16_t lid3 = x.f.terminal(3).lid, lid4 = x.f.terminal(4).lid;
-  for (int sl3 : {0, 1}) {
-    SCOPED_TRACE(sl3);
-    const std::vector<int8_t> pins = line_pins(sl3, 1 - sl3);
-    o.pins = pins;
-    Routing r;
-    vlmap::VlMapStats st;
-    std::string err;
-    ASSERT_TRUE(realize_case(x, o, r, st, err)) << err;
-    EXPECT_EQ(st.pins, 6);
-    EXPECT_EQ(st.pins_dropped, 0);
-    EXPECT_FALSE(st.pins_fallback);
-    for (int s : {0, 1, 2}) {
-      EXPECT_EQ(r.path_sl(s, lid3), sl3);
-      EXPECT_EQ(r.path_sl(s, lid4), 1 - sl3);
-    }
-    expect_demanded_vls(x, r);
-  }
-  // Both destinations pinned to SL 0: three pins must go.
-  const std::vector<int8_t> same = line_pins(0, 0);
-  o.pins = same;
+  // Realized with pins line_pins(pin3, pin4): dropped of the 6 pins dropped,
+  // the paths from switches 0..2 on SLs sl3 (to destination 3) and sl4.
   Routing r;
   vlmap::VlMapStats st;
   std::string err;
-  ASSERT_TRUE(realize_case(x, o, r, st, err)) << err;
-  EXPECT_EQ(st.pins, 6);
-  EXPECT_EQ(st.pins_dropped, 3);
-  EXPECT_FALSE(st.pins_fallback);
-  for (int s : {0, 1, 2}) {
-    EXPECT_EQ(r.path_sl(s, lid4), 0);
-    EXPECT_EQ(r.path_sl(s, lid3), 1);
+  auto expect_pinned = [&](int pin3, int pin4, int dropped, int sl3, int sl4) {
+    const std::vector<int8_t> pins = line_pins(pin3, pin4);
+    o.pins = pins;
+    ASSERT_TRUE(realize_case(x, o, r, st, err)) << err;
+    EXPECT_EQ(st.pins, 6);
+    EXPECT_EQ(st.pins_dropped, dropped);
+    EXPECT_FALSE(st.pins_fallback);
+    for (int s : {0, 1, 2}) {
+      EXPECT_EQ(r.path_sl(s, lid3), sl3);
+      EXPECT_EQ(r.path_sl(s, lid4), sl4);
+    }
+    expect_demanded_vls(x, r);
+  };
+  for (int sl3 : {0, 1}) {
+    SCOPED_TRACE(sl3);
+    expect_pinned(sl3, 1 - sl3, 0, sl3, 1 - sl3);
   }
-  expect_demanded_vls(x, r);
+  // Both destinations pinned to SL 0: three pins must go.
+  expect_pinned(0, 0, 3, 1, 0);
+  const std::vector<int8_t> same = line_pins(0, 0);
+  o.pins = same;
   // With one SL no realization fits, pinned or not: it fails as before.
   o.max_sls = 1;
   EXPECT_FALSE(realize_case(x, o, r, st, err));
