@@ -100,37 +100,23 @@ struct Mgid {
   std::string text;  // as given on the command line
 };
 
+// The SA status's name: its class-specific code (bits 8-14, IBA 15.2.1.1)
+// or else its MAD status code (bits 2-4).
 const char *sa_status_name(uint16_t st) {
-  switch ((st >> 8) & 0x7f) {
-    case 1:
-      return "ERR_NO_RESOURCES";
-    case 2:
-      return "ERR_REQ_INVALID";
-    case 3:
-      return "ERR_NO_RECORDS";
-    case 4:
-      return "ERR_TOO_MANY_RECORDS";
-    case 5:
-      return "ERR_REQ_INVALID_GID";
-    case 6:
-      return "ERR_REQ_INSUFFICIENT_COMPONENTS";
-    case 7:
-      return "ERR_REQ_DENIED";
-    default:
-      break;
-  }
-  switch ((st >> 2) & 7) {
-    case 1:
-      return "BAD_VERSION";
-    case 2:
-      return "METHOD_NOT_SUPPORTED";
-    case 3:
-      return "METHOD_ATTR_NOT_SUPPORTED";
-    case 7:
-      return "INVALID_FIELD";
-    default:
-      return "UNKNOWN";
-  }
+  static const char *const kSa[] = {nullptr,
+                                    "ERR_NO_RESOURCES",
+                                    "ERR_REQ_INVALID",
+                                    "ERR_NO_RECORDS",
+                                    "ERR_TOO_MANY_RECORDS",
+                                    "ERR_REQ_INVALID_GID",
+                                    "ERR_REQ_INSUFFICIENT_COMPONENTS",
+                                    "ERR_REQ_DENIED"};
+  static const char *const kMad[] = {
+      "UNKNOWN", "BAD_VERSION", "METHOD_NOT_SUPPORTED", "METHOD_ATTR_NOT_SUPPORTED", "UNKNOWN",
+      "UNKNOWN", "UNKNOWN",     "INVALID_FIELD"};
+  const unsigned sa = (st >> 8) & 0x7f;
+  if (sa < 8 && kSa[sa]) return kSa[sa];
+  return kMad[(st >> 2) & 7];
 }
 
 bool parse_u(const std::string &s, uint64_t max, uint64_t &out) {
@@ -232,8 +218,8 @@ void usage() {
 }  // namespace
 
 int main(int argc, char **argv) {
-  std::string file, ca;
-  int portnum = 0;
+  std::string file;
+  SaOptions so;
   Sa sa;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -241,34 +227,23 @@ int main(int argc, char **argv) {
     const char *v = nullptr;
     if (a == "--file" && (v = next()))
       file = v;
-    else if (a == "--timeout" && (v = next()))
-      sa.timeout_ms = std::atoi(v);
-    else if (a == "--retries" && (v = next()))
-      sa.retries = std::atoi(v);
-    else if (a == "--ca" && (v = next()))
-      ca = v;
-    else if (a == "--port" && (v = next()))
-      portnum = std::atoi(v);
-    else {
+    else if (!so.take(argc, argv, i)) {
       usage();
       return 2;
     }
   }
-  if (sa.timeout_ms < 1 || sa.retries < 0) {
+  sa.timeout_ms = so.timeout_ms;
+  sa.retries = so.retries;
+  if (!so.valid()) {
     usage();
     return 2;
   }
   std::ifstream in_file;
-  if (!file.empty()) {
-    in_file.open(file);
-    if (!in_file) {
-      std::fprintf(stderr, "sa_mcast: cannot read %s\n", file.c_str());
-      return 2;
-    }
-  }
-  std::istream &in = file.empty() ? std::cin : in_file;
+  std::istream *input = open_input("sa_mcast", file, in_file);
+  if (!input) return 2;
+  std::istream &in = *input;
 
-  if (!sa.port.open("sa_mcast", ca, portnum)) return 2;
+  if (!sa.port.open("sa_mcast", so.ca, so.port)) return 2;
   sa.prefix = sa.port.gid_prefix ? sa.port.gid_prefix : 0xfe80000000000000ull;
 
   int refused = 0;

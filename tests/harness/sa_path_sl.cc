@@ -67,8 +67,9 @@ bool parse_lid(const std::string &s, uint16_t &out) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  std::string pairs_file, ca;
-  int window = 32, timeout_ms = 1000, retries = 5, portnum = 0;
+  std::string pairs_file;
+  SaOptions so;
+  int window = 32;
   bool raw = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -80,20 +81,12 @@ int main(int argc, char **argv) {
       pairs_file = v;
     else if (a == "--window" && (v = next()))
       window = std::atoi(v);
-    else if (a == "--timeout" && (v = next()))
-      timeout_ms = std::atoi(v);
-    else if (a == "--retries" && (v = next()))
-      retries = std::atoi(v);
-    else if (a == "--ca" && (v = next()))
-      ca = v;
-    else if (a == "--port" && (v = next()))
-      portnum = std::atoi(v);
-    else {
+    else if (!so.take(argc, argv, i)) {
       usage();
       return 2;
     }
   }
-  if (window < 1 || timeout_ms < 1 || retries < 0) {
+  if (window < 1 || !so.valid()) {
     usage();
     return 2;
   }
@@ -101,14 +94,9 @@ int main(int argc, char **argv) {
   std::vector<Pair> pairs;
   {
     std::ifstream file;
-    if (!pairs_file.empty()) {
-      file.open(pairs_file);
-      if (!file) {
-        std::fprintf(stderr, "sa_path_sl: cannot read %s\n", pairs_file.c_str());
-        return 2;
-      }
-    }
-    std::istream &in = pairs_file.empty() ? std::cin : file;
+    std::istream *input = open_input("sa_path_sl", pairs_file, file);
+    if (!input) return 2;
+    std::istream &in = *input;
     std::string line;
     for (int n = 1; std::getline(in, line); ++n) {
       std::istringstream ls(line);
@@ -125,7 +113,7 @@ int main(int argc, char **argv) {
   }
 
   SaPort sa;
-  if (!sa.open("sa_path_sl", ca, portnum)) return 2;
+  if (!sa.open("sa_path_sl", so.ca, so.port)) return 2;
   std::unordered_map<uint32_t, size_t> outstanding;  // TID -> pair index
   uint32_t next_tid = 1;
   size_t next_pair = 0, done = 0;
@@ -136,7 +124,7 @@ int main(int argc, char **argv) {
     uint8_t *mad = sa.request(kMethodGet, kAttrPathRecord, kCompDlid | kCompSlid, tid);
     put16(mad + kSaDataOffset + 40, pairs[idx].dlid);
     put16(mad + kSaDataOffset + 42, pairs[idx].slid);
-    if (!sa.send(timeout_ms)) return false;
+    if (!sa.send(so.timeout_ms)) return false;
     outstanding[tid] = idx;
     ++pairs[idx].tries;
     return true;
@@ -161,10 +149,10 @@ int main(int argc, char **argv) {
     bool timed_out = false;
     const uint8_t *mad = sa.recv(100, timed_out);
     if (timed_out) {
-      if (keiro::seconds_since(last_progress) * 1000 < timeout_ms) continue;
+      if (keiro::seconds_since(last_progress) * 1000 < so.timeout_ms) continue;
       // Nothing came back in time: resend what is outstanding.
       for (const auto &[tid, idx] : outstanding) {
-        if (pairs[idx].tries > retries) {
+        if (pairs[idx].tries > so.retries) {
           std::fprintf(stderr, "sa_path_sl: no answer from the SA (LID %d) for %u -> %u\n",
                        sa.sm_lid, pairs[idx].slid, pairs[idx].dlid);
           return 2;

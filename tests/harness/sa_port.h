@@ -16,7 +16,10 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -28,6 +31,38 @@ constexpr int kMadSize = 256;
 constexpr uint8_t kClassSa = 0x03, kSaClassVersion = 2;
 constexpr int kSaDataOffset = 56;  // MAD header 24 + RMPP 12 + SA header 20
 constexpr uint32_t kSaQkey = 0x80010000;
+
+// The options every SA client takes: --timeout MS (per request), --retries
+// N, --ca NAME, --port N.
+struct SaOptions {
+  std::string ca;
+  int port = 0, timeout_ms = 1000, retries = 5;
+
+  // When argv[i] is one of these options with its value: takes both (i moves
+  // to the value) and returns true; else false.
+  bool take(int argc, char **argv, int &i) {
+    const std::string a = argv[i];
+    if (i + 1 >= argc || (a != "--timeout" && a != "--retries" && a != "--ca" && a != "--port"))
+      return false;
+    const char *v = argv[++i];
+    if (a == "--ca")
+      ca = v;
+    else
+      (a == "--port" ? port : a == "--timeout" ? timeout_ms : retries) = std::atoi(v);
+    return true;
+  }
+  bool valid() const { return timeout_ms >= 1 && retries >= 0; }
+};
+
+// The client's input: the file at path, or stdin when path is empty; null
+// (after one stderr line "<tool>: cannot read PATH") when it cannot be read.
+inline std::istream *open_input(const char *tool, const std::string &path, std::ifstream &file) {
+  if (path.empty()) return &std::cin;
+  file.open(path);
+  if (file) return &file;
+  std::fprintf(stderr, "%s: cannot read %s\n", tool, path.c_str());
+  return nullptr;
+}
 
 class SaPort {
  public:
