@@ -122,6 +122,35 @@ struct LineCase {
   }
 };
 
+// Every hop of every path of x (routed r) gets exactly the VL its demand
+// fixes (LineCase: lo = hi everywhere): read from r's SL2VL tables, the
+// first hop from every in port of the source slot (port 0 and the CAs').
+void expect_demanded_vls(const LineCase &x, const Routing &r) {
+  for (int32_t k = 0; k < 2; ++k)
+    for (uint16_t lid : x.t.dest_lids(k))
+      for (int32_t src = 0; src < 5; ++src) {
+        if (src == x.t.root[k]) continue;
+        const uint8_t sl = r.path_sl(src, lid);
+        int32_t prev = -1;
+        for (int32_t s = src; s != x.t.root[k];) {
+          const int32_t c = x.t.hop(k, s);
+          const uint8_t out = x.f.channel(c).src_port;
+          std::vector<uint8_t> ins;
+          if (prev < 0) {
+            ins.push_back(0);
+            for (int32_t term : x.f.terminals_of(s)) ins.push_back(x.f.terminal(term).sw_port);
+          } else {
+            ins.push_back(x.f.channel(prev).dst_port);
+          }
+          for (uint8_t in : ins)
+            EXPECT_EQ(r.vl(s, in, out, sl), x.d.lo[k * 5 + s])
+                << "destination " << k << " from switch " << src << " at switch " << s;
+          prev = c;
+          s = x.f.channel(c).dst;
+        }
+      }
+}
+
 TEST(VlmapRealize, ConflictingTurnsNeedTwoSls) {
   LineCase x;
   std::string err;
@@ -145,47 +174,7 @@ TEST(VlmapRealize, ConflictingTurnsNeedTwoSls) {
   const uint16_t lid3 = x.f.terminal(3).lid, lid4 = x.f.terminal(4).lid;
   for (int src : {0, 1, 2}) EXPECT_NE(r.path_sl(src, lid3), r.path_sl(src, lid4));
   // Every path of every source gets exactly the demanded VL on every hop.
-  for (int32_t k = 0; k < 2; ++k)
-    for (uint16_t lid : x.t.dest_lids(k))
-      for (int32_t src = 0; src < 5; ++src) {
-        if (src == x.t.root[k]) continue;
-        const uint8_t sl = r.path_sl(src, lid);
-        int32_t prev = -1;
-        for (int32_t s = src; s != x.t.root[k];) {
-          const int32_t c = x.t.hop(k, s);
-          const uint8_t out = x.f.channel(c).src_port;
-          std::vector<uint8_t> ins;
-          if (prev < 0) {
-            ins.push_back(0);
-            for (int32_t term : x.f.terminals_of(s)) ins.push_back(x.f.terminal(term).sw_port);
-          } else {
-            ins.push_back(x.f.channel(prev).dst_port);
-          }
-          for (uint8_t in : ins) EXPECT_EQ(r.vl(s, in, out, sl), x.d.lo[k * 5 + s]);
-          prev = c;
-          s = x.f.channel(c).dst;
-        }
-      }
-}
-
-// Every hop of every path of x (routed r) gets exactly the VL its demand
-// fixes (LineCase: lo = hi everywhere): read from r's SL2VL tables.
-void expect_demanded_vls(const LineCase &x, const Routing &r) {
-  for (int32_t k = 0; k < 2; ++k)
-    for (uint16_t lid : x.t.dest_lids(k))
-      for (int32_t src = 0; src < 5; ++src) {
-        if (src == x.t.root[k]) continue;
-        const uint8_t sl = r.path_sl(src, lid);
-        int32_t prev = -1;
-        for (int32_t s = src; s != x.t.root[k];) {
-          const int32_t c = x.t.hop(k, s);
-          const uint8_t in = prev < 0 ? 0 : x.f.channel(prev).dst_port;
-          EXPECT_EQ(r.vl(s, in, x.f.channel(c).src_port, sl), x.d.lo[k * 5 + s])
-              << "destination " << k << " from switch " << src << " at switch " << s;
-          prev = c;
-          s = x.f.channel(c).dst;
-        }
-      }
+  expect_demanded_vls(x, r);
 }
 
 // SL-stable re-routing (VlMapOptions::pins). On LineCase the paths to 3 and
