@@ -624,10 +624,9 @@ vlmap::VlMapOptions tree_only(int sls, int vls, int threads = 1) {
 TEST(VlmapTree, TooFewSlsSaysWhatItNeeds) {
   LineCase x;
   Routing r;
-  r.reset(x.f, Routing::SlScope::kPerSourceSwitch);
   vlmap::VlMapStats st;
   std::string err;
-  EXPECT_FALSE(vlmap::realize(x.f, x.t, x.d, tree_only(1, 2), r, st, err));
+  EXPECT_FALSE(realize_case(x, tree_only(1, 2), r, st, err));
   EXPECT_NE(err.find("got no SL with 1 SLs and 2 VLs"), std::string::npos) << err;
   EXPECT_NE(err.find("they need 2 SLs with 2 VLs"), std::string::npos) << err;
   EXPECT_EQ(st.needed_sls, 2);
@@ -648,10 +647,9 @@ TEST(VlmapTree, TooFewSlsSaysWhatItNeeds) {
 TEST(VlmapTree, TooFewVlsSaysHowMany) {
   LineCase x;
   Routing r;
-  r.reset(x.f, Routing::SlScope::kPerSourceSwitch);
   vlmap::VlMapStats st;
   std::string err;
-  EXPECT_FALSE(vlmap::realize(x.f, x.t, x.d, tree_only(16, 1), r, st, err));
+  EXPECT_FALSE(realize_case(x, tree_only(16, 1), r, st, err));
   EXPECT_EQ(st.unplaceable, 3);
   EXPECT_EQ(st.needed_vls, 2);
   EXPECT_NE(err.find("within 1 VLs (they need 2 VLs)"), std::string::npos) << err;
