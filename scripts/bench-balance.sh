@@ -12,8 +12,8 @@
 # Environment:
 #   BENCH_QUICK=1    small fabrics of the same families (a smoke run, ~2 min)
 #   BENCH_FABRICS    names of the fabrics to run (default: all of the set)
-#   BENCH_ENGINES    engines (default: keiro-nue keiro-acro keiro-dl
-#                    keiro-loren ftree updn dfsssp nue minhop)
+#   BENCH_ENGINES    engines (default: keiro's, as `keiro engines --osm-names`
+#                    lists them, then ftree updn dfsssp nue minhop)
 #   BENCH_VLS        VL cap: keiro max_vls and OpenSM's nue_max_num_vls (8)
 #   BENCH_DOC        also put the table into this markdown file (between its
 #                    bench-balance:begin/end markers, e.g. docs/balance.md)
@@ -36,7 +36,8 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 kb_init bench-balance "$@"
 
 vls=${BENCH_VLS:-8}
-engines=${BENCH_ENGINES:-"keiro-nue keiro-acro keiro-dl keiro-loren ftree updn dfsssp nue minhop"}
+kb_keiro_engines bench-balance
+engines=${BENCH_ENGINES:-"${KB_ENGINES}ftree updn dfsssp nue minhop"}
 # name|keiro topo arguments|is it a fat tree (ftree applies)
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
   set_=(

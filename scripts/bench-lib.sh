@@ -27,6 +27,20 @@ kb_init() {
   [ -x "$keiro" ] || { echo "$1: no $keiro (build first)" >&2; exit 2; }
 }
 
+# kb_keiro_engines NAME [EXTRA_OF_NUE]: keiro's engines as the built tool
+# lists them (`keiro engines --osm-names`), space separated with a trailing
+# space, into KB_ENGINES; with EXTRA_OF_NUE (e.g. keiro-nue@fixed_sl=0) that
+# label follows keiro-nue. Exits 1 naming NAME when the tool lists none.
+kb_keiro_engines() {
+  local e
+  KB_ENGINES=
+  for e in $("$keiro" engines --osm-names); do
+    KB_ENGINES+="$e "
+    [ "$e" = keiro-nue ] && [ -n "${2:-}" ] && KB_ENGINES+="$2 "
+  done
+  [ -n "$KB_ENGINES" ] || { echo "$1: $keiro engines lists no engine" >&2; exit 1; }
+}
+
 # kb_run LABEL NET DIR VLS [LAYOUT [TORUS_CONF]]: route NET with engine LABEL
 # (ENGINE or ENGINE@k=v: a keiro engine with an extra plugin option) through
 # OpenSM into DIR (DIR is replaced; the harness output goes to DIR.harness.txt).

@@ -12,8 +12,9 @@
 # Environment:
 #   BENCH_QUICK=1    tiny fabrics of the same families (a smoke run)
 #   BENCH_FABRICS    names of the fabrics to run (default: all of the set)
-#   BENCH_ENGINES    engines (default: keiro-nue keiro-acro keiro-dl
-#                    keiro-loren minhop updn ftree dfsssp lash nue torus-2QoS)
+#   BENCH_ENGINES    engines (default: keiro's, as `keiro engines --osm-names`
+#                    lists them, keiro-nue also with fixed_sl=0, then minhop
+#                    updn ftree dfsssp lash nue torus-2QoS)
 #   BENCH_VLS        VL cap: keiro max_vls and OpenSM's nue_max_num_vls (8)
 #   BENCH_SIM=0      no `keiro simulate` runs
 #   BENCH_TABLES_ONLY=1  no runs: write the page and the SVGs again from
@@ -46,7 +47,8 @@ start=$(date +%s)
 vls=${BENCH_VLS:-8}
 # ENGINE@k=v: the engine with an extra keiro option (keiro-nue@fixed_sl=0:
 # tables for MPI on a fixed SL 0, docs/fixed-sl.md).
-engines=${BENCH_ENGINES:-"keiro-nue keiro-nue@fixed_sl=0 keiro-acro keiro-dl keiro-loren minhop updn ftree dfsssp lash nue torus-2QoS"}
+kb_keiro_engines bench-report keiro-nue@fixed_sl=0
+engines=${BENCH_ENGINES:-"${KB_ENGINES}minhop updn ftree dfsssp lash nue torus-2QoS"}
 # name|keiro topo arguments|kind (fattree, torus, other)|description
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
   set_=(

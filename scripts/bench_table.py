@@ -448,13 +448,19 @@ def report_main(a):
             imgs.append((rel, title))
     text = report_markdown(rows, fabrics, imgs, a.elapsed, a.quick,
                            os.path.dirname(os.path.abspath(a.tsv)))
+    emit(a, text, 'bench-report')
+
+
+def emit(a, text, block):
+    """The page text into --md (else stdout) and between the block's markers
+    of --doc."""
     if a.md:
         with open(a.md, 'w') as f:
             f.write(text)
     else:
         sys.stdout.write(text)
     if a.doc:
-        replace_block(a.doc, text, 'bench-report')
+        replace_block(a.doc, text, block)
 
 
 def main():
@@ -485,13 +491,7 @@ def main():
             chart(rows, a.svg)
     if not rows:
         sys.exit('bench_table: no rows in %s' % a.tsv)
-    if a.md:
-        with open(a.md, 'w') as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
-    if a.doc:
-        replace_block(a.doc, text, 'bench-' + a.kind)
+    emit(a, text, 'bench-' + a.kind)
 
 
 if __name__ == '__main__':

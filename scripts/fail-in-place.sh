@@ -16,11 +16,12 @@
 # -t lrt:N,d,r instead: a layout-conscious random topology (keiro topo lrt,
 # seeded with -s too) with its layout, LOREN's kind of fabric.
 # usage: scripts/fail-in-place.sh [-k KEIRO] [-t 6x6x6|lrt:N,d,r] [-f 0.01]
-#                                 [-e "nue acro dl loren"] [-s SEED] [-v VLS] [-o DIR]
+#                                 [-e "nue acro"] [-s SEED] [-v VLS] [-o DIR]
 #                                 [-x KEY=VALUE ...]   (-x: more engine options)
+# -e: the engines (default: every one, `keiro engines --names`).
 # Prints a Markdown table. Time: a few seconds per step and engine at 6x6x6.
 set -u
-keiro=${KEIRO:-build/keiro} dims=6x6x6 frac=0.01 engines="nue acro dl loren" seed=1 vls=4
+keiro=${KEIRO:-build/keiro} dims=6x6x6 frac=0.01 engines= seed=1 vls=4
 out=$(mktemp -d /tmp/fail-in-place.XXXXXX)
 extra=()
 while getopts k:t:f:e:s:v:o:x: o; do
@@ -31,6 +32,8 @@ while getopts k:t:f:e:s:v:o:x: o; do
     *) sed -n '/^# usage:/,/^# Prints/p' "$0" >&2; exit 2 ;;
   esac
 done
+[ -n "$engines" ] || engines=$("$keiro" engines --names | tr '\n' ' ')
+[ -n "$engines" ] || { echo "fail-in-place: $keiro engines lists no engine" >&2; exit 1; }
 mkdir -p "$out"
 if [[ $dims == lrt:* ]]; then  # lrt:N,d,r -- LOREN's own kind of fabric, with its layout
   IFS=, read -r n d r <<<"${dims#lrt:}"

@@ -10,6 +10,11 @@ Placeholders in a template:
   @DATE@      the date of the newest template or this script (reproducible)
   @COMMANDS@  one subsection per subcommand, from `keiro CMD --help`
   @OPTIONS@   every event_plugin_options key, from `keiro options --tsv`
+  @ENGINES@   one tagged paragraph per engine (OpenSM name, short name,
+              summary), from `keiro engines`
+  @ENGINE_NAMES@  the engines' OpenSM names, comma separated
+A template without @ENGINES@ that describes engines by hand (".B keiro\-X"
+paragraphs) must describe exactly the engines `keiro engines` lists.
 """
 import os
 import re
@@ -110,6 +115,43 @@ def options(keiro):
     return '\n'.join(parts)
 
 
+def engines(keiro):
+    """(short name, OpenSM name, summary) of every engine, in registry order."""
+    rows = []
+    for line in run(keiro, 'engines').strip().split('\n'):
+        f = line.split('\t')
+        if len(f) != 3:
+            sys.exit('gen-man: unexpected line from keiro engines: %r' % line)
+        rows.append(tuple(f))
+    return rows
+
+
+def name_roff(name):
+    """An engine or command name for roff: every hyphen a minus sign."""
+    return name.replace('-', '\\-')
+
+
+def engines_roff(rows):
+    parts = []
+    for short, osm, summary in rows:
+        parts.append('.TP')
+        parts.append('.B ' + name_roff(osm))
+        parts.append('(%s) %s.' % (esc(short), esc(summary[:1].upper() + summary[1:])))
+    return '\n'.join(parts)
+
+
+def check_hand_engines(text, rows, template):
+    """The hand-written engine paragraphs of a template name the registry's
+    engines, no more and no fewer."""
+    hand = re.findall(r'^\.B (keiro\\-[a-z0-9]+)$', text, re.M)
+    if not hand:
+        return
+    want = [name_roff(osm) for _, osm, _ in rows]
+    if sorted(set(hand)) != sorted(want):
+        sys.exit('gen-man: %s describes engines %s, keiro engines lists %s' %
+                 (template, ' '.join(sorted(set(hand))), ' '.join(want)))
+
+
 def main():
     if len(sys.argv) != 4:
         sys.exit(__doc__)
@@ -124,6 +166,12 @@ def main():
         text = text.replace('@COMMANDS@', commands(keiro))
     if '@OPTIONS@' in text:
         text = text.replace('@OPTIONS@', options(keiro))
+    rows = engines(keiro)
+    text = text.replace('@ENGINE_NAMES@', ', '.join(name_roff(osm) for _, osm, _ in rows))
+    if '@ENGINES@' in text:
+        text = text.replace('@ENGINES@', engines_roff(rows))
+    else:
+        check_hand_engines(text, rows, template)
     with open(out + '.tmp', 'w') as f:
         f.write(text)
     os.replace(out + '.tmp', out)

@@ -369,8 +369,15 @@ def bars(path, title, ylabel, cats, series):
     s.append("</svg>")
     open(path, "w").write("\n".join(s) + "\n")
 
-if "dl" in parts and os.path.exists(out + "/dl/manifest.tsv"):
-    rows = [l.rstrip("\n").split("\t") for l in open(out + "/dl/manifest.tsv") if l.strip()]
+def manifest(part):
+    """The rows of the part's manifest.tsv; None when the part did not run."""
+    path = "%s/%s/manifest.tsv" % (out, part)
+    if part not in parts or not os.path.exists(path):
+        return None
+    return [l.rstrip("\n").split("\t") for l in open(path) if l.strip()]
+
+rows = manifest("dl")
+if rows is not None:
     md += ["## DL against updn (DL paper, Table 6)", "",
            "Random irregular fabrics of 64 switches, 4 HCAs and 4 switch links each; keiro-dl with 3 VLs, "
            "OpenSM's updn from keiro-dl's root (1 VL). Saturation throughput in flits (64-byte credits) per "
@@ -430,8 +437,8 @@ if "dl" in parts and os.path.exists(out + "/dl/manifest.tsv"):
              [("DL uniform", cols["ud"])])
         md += ["![Table 6](img/sim-dl-table6.svg)", ""]
 
-if "nue" in parts and os.path.exists(out + "/nue/manifest.tsv"):
-    rows = [l.rstrip("\n").split("\t") for l in open(out + "/nue/manifest.tsv") if l.strip()]
+rows = manifest("nue")
+if rows is not None:
     md += ["## keiro-nue against OpenSM's engines (Nue paper, Fig. 1 and Fig. 10)", "",
            "Shift all-to-all, 2 KiB messages from every HCA to every other; throughput = data delivered / "
            "(HCAs x completion time x link rate). torus443: 4x4x3 torus, 4 HCAs per switch, switch 1,1,1 "

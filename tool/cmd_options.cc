@@ -21,7 +21,7 @@ const char *kUsage =
     "  lists every key of event_plugin_options (and of keiro route --opt): the\n"
     "  general keys, then each engine's own, with the values it takes, its default\n"
     "  and what it does.\n"
-    "  --engine NAME  the general keys and those of one engine (nue, acro, dl, loren)\n"
+    "  --engine NAME  the general keys and those of one engine (keiro engines lists them)\n"
     "  --tsv          tab-separated: scope, key, values, default, meaning\n";
 
 std::string values_of(const OptionSpec &o) {

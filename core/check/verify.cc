@@ -223,13 +223,8 @@ class Checker {
     for (size_t t = 0; t < w.turn_slot_.size(); ++t) {
       const int32_t ws = w.turn_slot_[t];
       if (ws < 0) continue;
-      int32_t &slot = turn_slot_[t];
-      if (slot < 0) {
-        slot = static_cast<int32_t>(turns_.size());
-        turns_.emplace_back();
-        turns_.back().fill(0);
-      }
-      for (int v = 0; v < kVls; ++v) turns_[slot][v] |= w.turns_[ws][v];
+      std::array<uint16_t, kVls> &turn = turn_at(static_cast<int64_t>(t));
+      for (int v = 0; v < kVls; ++v) turn[v] |= w.turns_[ws][v];
     }
   }
 
@@ -568,14 +563,7 @@ class Checker {
       }
       const int32_t c2 = walk_.next_channel(x);
       const uint8_t out2 = f_.channel(c2).src_port;
-      const int64_t t = turn_base_[c] + (c2 - f_.out_begin(x));
-      int32_t slot = turn_slot_[t];
-      if (slot < 0) {
-        slot = turn_slot_[t] = static_cast<int32_t>(turns_.size());
-        turns_.emplace_back();
-        turns_.back().fill(0);
-      }
-      std::array<uint16_t, kVls> &turn = turns_[slot];
+      std::array<uint16_t, kVls> &turn = turn_vls(c, x, c2);
       uint16_t *xvls = &out_vls_[static_cast<size_t>(x) * kNumSls];
       out_sls_[x] |= out_sls_[u];
       for (uint32_t m = out_sls_[u]; m; m &= m - 1) {
@@ -859,14 +847,23 @@ class Checker {
   }
 
   void add_edge(int32_t c, uint8_t v, int32_t u, int32_t c2, uint8_t v2) {
-    const int64_t t = turn_base_[c] + (c2 - f_.out_begin(u));
+    turn_vls(c, u, c2)[v] |= static_cast<uint16_t>(1u << v2);
+  }
+
+  // The VL dependencies of the turn from channel c on to c2 out of switch u
+  // (bit v2 of [v]: (c, v) -> (c2, v2)), allocated empty on first use.
+  std::array<uint16_t, kVls> &turn_vls(int32_t c, int32_t u, int32_t c2) {
+    return turn_at(turn_base_[c] + (c2 - f_.out_begin(u)));
+  }
+  // The same by turn index t (turn_base_[c] + out offset).
+  std::array<uint16_t, kVls> &turn_at(int64_t t) {
     int32_t slot = turn_slot_[t];
     if (slot < 0) {
       slot = turn_slot_[t] = static_cast<int32_t>(turns_.size());
       turns_.emplace_back();
       turns_.back().fill(0);
     }
-    turns_[slot][v] |= static_cast<uint16_t>(1u << v2);
+    return turns_[slot];
   }
 
   // Iterative DFS over the (channel, VL) graph; keeps the first cycle found.

@@ -45,18 +45,18 @@ bool DynamicDag::build_order() {
   return static_cast<int32_t>(queue.size()) == n;
 }
 
-// Nodes reachable from v whose order is below upper, into fwd_; false when
-// the node at position upper (the edge's tail) is reached: a cycle.
-bool DynamicDag::search_forward(int32_t v, int32_t upper) {
-  stack_.assign(1, v);
-  mark_[v] = stamp_;
+template <typename Inside, typename Stop>
+bool DynamicDag::collect(int32_t start, const std::vector<std::vector<int32_t>> &adj,
+                         std::vector<int32_t> &found, Inside inside, Stop stop) {
+  stack_.assign(1, start);
+  mark_[start] = stamp_;
   while (!stack_.empty()) {
     const int32_t x = stack_.back();
     stack_.pop_back();
-    fwd_.push_back(x);
-    for (int32_t w : out_[x]) {
-      if (ord_[w] == upper) return false;
-      if (mark_[w] != stamp_ && ord_[w] < upper) {
+    found.push_back(x);
+    for (int32_t w : adj[x]) {
+      if (stop(w)) return false;
+      if (mark_[w] != stamp_ && inside(w)) {
         mark_[w] = stamp_;
         stack_.push_back(w);
       }
@@ -65,20 +65,18 @@ bool DynamicDag::search_forward(int32_t v, int32_t upper) {
   return true;
 }
 
+// Nodes reachable from v whose order is below upper, into fwd_; false when
+// the node at position upper (the edge's tail) is reached: a cycle.
+bool DynamicDag::search_forward(int32_t v, int32_t upper) {
+  return collect(
+      v, out_, fwd_, [&](int32_t w) { return ord_[w] < upper; },
+      [&](int32_t w) { return ord_[w] == upper; });
+}
+
 // Nodes that reach u and whose order is above lower, into bwd_.
 void DynamicDag::search_backward(int32_t u, int32_t lower) {
-  stack_.assign(1, u);
-  mark_[u] = stamp_;
-  while (!stack_.empty()) {
-    const int32_t x = stack_.back();
-    stack_.pop_back();
-    bwd_.push_back(x);
-    for (int32_t w : in_[x])
-      if (mark_[w] != stamp_ && ord_[w] > lower) {
-        mark_[w] = stamp_;
-        stack_.push_back(w);
-      }
-  }
+  collect(
+      u, in_, bwd_, [&](int32_t w) { return ord_[w] > lower; }, [](int32_t) { return false; });
 }
 
 bool DynamicDag::add_edge(int32_t u, int32_t v, bool *added_new) {

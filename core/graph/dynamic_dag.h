@@ -57,6 +57,12 @@ class DynamicDag {
  private:
   bool search_forward(int32_t v, int32_t upper);
   void search_backward(int32_t u, int32_t lower);
+  // Depth first from start along adj (out_ or in_), marked with stamp_:
+  // every node reached through nodes with inside(w) into found (start
+  // first); false as soon as a node with stop(w) is seen.
+  template <typename Inside, typename Stop>
+  bool collect(int32_t start, const std::vector<std::vector<int32_t>> &adj,
+               std::vector<int32_t> &found, Inside inside, Stop stop);
   std::vector<std::vector<int32_t>> out_, in_;
   std::vector<int32_t> ord_;
   std::vector<uint32_t> mark_;

@@ -5,4 +5,4 @@ libkeirocore_la_SOURCES += core/io/diag_output.cc core/io/diag_output.h core/io/
 	core/io/dumps.cc core/io/dumps.h core/io/mcast_dump.cc core/io/mcast_dump.h core/io/net_file.cc core/io/net_file.h \
 	core/io/opensm_lids.cc core/io/opensm_lids.h core/io/path_sl_file.cc \
 	core/io/path_sl_file.h core/io/subnet_lst.cc core/io/subnet_lst.h core/io/text_lines.h \
-	core/io/topology_file.cc core/io/topology_file.h
+	core/io/topology_file.cc core/io/topology_file.h core/io/topology_options.h

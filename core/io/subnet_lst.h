@@ -16,7 +16,7 @@
 #include <string_view>
 
 #include "core/fabric.h"
-#include "core/io/topology_file.h"
+#include "core/io/topology_options.h"
 
 namespace keiro::io {
 

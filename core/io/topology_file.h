@@ -25,17 +25,9 @@
 #include <string_view>
 
 #include "core/fabric.h"
+#include "core/io/topology_options.h"
 
 namespace keiro::io {
-
-struct TopologyReadOptions {
-  uint8_t lmc = 0;  // LMC of CA/router ports (OpenSM's lmc option)
-  uint8_t vls = 8;  // data VLs per port (ibsim offers 8)
-  // Node that holds OpenSM's port, as ibsim's SIM_HOST names it (node id or
-  // description). Empty: ibsim's default, the first port of the first node in
-  // the file; for opensm-subnet.lst the node marked "-SM".
-  std::string sm_node;
-};
 
 // Detects the format from the content. On error returns false and sets err to
 // one line "file:line: message" (or "file: message" when no line applies).

@@ -22,6 +22,32 @@ struct Copy {
   int hops;
 };
 
+// The copies one class of sources delivers to the ports of one kind (end
+// ports or switches' port 0), per port id: count(i) copies this round
+// (stamp), reached the ids with at least one, in order of arrival.
+class Deliveries {
+ public:
+  void reset(int32_t n) {
+    got_.assign(n, 0);
+    count_.assign(n, 0);
+  }
+  void new_round() { reached.clear(); }
+  void deliver(int32_t i, uint32_t stamp) {
+    if (got_[i] != stamp) {
+      got_[i] = stamp;
+      count_[i] = 0;
+      reached.push_back(i);
+    }
+    ++count_[i];
+  }
+  int64_t count(int32_t i, uint32_t stamp) const { return got_[i] == stamp ? count_[i] : 0; }
+  std::vector<int32_t> reached;
+
+ private:
+  std::vector<uint32_t> got_;
+  std::vector<int64_t> count_;
+};
+
 class Flooder {
  public:
   Flooder(const Fabric &f, const Routing &r, const Group &g, const Tree &t, const FloodOptions &o,
@@ -33,10 +59,8 @@ class Flooder {
     v_.switches = static_cast<int64_t>(t_.masks.size());
     collect_members();
     seen_.assign(f_.num_channels(), 0);
-    got_term_.assign(f_.num_terminals(), 0);
-    got_sw_.assign(f_.num_switches(), 0);
-    count_term_.assign(f_.num_terminals(), 0);
-    count_sw_.assign(f_.num_switches(), 0);
+    terms_.reset(f_.num_terminals());
+    sws_.reset(f_.num_switches());
     for (int sl = 0; sl < kNumSls; ++sl)
       if (g_.sl_mask >> sl & 1) flood_sl(static_cast<uint8_t>(sl));
     v_.ok =
@@ -102,8 +126,8 @@ class Flooder {
   // each source delivers at s itself.
   void flood_class(int32_t s, const std::vector<uint8_t> &ins, uint8_t sl) {
     ++stamp_;
-    reached_terms_.clear();
-    reached_sws_.clear();
+    terms_.new_round();
+    sws_.new_round();
     const uint8_t in0 = ins.front();
     if (source_drops(s, in0, sl)) return;
     std::vector<Copy> queue;
@@ -115,16 +139,17 @@ class Flooder {
     // Ports elsewhere: one copy each from every source of the class.
     const auto k = static_cast<int64_t>(ins.size());
     int64_t reached = 0;
-    for (int32_t t : reached_terms_) {
+    for (int32_t t : terms_.reached) {
       if (f_.terminal(t).sw == s) continue;
       reached += is_member_term_[t] != 0;
-      tally(count_term_[t], is_member_term_[t] != 0, k,
+      tally(terms_.count(t, stamp_), is_member_term_[t] != 0, k,
             [&] { return "'" + f_.terminal(t).name + "'"; });
     }
-    for (int32_t x : reached_sws_) {
+    for (int32_t x : sws_.reached) {
       if (x == s) continue;
       reached += is_member_sw_[x] != 0;
-      tally(count_sw_[x], is_member_sw_[x] != 0, k, [&] { return "switch " + f_.describe(x); });
+      tally(sws_.count(x, stamp_), is_member_sw_[x] != 0, k,
+            [&] { return "switch " + f_.describe(x); });
     }
     if (reached < members_ - own_members(s)) report_unreached(s, k);
     for (uint8_t in : ins) at_own_switch(s, in, sl);
@@ -138,10 +163,10 @@ class Flooder {
   // Members on other switches than s that no copy reached.
   void report_unreached(int32_t s, int64_t k) {
     for (int32_t t : member_terms_)
-      if (f_.terminal(t).sw != s && got_term_[t] != stamp_)
+      if (f_.terminal(t).sw != s && !terms_.count(t, stamp_))
         tally(0, true, k, [&] { return "'" + f_.terminal(t).name + "'"; });
     for (int32_t x : member_sws_)
-      if (x != s && got_sw_[x] != stamp_)
+      if (x != s && !sws_.count(x, stamp_))
         tally(0, true, k, [&] { return "switch " + f_.describe(x); });
   }
 
@@ -178,31 +203,14 @@ class Flooder {
       const uint8_t p = f_.terminal(t).sw_port;
       if (p == in) continue;
       const bool sent = m && (*m)[p] && r_.vl(s, in, p, sl) != kDropVl;
-      const int64_t got = (sent ? 1 : 0) + (got_term_[t] == stamp_ ? count_term_[t] : 0);
+      const int64_t got = (sent ? 1 : 0) + terms_.count(t, stamp_);
       tally(got, is_member_term_[t] != 0, 1, [&] { return "'" + f_.terminal(t).name + "'"; });
     }
     if (in != 0) {
       const bool sent = m && (*m)[0];
-      const int64_t got = (sent ? 1 : 0) + (got_sw_[s] == stamp_ ? count_sw_[s] : 0);
+      const int64_t got = (sent ? 1 : 0) + sws_.count(s, stamp_);
       tally(got, is_member_sw_[s] != 0, 1, [&] { return "switch " + f_.describe(s); });
     }
-  }
-
-  void deliver_term(int32_t t) {
-    if (got_term_[t] != stamp_) {
-      got_term_[t] = stamp_;
-      count_term_[t] = 0;
-      reached_terms_.push_back(t);
-    }
-    ++count_term_[t];
-  }
-  void deliver_sw(int32_t s) {
-    if (got_sw_[s] != stamp_) {
-      got_sw_[s] = stamp_;
-      count_sw_[s] = 0;
-      reached_sws_.push_back(s);
-    }
-    ++count_sw_[s];
   }
 
   void forward(const Copy &c, uint8_t sl, std::vector<Copy> &queue, bool beyond_only) {
@@ -219,7 +227,7 @@ class Flooder {
       if (!(*m)[o] || o == c.in) continue;
       const auto op = static_cast<uint8_t>(o);
       if (o == 0) {
-        if (!beyond_only) deliver_sw(c.sw);
+        if (!beyond_only) sws_.deliver(c.sw, stamp_);
         continue;
       }
       const PortPeer p = f_.peer(c.sw, op);
@@ -235,7 +243,7 @@ class Flooder {
       }
       if (p.kind == PortPeer::kTerminal) {
         if (vl >= f_.terminal(p.id).vls) drop_vl(c.sw, o, vl);
-        deliver_term(p.id);
+        terms_.deliver(p.id, stamp_);
         continue;
       }
       const Channel &ch = f_.channel(p.id);
@@ -278,9 +286,9 @@ class Flooder {
   std::map<int32_t, std::vector<uint8_t>> by_switch_;  // member switch -> in ports of its sources
   int64_t members_ = 0;
   uint32_t stamp_ = 0;
-  std::vector<uint32_t> seen_, got_term_, got_sw_;
-  std::vector<int64_t> count_term_, count_sw_;
-  std::vector<int32_t> member_terms_, member_sws_, reached_terms_, reached_sws_;
+  std::vector<uint32_t> seen_;
+  Deliveries terms_, sws_;
+  std::vector<int32_t> member_terms_, member_sws_;
   std::unordered_set<uint64_t> dep_keys_;
 };
 

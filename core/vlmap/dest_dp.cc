@@ -29,7 +29,7 @@ void DestDp::load(int32_t k, int V) {
   minimal::tree_depths(f_, t_, k, depth_);
   minimal::deepest_first(depth_, count_, order_);
   const bool bounded = !d_.lo.empty();
-  const bool ranked = !d_.rank.empty() && d_.rank_rows > 0;
+  const bool ranked = d_.ranked();
   const int32_t C = f_.num_channels();
   const size_t kb = static_cast<size_t>(k) * S_;
   for (int32_t x = 0; x < S_; ++x) {
@@ -51,17 +51,7 @@ void DestDp::load(int32_t k, int V) {
     const int32_t cp = t_.hop(k, p);
     tin_[x] = tt_.turn(c, cp);
     top_[x] = !ranked && !d_.non_increasing;
-    uint16_t ok = 0;
-    for (int v = 0; v < V; ++v) {
-      bool same = true;
-      if (ranked) {
-        const int32_t row = v < d_.rank_rows ? v : d_.rank_rows - 1;
-        const int32_t *r = d_.rank.data() + static_cast<size_t>(row) * C;
-        same = r[c] > r[cp];
-      }
-      if (same) ok |= static_cast<uint16_t>(1u << v);
-    }
-    ok_[x] = ok;
+    ok_[x] = d_.same_vl_mask(c, cp, V, C);
   }
   h_.resize(static_cast<size_t>(S_) * V);
   acc_.resize(static_cast<size_t>(S_) * (V + 1));

@@ -13,7 +13,7 @@ int64_t PathDp::solve(std::span<const Hop> hops, std::span<uint8_t> vls) {
     best_.resize(static_cast<size_t>(L) * V);
     arg_.resize(static_cast<size_t>(L) * V);
   }
-  const bool ranked = !d_.rank.empty() && d_.rank_rows > 0;
+  const bool ranked = d_.ranked();
   for (int32_t j = L - 1; j >= 0; --j) {
     const Hop &hp = hops[j];
     int64_t *b = best_.data() + static_cast<size_t>(j) * V;

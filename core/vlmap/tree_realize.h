@@ -9,7 +9,7 @@
 #include "core/minimal/dest_trees.h"
 #include "core/routing.h"
 #include "core/vlmap/vl_demand.h"
-#include "core/vlmap/vlmap.h"
+#include "core/vlmap/vlmap_options.h"
 
 namespace keiro::vlmap {
 

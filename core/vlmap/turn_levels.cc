@@ -9,8 +9,7 @@ namespace keiro::vlmap {
 TurnLevels::TurnLevels(const Fabric &f, const TurnTable &tt, const VlDemand &d, int V, int num_sls)
     : f_(f), tt_(tt), d_(d), V_(V), nsl_(num_sls), S_(f.num_switches()), T_(tt.num_turns()) {
   assert(V >= 1 && V <= kMaxDataVls && "TurnLevels: V out of range");
-  const bool ranked = !d.rank.empty() && d.rank_rows > 0;
-  ordered_ = ranked || d.non_increasing;
+  ordered_ = d.ranked() || d.non_increasing;
   bounded_ = !d.lo.empty();
   const int32_t C = f.num_channels();
   P_ = 1;
@@ -33,17 +32,7 @@ TurnLevels::TurnLevels(const Fabric &f, const TurnTable &tt, const VlDemand &d, 
         pred0_[a] = tt.turn(-1, cin);
         stride_[a] = f.degree(u);
         npred_[a] = static_cast<uint8_t>(f.in_channels(u).size() + 1);
-        uint16_t ok = 0;
-        for (int v = 0; v < V; ++v) {
-          bool same = true;
-          if (ranked) {
-            const int32_t row = v < d.rank_rows ? v : d.rank_rows - 1;
-            const int32_t *r = d.rank.data() + static_cast<size_t>(row) * C;
-            same = r[cin] > r[c];
-          }
-          if (same) ok |= static_cast<uint16_t>(1u << v);
-        }
-        ok_[a] = ok;
+        ok_[a] = d.same_vl_mask(cin, c, V, C);
       }
     }
   }

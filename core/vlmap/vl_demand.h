@@ -20,6 +20,7 @@
 // Memory: 2 * K * S bytes + rank_rows * C ints.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -30,6 +31,26 @@ struct VlDemand {
   std::vector<int32_t> rank;    // [v * C + c] for v < rank_rows, or empty
   int32_t rank_rows = 0;
   bool non_increasing = false;
+
+  bool ranked() const { return !rank.empty() && rank_rows > 0; }
+
+  // The VLs v < V (bit v) on which a path may go from channel in on to
+  // channel out without changing VL: with rank, those where rank_v(in) >
+  // rank_v(out) (the label still descends); without rank, every one.
+  // C: the fabric's channel count (the row length of rank). O(V).
+  uint16_t same_vl_mask(int32_t in, int32_t out, int V, int32_t C) const {
+    uint16_t ok = 0;
+    for (int v = 0; v < V; ++v) {
+      bool same = true;
+      if (ranked()) {
+        const int32_t row = v < rank_rows ? v : rank_rows - 1;
+        const int32_t *r = rank.data() + static_cast<size_t>(row) * C;
+        same = r[in] > r[out];
+      }
+      if (same) ok |= static_cast<uint16_t>(1u << v);
+    }
+    return ok;
+  }
 };
 
 }  // namespace keiro::vlmap

@@ -74,8 +74,7 @@ class Realizer {
 
 bool Realizer::build(std::string &err) {
   const int32_t C = f_.num_channels(), K = t_.num_dests();
-  if (!d_.rank.empty() && d_.rank_rows > 0 &&
-      d_.rank.size() < static_cast<size_t>(d_.rank_rows) * C) {
+  if (d_.ranked() && d_.rank.size() < static_cast<size_t>(d_.rank_rows) * C) {
     err = "VL demand: channel order too short";
     return false;
   }

@@ -95,30 +95,42 @@ int timing(int n, int d, int argc, char **argv) {
   return 0;
 }
 
+// What the realization gets from ACRO: labels that descend along every
+// path, within sls SLs and vls VLs; and the tables it writes into, with t's
+// LFTs.
+struct RealizeInput {
+  vlmap::VlDemand demand;
+  vlmap::VlMapOptions o;
+  Routing r;
+  RealizeInput(const Fabric &f, const minimal::DestTrees &t, const acro::AcroResult &a, int sls,
+               int vls) {
+    demand.rank = a.rank;
+    demand.rank_rows = a.num_layers;
+    o.max_sls = sls;
+    o.max_vls = vls;
+    r.reset(f, Routing::SlScope::kPerSourceSwitch);
+    minimal::write_lfts(f, t, r);
+  }
+};
+
 int realize(int n, int d, int hcas, uint64_t seed, int sls, int vls, const char *method, int tenure,
             long long max_moves) {
   const Fabric f =
       fixtures::random_regular(n, d, seed, {.hcas = hcas, .vls = static_cast<uint8_t>(vls)});
   const minimal::DestTrees t = routes(f);
   acro::AcroResult a = acro(f, t);
-  vlmap::VlDemand demand;
-  demand.rank = a.rank;
-  demand.rank_rows = a.num_layers;
-  vlmap::VlMapOptions o;
-  o.max_sls = sls;
-  o.max_vls = vls;
+  RealizeInput in(f, t, a, sls, vls);
+  vlmap::VlMapOptions &o = in.o;
+  Routing &r = in.r;
   o.method = !std::strcmp(method, "firstfit")  ? vlmap::VlMapOptions::kFirstFit
              : !std::strcmp(method, "bestfit") ? vlmap::VlMapOptions::kBestFit
              : !std::strcmp(method, "tree")    ? vlmap::VlMapOptions::kTree
                                                : vlmap::VlMapOptions::kRepair;
   o.tabu_tenure = tenure;
   o.max_moves = max_moves;
-  Routing r;
-  r.reset(f, Routing::SlScope::kPerSourceSwitch);
-  minimal::write_lfts(f, t, r);
   vlmap::VlMapStats st;
   std::string err;
-  const bool ok = vlmap::realize(f, t, demand, o, r, st, err);
+  const bool ok = vlmap::realize(f, t, in.demand, o, r, st, err);
   std::string check = "-";
   double check_s = 0;
   if (ok) {
@@ -172,20 +184,14 @@ int perlid(const char *file, bool split, int sls, int vls, int threads) {
   auto w0 = std::chrono::steady_clock::now();
   acro::AcroResult a = acro(f, t);
   const double acro_s = since(w0), acro_cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
-  vlmap::VlDemand demand;
-  demand.rank = a.rank;
-  demand.rank_rows = a.num_layers;
-  vlmap::VlMapOptions o;
-  o.max_sls = sls;
-  o.max_vls = vls;
+  RealizeInput in(f, t, a, sls, vls);
+  vlmap::VlMapOptions &o = in.o;
+  Routing &r = in.r;
   o.threads = threads;
-  Routing r;
-  r.reset(f, Routing::SlScope::kPerSourceSwitch);
-  minimal::write_lfts(f, t, r);
   vlmap::VlMapStats st;
   const std::clock_t c1 = std::clock();
   w0 = std::chrono::steady_clock::now();
-  const bool ok = vlmap::realize(f, t, demand, o, r, st, err);
+  const bool ok = vlmap::realize(f, t, in.demand, o, r, st, err);
   const double vl_s = since(w0), vl_cpu = double(std::clock() - c1) / CLOCKS_PER_SEC;
   std::printf(
       "#file\tsplit\tdests\tlayers\tpaths\truns\tsls\tvls\tacro_s\tacro_cpu\tvlmap_s\t"

@@ -400,16 +400,22 @@ std::vector<Target> make_targets(const std::string &src, Contexts &cx) {
       with({"Unicast lids", "[0-17]", "[0x0-0x11]", "of switch Lid", "guid", "portguid", "Switch",
             "Channel Adapter", "Router", "unknown node and type", "lids dumped",
             "valid lids dumped", "0x0001 001 #", "0xffff 255 #", "path #2 out of 2:"});
-  t.push_back({"lfts", lfts, lft_tokens, [&](const std::string &in, int c) {
-                 Routing r;
-                 r.reset(cx.fabrics[c]);
-                 keiro::io::DumpReadReport rep;
-                 Verdict v;
-                 std::istringstream s(in);
-                 v.accepted =
-                     keiro::io::read_lfts_dump(s, "fuzz.lfts", cx.fabrics[c], r, rep, v.err);
-                 return v;
-               }});
+  // An OpenSM dump reader's target: the input read against context fabric c
+  // into fresh tables.
+  using DumpReader = bool (*)(std::istream &, const std::string &, const Fabric &, Routing &,
+                              keiro::io::DumpReadReport &, std::string &);
+  auto dump_target = [&cx](DumpReader read, const char *name) {
+    return [&cx, read, name](const std::string &in, int c) {
+      Routing r;
+      r.reset(cx.fabrics[c]);
+      keiro::io::DumpReadReport rep;
+      Verdict v;
+      std::istringstream s(in);
+      v.accepted = read(s, name, cx.fabrics[c], r, rep, v.err);
+      return v;
+    };
+  };
+  t.push_back({"lfts", lfts, lft_tokens, dump_target(keiro::io::read_lfts_dump, "fuzz.lfts")});
   t.push_back({"lmc", lfts, lft_tokens, [&](const std::string &in, int) {
                  Verdict v;
                  v.accepted = keiro::io::lmc_from_lfts(in) >= -1;  // never an error
@@ -418,16 +424,7 @@ std::vector<Target> make_targets(const std::string &src, Contexts &cx) {
   t.push_back({"sl2vl", sl2vl,
                with({"Switch", "Channel Adapter", "Router", "base LID", "#in out : 0  1  2",
                      "#-----", "0 0 :", "255 255 :", "15", "16"}),
-               [&](const std::string &in, int c) {
-                 Routing r;
-                 r.reset(cx.fabrics[c]);
-                 keiro::io::DumpReadReport rep;
-                 Verdict v;
-                 std::istringstream s(in);
-                 v.accepted =
-                     keiro::io::read_sl2vl_dump(s, "fuzz.sl2vl", cx.fabrics[c], r, rep, v.err);
-                 return v;
-               }});
+               dump_target(keiro::io::read_sl2vl_dump, "fuzz.sl2vl")});
   t.push_back(
       {"path_sl", path_sl,
        with({"keiro-path-sl 1", "engine", "max_lid", "scope", "destination", "source-switch",

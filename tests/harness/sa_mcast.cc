@@ -47,8 +47,6 @@
 // I/O error or no answer from the SA after the retries.
 // Runs under LD_PRELOAD=libumad2sim.so against ibsim, or on a real port.
 #include <arpa/inet.h>
-#include <endian.h>
-#include <infiniband/umad.h>
 
 #include <cerrno>
 #include <chrono>
@@ -64,15 +62,12 @@
 #include <vector>
 
 #include "tests/harness/mad_bytes.h"
+#include "tests/harness/sa_port.h"
 
 namespace {
 
-constexpr int kMadSize = 256;
-constexpr uint8_t kClassSa = 0x03, kSaClassVersion = 2;
 constexpr uint8_t kMethodGet = 0x01, kMethodSet = 0x02, kMethodDelete = 0x15;
 constexpr uint16_t kAttrMcMemberRecord = 0x0038;
-constexpr int kSaDataOffset = 56;  // MAD header 24 + RMPP 12 + SA header 20
-constexpr uint32_t kSaQkey = 0x80010000;
 constexpr uint32_t kIpoibQkey = 0x00000b1b;
 
 // MCMemberRecord component mask bits (IBA 15.2.5.17).
@@ -89,7 +84,7 @@ constexpr int kOffMgid = 0, kOffPortGid = 16, kOffQkey = 32, kOffMlid = 36, kOff
               kOffTclass = 39, kOffPkey = 40, kOffRate = 42, kOffSlFlowHop = 44,
               kOffScopeState = 48;
 
-using namespace keiro::harness;  // put16 ... get32
+using namespace keiro::harness;  // put16 ... get32, SaPort
 
 // The group parameters the SA reports (or that a create asks for).
 struct Group {
@@ -105,37 +100,23 @@ struct Mgid {
   std::string text;  // as given on the command line
 };
 
+// The SA status's name: its class-specific code (bits 8-14, IBA 15.2.1.1)
+// or else its MAD status code (bits 2-4).
 const char *sa_status_name(uint16_t st) {
-  switch ((st >> 8) & 0x7f) {
-    case 1:
-      return "ERR_NO_RESOURCES";
-    case 2:
-      return "ERR_REQ_INVALID";
-    case 3:
-      return "ERR_NO_RECORDS";
-    case 4:
-      return "ERR_TOO_MANY_RECORDS";
-    case 5:
-      return "ERR_REQ_INVALID_GID";
-    case 6:
-      return "ERR_REQ_INSUFFICIENT_COMPONENTS";
-    case 7:
-      return "ERR_REQ_DENIED";
-    default:
-      break;
-  }
-  switch ((st >> 2) & 7) {
-    case 1:
-      return "BAD_VERSION";
-    case 2:
-      return "METHOD_NOT_SUPPORTED";
-    case 3:
-      return "METHOD_ATTR_NOT_SUPPORTED";
-    case 7:
-      return "INVALID_FIELD";
-    default:
-      return "UNKNOWN";
-  }
+  static const char *const kSa[] = {nullptr,
+                                    "ERR_NO_RESOURCES",
+                                    "ERR_REQ_INVALID",
+                                    "ERR_NO_RECORDS",
+                                    "ERR_TOO_MANY_RECORDS",
+                                    "ERR_REQ_INVALID_GID",
+                                    "ERR_REQ_INSUFFICIENT_COMPONENTS",
+                                    "ERR_REQ_DENIED"};
+  static const char *const kMad[] = {
+      "UNKNOWN", "BAD_VERSION", "METHOD_NOT_SUPPORTED", "METHOD_ATTR_NOT_SUPPORTED", "UNKNOWN",
+      "UNKNOWN", "UNKNOWN",     "INVALID_FIELD"};
+  const unsigned sa = (st >> 8) & 0x7f;
+  if (sa < 8 && kSa[sa]) return kSa[sa];
+  return kMad[(st >> 2) & 7];
 }
 
 bool parse_u(const std::string &s, uint64_t max, uint64_t &out) {
@@ -165,7 +146,7 @@ void ipoib_bcast_of(const uint8_t *mgid, uint8_t *out) {
 
 class Sa {
  public:
-  int fd = -1, agent = -1, sm_lid = 0;
+  SaPort port;
   uint64_t prefix = 0;
   int timeout_ms = 1000, retries = 5;
 
@@ -174,19 +155,9 @@ class Sa {
   bool call(uint8_t method, uint64_t mask, const uint8_t *rec, uint16_t &status,
             std::vector<uint8_t> &answer) {
     for (int attempt = 0; attempt <= retries; ++attempt) {
-      std::memset(sbuf_.data(), 0, sbuf_.size());
-      auto *mad = static_cast<uint8_t *>(umad_get_mad(sbuf_.data()));
-      mad[0] = 1;
-      mad[1] = kClassSa;
-      mad[2] = kSaClassVersion;
-      mad[3] = method;
       const uint32_t tid = next_tid_++;
-      put64(mad + 8, tid);
-      put16(mad + 16, kAttrMcMemberRecord);
-      put64(mad + 48, mask);
-      std::memcpy(mad + kSaDataOffset, rec, 52);
-      umad_set_addr(sbuf_.data(), sm_lid, 1, 0, static_cast<int>(kSaQkey));
-      if (umad_send(fd, agent, sbuf_.data(), kMadSize, timeout_ms, 0) < 0) {
+      std::memcpy(port.request(method, kAttrMcMemberRecord, mask, tid) + kSaDataOffset, rec, 52);
+      if (!port.send(timeout_ms)) {
         std::fprintf(stderr, "sa_mcast: umad_send failed\n");
         return false;
       }
@@ -196,29 +167,22 @@ class Sa {
                                 std::chrono::steady_clock::now() - t0)
                                 .count();
         if (waited >= timeout_ms) break;
-        int len = kMadSize;
-        const int rc = umad_recv(fd, rbuf_.data(), &len, static_cast<int>(timeout_ms - waited));
-        if (rc < 0) break;
-        const auto *r = static_cast<const uint8_t *>(umad_get_mad(rbuf_.data()));
-        if (umad_status(rbuf_.data()) != 0 || r[1] != kClassSa || !(r[3] & 0x80)) continue;
-        if (get32(r + 12) != tid) continue;  // a late answer to an earlier try
+        bool timed_out = false;
+        const uint8_t *r = port.recv(static_cast<int>(timeout_ms - waited), timed_out);
+        if (timed_out) break;
+        if (!r || get32(r + 12) != tid)
+          continue;  // not an SA answer, or a late one to an earlier try
         status = get16(r + 4);
         answer.assign(r + kSaDataOffset, r + kSaDataOffset + 52);
         return true;
       }
-      std::fprintf(stderr, "sa_mcast: no answer from the SA (LID %d), try %d of %d\n", sm_lid,
+      std::fprintf(stderr, "sa_mcast: no answer from the SA (LID %d), try %d of %d\n", port.sm_lid,
                    attempt + 1, retries + 1);
     }
     return false;
   }
 
-  void init_buffers() {
-    sbuf_.assign(umad_size() + kMadSize, 0);
-    rbuf_.assign(umad_size() + kMadSize, 0);
-  }
-
  private:
-  std::vector<uint8_t> sbuf_, rbuf_;
   uint32_t next_tid_ = 1;
 };
 
@@ -254,8 +218,8 @@ void usage() {
 }  // namespace
 
 int main(int argc, char **argv) {
-  std::string file, ca;
-  int portnum = 0;
+  std::string file;
+  SaOptions so;
   Sa sa;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -263,62 +227,24 @@ int main(int argc, char **argv) {
     const char *v = nullptr;
     if (a == "--file" && (v = next()))
       file = v;
-    else if (a == "--timeout" && (v = next()))
-      sa.timeout_ms = std::atoi(v);
-    else if (a == "--retries" && (v = next()))
-      sa.retries = std::atoi(v);
-    else if (a == "--ca" && (v = next()))
-      ca = v;
-    else if (a == "--port" && (v = next()))
-      portnum = std::atoi(v);
-    else {
+    else if (!so.take(argc, argv, i)) {
       usage();
       return 2;
     }
   }
-  if (sa.timeout_ms < 1 || sa.retries < 0) {
+  sa.timeout_ms = so.timeout_ms;
+  sa.retries = so.retries;
+  if (!so.valid()) {
     usage();
     return 2;
   }
   std::ifstream in_file;
-  if (!file.empty()) {
-    in_file.open(file);
-    if (!in_file) {
-      std::fprintf(stderr, "sa_mcast: cannot read %s\n", file.c_str());
-      return 2;
-    }
-  }
-  std::istream &in = file.empty() ? std::cin : in_file;
+  std::istream *input = open_input("sa_mcast", file, in_file);
+  if (!input) return 2;
+  std::istream &in = *input;
 
-  if (umad_init() < 0) {
-    std::fprintf(stderr, "sa_mcast: umad_init failed\n");
-    return 2;
-  }
-  const char *ca_name = ca.empty() ? nullptr : ca.c_str();
-  umad_port_t port;
-  if (umad_get_port(ca_name, portnum, &port) < 0) {
-    std::fprintf(stderr, "sa_mcast: no umad port\n");
-    return 2;
-  }
-  sa.sm_lid = static_cast<int>(port.sm_lid);
-  sa.prefix = be64toh(port.gid_prefix);
-  umad_release_port(&port);
-  if (!sa.sm_lid) {
-    std::fprintf(stderr, "sa_mcast: the port knows no SM LID (is the subnet up?)\n");
-    return 2;
-  }
-  if (!sa.prefix) sa.prefix = 0xfe80000000000000ull;
-  sa.fd = umad_open_port(ca_name, portnum);
-  if (sa.fd < 0) {
-    std::fprintf(stderr, "sa_mcast: cannot open the umad port\n");
-    return 2;
-  }
-  sa.agent = umad_register(sa.fd, kClassSa, kSaClassVersion, 0, nullptr);
-  if (sa.agent < 0) {
-    std::fprintf(stderr, "sa_mcast: cannot register an SA agent\n");
-    return 2;
-  }
-  sa.init_buffers();
+  if (!sa.port.open("sa_mcast", so.ca, so.port)) return 2;
+  sa.prefix = sa.port.gid_prefix ? sa.port.gid_prefix : 0xfe80000000000000ull;
 
   int refused = 0;
   bool lost = false;
@@ -496,8 +422,7 @@ int main(int argc, char **argv) {
     }
     std::fflush(stdout);
   }
-  umad_unregister(sa.fd, sa.agent);
-  umad_close_port(sa.fd);
+  sa.port.close();
   if (lost) return 2;
   return refused ? 1 : 0;
 }

@@ -14,8 +14,6 @@
 // Exit: 0 all pairs answered, 1 some pairs got no record, 2 usage or I/O
 // error (SA unreachable after the retries).
 // Runs under LD_PRELOAD=libumad2sim.so against ibsim, or on a real port.
-#include <infiniband/umad.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
@@ -33,18 +31,15 @@
 #include "core/io/path_sl_file.h"
 #include "core/timing.h"
 #include "tests/harness/mad_bytes.h"
+#include "tests/harness/sa_port.h"
 
 namespace {
 
-constexpr int kMadSize = 256;
-constexpr uint8_t kClassSa = 0x03, kSaClassVersion = 2;
 constexpr uint8_t kMethodGet = 0x01, kMethodGetResp = 0x81;
 constexpr uint16_t kAttrPathRecord = 0x0035;
 constexpr uint64_t kCompDlid = 1ull << 4, kCompSlid = 1ull << 5;
-constexpr int kSaDataOffset = 56;  // MAD header 24 + RMPP 12 + SA header 20
-constexpr uint32_t kQkey = 0x80010000;
 
-using namespace keiro::harness;  // put16 ... get32
+using namespace keiro::harness;  // put16 ... get32, SaPort
 
 struct Pair {
   uint16_t slid, dlid;
@@ -72,8 +67,9 @@ bool parse_lid(const std::string &s, uint16_t &out) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  std::string pairs_file, ca;
-  int window = 32, timeout_ms = 1000, retries = 5, portnum = 0;
+  std::string pairs_file;
+  SaOptions so;
+  int window = 32;
   bool raw = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -85,20 +81,12 @@ int main(int argc, char **argv) {
       pairs_file = v;
     else if (a == "--window" && (v = next()))
       window = std::atoi(v);
-    else if (a == "--timeout" && (v = next()))
-      timeout_ms = std::atoi(v);
-    else if (a == "--retries" && (v = next()))
-      retries = std::atoi(v);
-    else if (a == "--ca" && (v = next()))
-      ca = v;
-    else if (a == "--port" && (v = next()))
-      portnum = std::atoi(v);
-    else {
+    else if (!so.take(argc, argv, i)) {
       usage();
       return 2;
     }
   }
-  if (window < 1 || timeout_ms < 1 || retries < 0) {
+  if (window < 1 || !so.valid()) {
     usage();
     return 2;
   }
@@ -106,14 +94,9 @@ int main(int argc, char **argv) {
   std::vector<Pair> pairs;
   {
     std::ifstream file;
-    if (!pairs_file.empty()) {
-      file.open(pairs_file);
-      if (!file) {
-        std::fprintf(stderr, "sa_path_sl: cannot read %s\n", pairs_file.c_str());
-        return 2;
-      }
-    }
-    std::istream &in = pairs_file.empty() ? std::cin : file;
+    std::istream *input = open_input("sa_path_sl", pairs_file, file);
+    if (!input) return 2;
+    std::istream &in = *input;
     std::string line;
     for (int n = 1; std::getline(in, line); ++n) {
       std::istringstream ls(line);
@@ -129,55 +112,19 @@ int main(int argc, char **argv) {
     }
   }
 
-  if (umad_init() < 0) {
-    std::fprintf(stderr, "sa_path_sl: umad_init failed\n");
-    return 2;
-  }
-  const char *ca_name = ca.empty() ? nullptr : ca.c_str();
-  umad_port_t port;
-  if (umad_get_port(ca_name, portnum, &port) < 0) {
-    std::fprintf(stderr, "sa_path_sl: no umad port\n");
-    return 2;
-  }
-  const int sm_lid = static_cast<int>(port.sm_lid);
-  umad_release_port(&port);
-  if (!sm_lid) {
-    std::fprintf(stderr, "sa_path_sl: the port knows no SM LID (is the subnet up?)\n");
-    return 2;
-  }
-  const int fd = umad_open_port(ca_name, portnum);
-  if (fd < 0) {
-    std::fprintf(stderr, "sa_path_sl: cannot open the umad port\n");
-    return 2;
-  }
-  const int agent = umad_register(fd, kClassSa, kSaClassVersion, 0, nullptr);
-  if (agent < 0) {
-    std::fprintf(stderr, "sa_path_sl: cannot register an SA agent\n");
-    return 2;
-  }
-
-  const size_t buf_size = umad_size() + kMadSize;
-  std::vector<uint8_t> sbuf(buf_size), rbuf(buf_size);
+  SaPort sa;
+  if (!sa.open("sa_path_sl", so.ca, so.port)) return 2;
   std::unordered_map<uint32_t, size_t> outstanding;  // TID -> pair index
   uint32_t next_tid = 1;
   size_t next_pair = 0, done = 0;
   std::vector<size_t> resend;
 
   auto send = [&](size_t idx) -> bool {
-    std::memset(sbuf.data(), 0, sbuf.size());
-    auto *mad = static_cast<uint8_t *>(umad_get_mad(sbuf.data()));
-    mad[0] = 1;
-    mad[1] = kClassSa;
-    mad[2] = kSaClassVersion;
-    mad[3] = kMethodGet;
     const uint32_t tid = next_tid++;
-    put64(mad + 8, tid);
-    put16(mad + 16, kAttrPathRecord);
-    put64(mad + 48, kCompDlid | kCompSlid);
+    uint8_t *mad = sa.request(kMethodGet, kAttrPathRecord, kCompDlid | kCompSlid, tid);
     put16(mad + kSaDataOffset + 40, pairs[idx].dlid);
     put16(mad + kSaDataOffset + 42, pairs[idx].slid);
-    umad_set_addr(sbuf.data(), sm_lid, 1, 0, static_cast<int>(kQkey));
-    if (umad_send(fd, agent, sbuf.data(), kMadSize, timeout_ms, 0) < 0) return false;
+    if (!sa.send(so.timeout_ms)) return false;
     outstanding[tid] = idx;
     ++pairs[idx].tries;
     return true;
@@ -199,15 +146,15 @@ int main(int argc, char **argv) {
         return 2;
       }
     }
-    int len = kMadSize;
-    const int rc = umad_recv(fd, rbuf.data(), &len, 100);
-    if (rc < 0) {
-      if (keiro::seconds_since(last_progress) * 1000 < timeout_ms) continue;
+    bool timed_out = false;
+    const uint8_t *mad = sa.recv(100, timed_out);
+    if (timed_out) {
+      if (keiro::seconds_since(last_progress) * 1000 < so.timeout_ms) continue;
       // Nothing came back in time: resend what is outstanding.
       for (const auto &[tid, idx] : outstanding) {
-        if (pairs[idx].tries > retries) {
-          std::fprintf(stderr, "sa_path_sl: no answer from the SA (LID %d) for %u -> %u\n", sm_lid,
-                       pairs[idx].slid, pairs[idx].dlid);
+        if (pairs[idx].tries > so.retries) {
+          std::fprintf(stderr, "sa_path_sl: no answer from the SA (LID %d) for %u -> %u\n",
+                       sa.sm_lid, pairs[idx].slid, pairs[idx].dlid);
           return 2;
         }
         resend.push_back(idx);
@@ -216,10 +163,7 @@ int main(int argc, char **argv) {
       last_progress = keiro::Clock::now();
       continue;
     }
-    const auto *mad = static_cast<const uint8_t *>(umad_get_mad(rbuf.data()));
-    if (umad_status(rbuf.data()) != 0 || mad[1] != kClassSa || mad[3] != kMethodGetResp) {
-      continue;  // a timed-out send coming back, or not ours
-    }
+    if (!mad || mad[3] != kMethodGetResp) continue;  // a timed-out send coming back, or not ours
     const auto it = outstanding.find(get32(mad + 12));
     if (it == outstanding.end()) continue;  // a late answer to a resent request
     Pair &p = pairs[it->second];
@@ -229,8 +173,7 @@ int main(int argc, char **argv) {
     ++done;
     last_progress = keiro::Clock::now();
   }
-  umad_unregister(fd, agent);
-  umad_close_port(fd);
+  sa.close();
 
   int missing = 0;
   uint16_t max_lid = 0;

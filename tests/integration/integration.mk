@@ -22,10 +22,10 @@ INTEGRATION_TESTS = tests/integration/topologies-up.sh \
 	tests/integration/no-silent-skips.sh tests/integration/mcast-join-leave.sh \
 	tests/integration/mcast-trees.sh tests/integration/oracle-differential.sh \
 	tests/integration/real-fabrics.sh tests/integration/relabel-survey.sh \
-	tests/golden/tables.sh
+	tests/golden/tables.sh tests/arch/include-graph.sh
 TESTS += $(INTEGRATION_TESTS)
 dist_noinst_SCRIPTS += $(INTEGRATION_TESTS) tests/integration/common.sh \
 	tests/soak/soak.sh tests/soak/asan-plugin.sh
 EXTRA_DIST += tests/golden/tables.sha256 tests/golden/drop-link.py \
 	tests/integration/data/dl-irregular-64.net tests/oracle/oracle.py \
-	tests/oracle/differential.py tests/oracle/test_oracle.py
+	tests/oracle/differential.py tests/oracle/test_oracle.py tests/arch/include_graph.py

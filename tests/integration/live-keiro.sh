@@ -20,7 +20,7 @@ layout=$(it_fabric demo-lrt-25sw.layout)
 case $layout in /*) ;; *) layout=$PWD/$layout ;; esac  # OpenSM runs elsewhere
 sa_tool="$KEIRO_BUILDDIR/tests/harness/sa_path_sl --raw"
 
-for engine in keiro-nue keiro-acro keiro-dl keiro-loren; do
+for engine in $("$IT_KEIRO" engines --osm-names); do
   opts="max_vls=4"
   [ "$engine" = keiro-loren ] && opts="$opts loren_layout=$layout"
   if ! it_start "$engine" "$net" engines="$engine,minhop" "plugin_options=$opts"; then

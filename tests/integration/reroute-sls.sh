@@ -110,7 +110,7 @@ step() {
   fi
 }
 
-for e in ${REROUTE_ENGINES:-keiro-nue keiro-acro keiro-dl keiro-loren}; do
+for e in ${REROUTE_ENGINES:-$("$IT_KEIRO" engines --osm-names)}; do
   enet=$net elay=$lay
   if [ $e = keiro-loren ]; then
     # LOREN through OpenSM on demo-lrt-25sw fails its own precondition on

@@ -154,7 +154,7 @@ for fab in $fabrics; do
   fi
 
   # keiro's engines: never deadlock.
-  for e in keiro-nue keiro-acro keiro-dl keiro-loren; do
+  for e in $("$IT_KEIRO" engines --osm-names); do
     popt=()
     [ $e = keiro-loren ] && popt=(-p "loren_layout=$IT_DIR/torus-f$fab.layout")
     if ! it_run "f$fab-$e" "$net" -s -e "$e,updn" ${popt[@]+"${popt[@]}"}; then

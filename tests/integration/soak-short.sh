@@ -35,7 +35,7 @@
 it_require_sim
 [ -x "$IT_KEIRO" ] || { echo "FAIL: keiro not built"; exit 99; }
 mkdir -p "$IT_DIR"
-engines="keiro-nue keiro-acro keiro-dl keiro-loren"
+engines=$("$IT_KEIRO" engines --osm-names | tr '\n' ' ')
 declare -A pid
 for engine in $engines; do
   "$KEIRO_SRCDIR/tests/soak/soak.sh" -o "$IT_DIR/$engine" -e "$engine" -n 100 -W 20 -r 2 -g 512 -m 10 \

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# keiro route and keiro hdn-exchange end to end, offline (no ibsim, no
+# keiro route, keiro engines and keiro hdn-exchange end to end, offline (no ibsim, no
 # OpenSM): their outputs against figures worked out here from the inputs,
 # and their exit codes (0 done, 1 the routing or check failed, 2 unusable
 # input).
@@ -11,6 +11,9 @@
 #    second run (deterministic), --lmc 2 giving 4 LIDs per CA port; an
 #    unknown engine, a missing file and a bad option exit 2; an engine that
 #    cannot route within its VL budget exits 1 with one ERROR line.
+#  - keiro engines: the four registered engines nue acro loren dl (registry
+#    order) and their OpenSM names keiro-*; conflicting or unknown options
+#    exit 2.
 #  - keiro hdn-exchange on HDN(2x3x5, 1, {6}): the step count and the
 #    schedule's time against Theorem 3's step count and the closed form
 #    computed here; missing arguments and a super-node size that is no
@@ -67,6 +70,21 @@ expect_rc 1 route-fails "$IT_KEIRO" route --engine acro --opt max_vls=1 \
   it_fail "a failed engine gives one ERROR line: $(cat "$IT_DIR/route-fails.out")"
 grep -q "^ERROR: keiro-acro: ACRO needs [0-9]* VLs" "$IT_DIR/route-fails.out" ||
   it_fail "ACRO's message: $(cat "$IT_DIR/route-fails.out")"
+
+# ---- keiro engines ----
+# The registry's four engines, in its order, under both names; every line of
+# the default listing is "short<TAB>OpenSM name<TAB>summary".
+expect_rc 0 engines-names "$IT_KEIRO" engines --names
+[ "$(tr '\n' ' ' <"$IT_DIR/engines-names.out")" = "nue acro loren dl " ] ||
+  it_fail "keiro engines --names: '$(tr '\n' ' ' <"$IT_DIR/engines-names.out")', want 'nue acro loren dl '"
+expect_rc 0 engines-osm "$IT_KEIRO" engines --osm-names
+[ "$(tr '\n' ' ' <"$IT_DIR/engines-osm.out")" = "keiro-nue keiro-acro keiro-loren keiro-dl " ] ||
+  it_fail "keiro engines --osm-names: '$(tr '\n' ' ' <"$IT_DIR/engines-osm.out")'"
+expect_rc 0 engines "$IT_KEIRO" engines
+awk -F'\t' 'NF != 3 || $2 != "keiro-" $1 || $3 == "" { bad = 1 } END { exit bad || NR != 4 }' \
+  "$IT_DIR/engines.out" || it_fail "keiro engines: $(cat "$IT_DIR/engines.out")"
+expect_rc 2 engines-both "$IT_KEIRO" engines --names --osm-names
+expect_rc 2 engines-bad "$IT_KEIRO" engines --bogus
 
 # ---- keiro hdn-exchange ----
 # HDN(2x3x5, 1, {6}): n0 = 30 base nodes, n1 = 300 nodes. Theorem 3's steps:

@@ -29,7 +29,6 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import oracle  # noqa: E402
 
-ENGINES = ['keiro-nue', 'keiro-acro', 'keiro-dl', 'keiro-loren']
 # (tag, keiro topo arguments, extra keiro route options); small, so that a
 # case takes milliseconds.
 FABRICS = [
@@ -594,7 +593,10 @@ def main():
     os.makedirs(a.work)
     rng = random.Random(a.seed)
 
-    # Routed bases.
+    # Routed bases: every engine the tool lists.
+    engines = sh([a.keiro, 'engines', '--osm-names']).stdout.split()
+    if not engines:
+        sys.exit('differential: %s engines lists no engine' % a.keiro)
     bases, skipped = [], []
     for tag, topo, route_opts in FABRICS:
         net = os.path.join(a.work, tag + '.net')
@@ -602,7 +604,7 @@ def main():
         if r.returncode != 0:
             skipped.append(('keiro topo', r.stderr.strip()[:160], tag))
             continue
-        for engine in ENGINES:
+        for engine in engines:
             out = os.path.join(a.work, 'base-%s-%s' % (tag, engine))
             opts = ['--opt', 'max_vls=%d' % rng.choice([2, 4, 4, 8])]
             layout = net[:-4] + '.layout'

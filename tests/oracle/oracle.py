@@ -107,23 +107,37 @@ def read_subnet(path):
 
 # ---------------------------------------------------------------- the tables
 
+def sections(path, header, row):
+    """The lines of a dump made of sections (OpenSM's per-switch blocks):
+    yields (h, None) for every line matching the regex header and (h, m)
+    for every line matching row after it, h being the match of the last
+    header line; rows before the first header are skipped."""
+    cur = None
+    with open(path) as f:
+        for line in f:
+            h = re.match(header, line)
+            if h:
+                cur = h
+                yield cur, None
+                continue
+            m = re.match(row, line)
+            if m and cur is not None:
+                yield cur, m
+
+
 def read_lfts(path):
     """switch guid -> {lid: port}; absent LIDs have no port (NO_PORT).
     Also the LMC implied by the LIDs the comments name per CA port."""
     lft, per_port = {}, {}
-    cur = None
-    with open(path) as f:
-        for line in f:
-            m = re.match(r'Unicast lids \[.*\] of switch Lid \d+ guid 0x(\w+)', line)
-            if m:
-                cur = lft.setdefault(int(m.group(1), 16), {})
-                continue
-            m = re.match(r'0x(\w+)\s+(\d+)', line)
-            if m and cur is not None:
-                cur[int(m.group(1), 16)] = int(m.group(2))
-                c = re.search(r'Channel Adapter portguid 0x(\w+)|Router portguid 0x(\w+)', line)
-                if c:
-                    per_port.setdefault(c.group(1) or c.group(2), set()).add(int(m.group(1), 16))
+    for h, m in sections(path, r'Unicast lids \[.*\] of switch Lid \d+ guid 0x(\w+)',
+                         r'0x(\w+)\s+(\d+)'):
+        cur = lft.setdefault(int(h.group(1), 16), {})
+        if m is None:
+            continue
+        cur[int(m.group(1), 16)] = int(m.group(2))
+        c = re.search(r'Channel Adapter portguid 0x(\w+)|Router portguid 0x(\w+)', m.string)
+        if c:
+            per_port.setdefault(c.group(1) or c.group(2), set()).add(int(m.group(1), 16))
     most = max((len(v) for v in per_port.values()), default=1)
     lmc = 0
     while (1 << lmc) < most:
@@ -135,16 +149,11 @@ def read_sl2vl(path):
     """guid -> {(in, out): [VL of SL 0..15]}; switch rows by node guid, CA
     rows (one table, key (0, 0)) by port guid."""
     tables = {}
-    cur = None
-    with open(path) as f:
-        for line in f:
-            m = re.match(r'(Switch|Channel Adapter|Router) 0x(\w+)', line)
-            if m:
-                cur = tables.setdefault(int(m.group(2), 16), {})
-                continue
-            m = re.match(r'(\d+)\s+(\d+)\s+:((\s+\d+){16})\s*$', line)
-            if m and cur is not None:
-                cur[(int(m.group(1)), int(m.group(2)))] = [int(v) for v in m.group(3).split()]
+    for h, m in sections(path, r'(Switch|Channel Adapter|Router) 0x(\w+)',
+                         r'(\d+)\s+(\d+)\s+:((\s+\d+){16})\s*$'):
+        cur = tables.setdefault(int(h.group(2), 16), {})
+        if m is not None:
+            cur[(int(m.group(1)), int(m.group(2)))] = [int(v) for v in m.group(3).split()]
     return tables
 
 
@@ -186,17 +195,12 @@ def read_path_sls(path, fab):
 
 def read_mcfdbs(path):
     """mlid -> {switch guid: set of ports}."""
-    masks, cur = {}, None
-    with open(path) as f:
-        for line in f:
-            m = re.match(r'Switch 0x(\w+)', line)
-            if m:
-                cur = int(m.group(1), 16)
-                continue
-            m = re.match(r'0x(\w+)\s*:(.*)', line)
-            if m and cur is not None:
-                ports = {int(p, 16) for p in m.group(2).split()}
-                masks.setdefault(int(m.group(1), 16), {}).setdefault(cur, set()).update(ports)
+    masks = {}
+    for h, m in sections(path, r'Switch 0x(\w+)', r'0x(\w+)\s*:(.*)'):
+        if m is not None:
+            ports = {int(p, 16) for p in m.group(2).split()}
+            masks.setdefault(int(m.group(1), 16), {}).setdefault(int(h.group(1), 16),
+                                                                set()).update(ports)
     return masks
 
 

@@ -16,7 +16,8 @@
 #
 # usage: asan-plugin.sh -o OUTDIR [-n SWEEPS] [-e ENGINES]
 #   -n SWEEPS   sweeps after the first, per engine (default 2)
-#   -e ENGINES  space-separated (default: keiro-nue keiro-acro keiro-dl keiro-loren)
+#   -e ENGINES  space-separated (default: every keiro engine, as
+#               `keiro engines --osm-names` lists them)
 # Environment: KEIRO_ASAN_DIR: the sanitized build tree (default build-asan
 # beside the sources; scripts/build-asan.sh libkeiro.la keiro builds it),
 # KEIRO_TOOL: the keiro program for `keiro topo` and `keiro check` (default:
@@ -27,7 +28,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 KEIRO_SRCDIR=${KEIRO_SRCDIR:-$(cd "$here/../.." && pwd)}
 export KEIRO_SRCDIR
-out= sweeps=2 engines="keiro-nue keiro-acro keiro-dl keiro-loren"
+out= sweeps=2 engines=
 usage() { sed -n '/^# usage:/,/^# END/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while getopts "o:n:e:h" opt; do
   case $opt in
@@ -45,6 +46,8 @@ tool=${KEIRO_TOOL:-$asan/keiro}
 [ -x "$tool" ] || tool=$KEIRO_SRCDIR/build/keiro
 [ -e "$lib" ] && [ -x "$tool" ] ||
   { echo "asan-plugin: no $lib or keiro program (scripts/build-asan.sh libkeiro.la keiro)" >&2; exit 1; }
+[ -n "$engines" ] || engines=$("$tool" engines --osm-names | tr '\n' ' ')
+[ -n "$engines" ] || { echo "asan-plugin: $tool engines lists no engine" >&2; exit 1; }
 # The sanitizer runtimes, ASan's first (it must come first in the process).
 # libtool links the shared plugin without -fsanitize=address, so its __asan_*
 # symbols are left for the preloaded runtime: take the compiler's libasan.so

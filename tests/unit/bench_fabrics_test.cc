@@ -23,8 +23,7 @@ namespace keiro {
 namespace {
 
 std::string topology_path(const std::string &name) {
-  const char *srcdir = std::getenv("srcdir");
-  return std::string(srcdir ? srcdir : ".") + "/ibsim-topologies/" + name;
+  return fixtures::source_path("ibsim-topologies/" + name);
 }
 
 struct Case {

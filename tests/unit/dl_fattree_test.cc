@@ -104,44 +104,48 @@ TEST(DlFatTree, RootIsALeafNotTheMostCentralSpine) {
   EXPECT_LT(dl::default_root(f), kLeaves);
 }
 
-TEST(DlFatTree, PerLidSpreadingIsPerfect) {
-  const Fabric f = two_level(0);
-  for (const int vls : {1, 8}) {
-    SCOPED_TRACE(std::to_string(vls) + " VLs");
-    const fixtures::EngineRun run = fixtures::run_captured(f, "dl", {.max_vls = vls});
-    ASSERT_TRUE(run.ok) << run.last_line();
-    EXPECT_EQ(f.sw(dl_of(run).root).name.rfind("L", 0), 0u) << f.describe(dl_of(run).root);
-    EXPECT_EQ(dl_of(run).vls_used, 1);
-    const auto load = link_loads(f, run.out);
-    EXPECT_EQ(load.size(), static_cast<size_t>(2 * kLeaves * kSpines));
-    for (const auto &[link, n] : load)
-      EXPECT_EQ(n, kPerLink) << f.sw(link.first).name << " -> " << f.sw(link.second).name;
-    EXPECT_EQ(dl_of(run).max_efi, kPerLink);
+// The two-level tree's tests, with 1 VL and with 8 (GetParam()).
+class DlFatTreeVls : public ::testing::TestWithParam<int> {
+ protected:
+  // keiro-dl on f with GetParam() VLs.
+  fixtures::EngineRun run_dl(const Fabric &f) {
+    return fixtures::run_captured(f, "dl", {.max_vls = GetParam()});
   }
+};
+INSTANTIATE_TEST_SUITE_P(Vls, DlFatTreeVls, ::testing::Values(1, 8));
+
+TEST_P(DlFatTreeVls, PerLidSpreadingIsPerfect) {
+  const Fabric f = two_level(0);
+  const fixtures::EngineRun run = run_dl(f);
+  ASSERT_TRUE(run.ok) << run.last_line();
+  EXPECT_EQ(f.sw(dl_of(run).root).name.rfind("L", 0), 0u) << f.describe(dl_of(run).root);
+  EXPECT_EQ(dl_of(run).vls_used, 1);
+  const auto load = link_loads(f, run.out);
+  EXPECT_EQ(load.size(), static_cast<size_t>(2 * kLeaves * kSpines));
+  for (const auto &[link, n] : load)
+    EXPECT_EQ(n, kPerLink) << f.sw(link.first).name << " -> " << f.sw(link.second).name;
+  EXPECT_EQ(dl_of(run).max_efi, kPerLink);
 }
 
 // LMC 1: the two LIDs of a CA take different up-links from every other leaf
 // (there are three), and the base LIDs stay perfectly balanced.
-TEST(DlFatTree, LmcOffsetsTakeDifferentUplinks) {
+TEST_P(DlFatTreeVls, LmcOffsetsTakeDifferentUplinks) {
   const Fabric f = two_level(1);
-  for (const int vls : {1, 8}) {
-    SCOPED_TRACE(std::to_string(vls) + " VLs");
-    const fixtures::EngineRun run = fixtures::run_captured(f, "dl", {.max_vls = vls});
-    ASSERT_TRUE(run.ok) << run.last_line();
-    for (int32_t t = 0; t < f.num_terminals(); ++t) {
-      const TerminalInfo &ca = f.terminal(t);
-      ASSERT_EQ(ca.lmc, 1);
-      for (int32_t l = 0; l < kLeaves; ++l) {
-        if (l == ca.sw) continue;
-        const uint8_t p0 = run.out.out_port(l, ca.lid), p1 = run.out.out_port(l, ca.lid + 1);
-        EXPECT_GE(p0, 4);
-        EXPECT_GE(p1, 4);
-        EXPECT_NE(p0, p1) << ca.name << " from " << f.sw(l).name;
-      }
+  const fixtures::EngineRun run = run_dl(f);
+  ASSERT_TRUE(run.ok) << run.last_line();
+  for (int32_t t = 0; t < f.num_terminals(); ++t) {
+    const TerminalInfo &ca = f.terminal(t);
+    ASSERT_EQ(ca.lmc, 1);
+    for (int32_t l = 0; l < kLeaves; ++l) {
+      if (l == ca.sw) continue;
+      const uint8_t p0 = run.out.out_port(l, ca.lid), p1 = run.out.out_port(l, ca.lid + 1);
+      EXPECT_GE(p0, 4);
+      EXPECT_GE(p1, 4);
+      EXPECT_NE(p0, p1) << ca.name << " from " << f.sw(l).name;
     }
-    for (const auto &[link, n] : link_loads(f, run.out))
-      EXPECT_EQ(n, kPerLink) << f.sw(link.first).name << " -> " << f.sw(link.second).name;
   }
+  for (const auto &[link, n] : link_loads(f, run.out))
+    EXPECT_EQ(n, kPerLink) << f.sw(link.first).name << " -> " << f.sw(link.second).name;
 }
 
 }  // namespace

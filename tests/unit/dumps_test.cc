@@ -17,14 +17,11 @@ namespace {
 
 using fixtures::route_ring;
 
-std::string data_path(const std::string &name) {
-  const char *srcdir = std::getenv("srcdir");
-  return std::string(srcdir ? srcdir : ".") + "/tests/unit/data/" + name;
-}
+using fixtures::unit_data;
 
 // The file without its first line if that is the SPDX tag added to fixtures.
 std::string fixture(const std::string &name) {
-  std::ifstream in(data_path(name));
+  std::ifstream in(unit_data(name));
   std::stringstream ss;
   ss << in.rdbuf();
   std::string s = ss.str();
@@ -129,9 +126,9 @@ void read_ring5_tables(const Fabric &f, Routing &r) {
   r.reset(f);
   io::DumpReadReport rep;
   std::string err;
-  ASSERT_TRUE(io::read_lfts_dump(data_path("ring5-minhop/opensm-lfts.dump"), f, r, rep, err))
+  ASSERT_TRUE(io::read_lfts_dump(unit_data("ring5-minhop/opensm-lfts.dump"), f, r, rep, err))
       << err;
-  ASSERT_TRUE(io::read_sl2vl_dump(data_path("ring5-minhop/opensm-sl2vl.dump"), f, r, rep, err))
+  ASSERT_TRUE(io::read_sl2vl_dump(unit_data("ring5-minhop/opensm-sl2vl.dump"), f, r, rep, err))
       << err;
 }
 
@@ -327,7 +324,7 @@ TEST(PathSlFile, Errors) {
 TEST(DumpDir, PairsWithoutSlsAreReportedNotGuessed) {
   io::LoadedRouting lr;
   std::string err;
-  ASSERT_TRUE(io::load_dump_dir(data_path("ring5-minhop"), {}, lr, err)) << err;
+  ASSERT_TRUE(io::load_dump_dir(unit_data("ring5-minhop"), {}, lr, err)) << err;
   EXPECT_EQ(lr.sl_source, "none");
   EXPECT_EQ(lr.sl_gap.rfind("no path-SL file", 0), 0u) << lr.sl_gap;
   EXPECT_EQ(lr.routing.path_sl(0, 2), check::kNoPathSl);
@@ -354,7 +351,7 @@ TEST(DumpDir, PairsWithoutSlsAreReportedNotGuessed) {
   io::LoadOptions lo;
   lo.sls = sl_path;
   io::LoadedRouting part;
-  ASSERT_TRUE(io::load_dump_dir(data_path("ring5-minhop"), lo, part, err)) << err;
+  ASSERT_TRUE(io::load_dump_dir(unit_data("ring5-minhop"), lo, part, err)) << err;
   EXPECT_NE(part.sl_gap.find("covers LIDs up to 8 only"), std::string::npos) << part.sl_gap;
   c = check::verify(part.fabric, part.routing);
   EXPECT_EQ(c.pairs_without_sl, 16 + 8 * 15);
@@ -367,7 +364,7 @@ TEST(DumpDir, PairsWithoutSlsAreReportedNotGuessed) {
     out << "keiro-path-sl 1\nmax_lid 17\nscope source-lid\nslid 2 00000000000000000\n";
   }
   io::LoadedRouting one;
-  ASSERT_TRUE(io::load_dump_dir(data_path("ring5-minhop"), lo, one, err)) << err;
+  ASSERT_TRUE(io::load_dump_dir(unit_data("ring5-minhop"), lo, one, err)) << err;
   ASSERT_TRUE(one.use_source_sls);
   check::Options so;
   so.source_sls = &one.source_sls;

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <set>
 #include <string>
@@ -29,6 +30,17 @@
 #include "core/routing.h"
 
 namespace keiro::fixtures {
+
+// A file of the source tree by its path from the top ("ibsim-topologies/
+// ring.net"): under $srcdir (make check sets it), else under ".".
+inline std::string source_path(const std::string &rel) {
+  const char *srcdir = std::getenv("srcdir");
+  return std::string(srcdir ? srcdir : ".") + "/" + rel;
+}
+// The same for a file of the unit tests' data directory (tests/unit/data/).
+inline std::string unit_data(const std::string &name) {
+  return source_path("tests/unit/data/" + name);
+}
 
 // Writes text to a file named name in GoogleTest's temporary directory;
 // returns its path (layout files for keiro-loren).

@@ -11,22 +11,15 @@
 #include <vector>
 
 #include "core/graph/dynamic_dag.h"
+#include "tests/unit/oracles.h"
 
 namespace keiro {
 namespace {
 
 bool reaches(const std::vector<std::vector<int>> &adj, int from, int to) {
-  std::vector<char> seen(adj.size(), 0);
-  std::vector<int> stack = {from};
-  seen[from] = 1;
-  while (!stack.empty()) {
-    const int x = stack.back();
-    stack.pop_back();
-    if (x == to) return true;
-    for (int y : adj[x])
-      if (!seen[y]) seen[y] = 1, stack.push_back(y);
-  }
-  return false;
+  return fixtures::reaches(static_cast<int32_t>(adj.size()), from, to, [&](int32_t x, auto visit) {
+    for (int y : adj[x]) visit(y);
+  });
 }
 
 TEST(DynamicDag, RefusesExactlyTheEdgesThatCloseACycle) {

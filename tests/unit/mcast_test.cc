@@ -435,8 +435,7 @@ namespace keiro {
 namespace {
 
 std::string mcast_data(const std::string &name) {
-  const char *srcdir = std::getenv("srcdir");
-  return std::string(srcdir ? srcdir : ".") + "/tests/unit/data/mcast-torus4x4/" + name;
+  return fixtures::unit_data("mcast-torus4x4/" + name);
 }
 
 struct McastDumpDir {

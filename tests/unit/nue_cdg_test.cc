@@ -190,19 +190,12 @@ std::pair<int, int> exercise_cdg(const Fabric &f, uint32_t seed, int steps) {
   };
   // Is `to` reachable from `from` over active edges?
   auto reaches = [&](int32_t from, int32_t to) {
-    std::vector<char> seen(nc, 0);
-    std::vector<int32_t> stack = {from};
-    seen[from] = 1;
-    while (!stack.empty()) {
-      const int32_t x = stack.back();
-      stack.pop_back();
-      if (x == to) return true;
+    return fixtures::reaches(nc, from, to, [&](int32_t x, auto visit) {
       for (int32_t y = 0; y < nc; ++y) {
         const int32_t e = cdg.edge(x, y);
-        if (e >= 0 && active(e) && !seen[y]) seen[y] = 1, stack.push_back(y);
+        if (e >= 0 && active(e)) visit(y);
       }
-    }
-    return false;
+    });
   };
   int cycles = 0, accepted = 0;
   for (int step = 0; step < steps; ++step) {

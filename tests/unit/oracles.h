@@ -37,6 +37,25 @@ inline bool acyclic(const std::vector<std::vector<int32_t>> &out) {
   return queue.size() == out.size();
 }
 
+// Brute-force reachability: whether `to` can be reached from `from` in a
+// graph on n nodes whose successors of x are those successors(x, visit)
+// calls visit(y) for. Depth first, O(n + edges).
+template <typename Successors>
+bool reaches(int32_t n, int32_t from, int32_t to, Successors successors) {
+  std::vector<char> seen(n, 0);
+  std::vector<int32_t> stack = {from};
+  seen[from] = 1;
+  while (!stack.empty()) {
+    const int32_t x = stack.back();
+    stack.pop_back();
+    if (x == to) return true;
+    successors(x, [&](int32_t y) {
+      if (!seen[y]) seen[y] = 1, stack.push_back(y);
+    });
+  }
+  return false;
+}
+
 // Independent credit-loop test of installed-style tables: builds the graph
 // over (channel, VL) from every (source switch, destination LID) path with
 // the path SL and the SL2VL entries (first hop: from in port 0 and from each

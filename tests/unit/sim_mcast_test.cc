@@ -113,6 +113,18 @@ Config with_groups(const std::vector<Group> &gs, const std::vector<Tree> &ts) {
   return c;
 }
 
+// A multicast run that completed without a storm: sent packets, copies
+// expected and delivered, and the copies each end port received.
+void expect_all_delivered(const sim::Result &res, int64_t sent, int64_t copies,
+                          const std::vector<int64_t> &received) {
+  EXPECT_TRUE(res.completed);
+  EXPECT_FALSE(res.storm);
+  EXPECT_EQ(res.mcast_sent, sent);
+  EXPECT_EQ(res.mcast_expected, copies);
+  EXPECT_EQ(res.mcast_delivered, copies);
+  EXPECT_EQ(res.mcast_received, received);
+}
+
 TEST(SimMcast, TreeGivesEveryMemberOneCopyAtTheUnicastLatency) {
   const Fabric f = fixtures::ca_ring(4);
   const Routing r = ring_case_routing(f);
@@ -124,12 +136,7 @@ TEST(SimMcast, TreeGivesEveryMemberOneCopyAtTheUnicastLatency) {
   Config c = with_groups(gs, ts);
   c.messages = {{0, 0, 0, 2048, 0}};
   sim::Result res = sim::simulate(f, r, c);
-  EXPECT_TRUE(res.completed);
-  EXPECT_FALSE(res.storm);
-  EXPECT_EQ(res.mcast_sent, 1);
-  EXPECT_EQ(res.mcast_expected, 3);
-  EXPECT_EQ(res.mcast_delivered, 3);
-  EXPECT_EQ(res.mcast_received, (std::vector<int64_t>{0, 1, 1, 1}));
+  expect_all_delivered(res, 1, 3, {0, 1, 1, 1});
   EXPECT_EQ(res.packets_measured, 3);
   EXPECT_DOUBLE_EQ(res.latency_avg, (74.0 + 95 + 116) / 3);
   EXPECT_DOUBLE_EQ(res.latency_max, 116);
@@ -139,13 +146,8 @@ TEST(SimMcast, TreeGivesEveryMemberOneCopyAtTheUnicastLatency) {
   c.messages.clear();
   for (int32_t t = 0; t < 4; ++t) c.messages.push_back({0, t, 0, 6144, 0});
   res = sim::simulate(f, r, c);
-  EXPECT_TRUE(res.completed);
-  EXPECT_FALSE(res.storm);
+  expect_all_delivered(res, 12, 36, {9, 9, 9, 9});
   EXPECT_FALSE(res.deadlock);
-  EXPECT_EQ(res.mcast_sent, 12);
-  EXPECT_EQ(res.mcast_expected, 36);
-  EXPECT_EQ(res.mcast_delivered, 36);
-  EXPECT_EQ(res.mcast_received, (std::vector<int64_t>{9, 9, 9, 9}));
   EXPECT_EQ(res.mcast_non_member + res.mcast_dropped, 0);
   // H4 not a member, its port still in switch 3's mask: its copies are
   // counted as reaching a non-member, and it sends nothing.

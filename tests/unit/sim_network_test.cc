@@ -245,12 +245,20 @@ TEST(SimNetwork, PartialDeadlockIsFoundWhileTheRestMoves) {
   EXPECT_NEAR(res.source_throughput[6], 1.0, 0.05);
 }
 
-std::string data_path(const std::string &name) {
-  const char *srcdir = std::getenv("srcdir");
-  return std::string(srcdir ? srcdir : ".") + "/tests/unit/data/" + name;
-}
+// OpenSM's minhop tables of the 5-ring (tests/unit/data/ring5-minhop), all
+// traffic on SL 0.
+class SimRing5Minhop : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string err;
+    ASSERT_TRUE(io::load_dump_dir(fixtures::unit_data("ring5-minhop"), {}, lr, err)) << err;
+    c.assume_sl = 0;
+  }
+  io::LoadedRouting lr;
+  Config c;
+};
 
-TEST(SimDeadlock, LateDeadlockIsFoundAtAnyRunLengthInTheCycleItCloses) {
+TEST_F(SimRing5Minhop, LateDeadlockIsFoundAtAnyRunLengthInTheCycleItCloses) {
   // OpenSM's minhop on the 5-ring (dumps), SL 0, one 2 KiB packet per (port,
   // VL), uniform load 1: the clockwise credit loop closes at cycle 111,121,
   // after which almost nothing moves. A run that ends before then sees no
@@ -258,11 +266,6 @@ TEST(SimDeadlock, LateDeadlockIsFoundAtAnyRunLengthInTheCycleItCloses) {
   // the same cycle, whether it ends 4,879 cycles later (measured 114,000:
   // the old check, every 5,000 cycles among packets that waited 5,000, missed
   // it), 10,879 or 90,879 cycles later.
-  io::LoadedRouting lr;
-  std::string err;
-  ASSERT_TRUE(io::load_dump_dir(data_path("ring5-minhop"), {}, lr, err)) << err;
-  Config c;
-  c.assume_sl = 0;
   c.buffer_credits = 32;
   const std::vector<std::string> want = {"S1 port 2 VL 0", "S2 port 2 VL 0", "S3 port 2 VL 0",
                                          "S4 port 2 VL 0", "S5 port 2 VL 0"};
@@ -284,18 +287,13 @@ TEST(SimDeadlock, LateDeadlockIsFoundAtAnyRunLengthInTheCycleItCloses) {
   }
 }
 
-TEST(SimDeadlock, CreditsOnTheirWayBackAreNoDeadlock) {
+TEST_F(SimRing5Minhop, CreditsOnTheirWayBackAreNoDeadlock) {
   // The same minhop ring with 4 KiB buffers (two packets) does not lock up
   // within 30,000 cycles at load 1 with seeds 1, 3 and 8: it delivers to
   // the end. Its buffers often look full for a moment while a packet's
   // credits are still on their way back upstream; counting those as missing
   // (the free credits instead of the credits minus the packets queued)
   // closes false cycles there, at cycles 16,345, 28,507 and 6,575.
-  io::LoadedRouting lr;
-  std::string err;
-  ASSERT_TRUE(io::load_dump_dir(data_path("ring5-minhop"), {}, lr, err)) << err;
-  Config c;
-  c.assume_sl = 0;
   c.measure = 30000;
   for (const uint64_t seed : {1, 3, 8}) {
     c.seed = seed;
@@ -307,16 +305,27 @@ TEST(SimDeadlock, CreditsOnTheirWayBackAreNoDeadlock) {
   }
 }
 
+// A ring of 4 switches with one CA each and 30 us switches (5,860 cycles),
+// all-to-all traffic.
+struct SlowSwitchRing {
+  Fabric f = fixtures::ca_ring(4);
+  Routing r = fixtures::route_ring(f, false);
+  Config c;
+  SlowSwitchRing() {
+    c.traffic = Traffic::kAlltoall;
+    c.switch_latency = 5860;
+  }
+};
+
 TEST(SimDeadlock, LongSwitchLatencyIsNoDeadlockAndNoStall) {
   // A 30 us switch (5,860 cycles, longer than the 5,000-cycle stall time
   // before the default grew with it): every packet sits out the latency at
   // each switch with nothing else moving. The old rule called that a
   // deadlock at cycle 5,000; the tables are deadlock free.
-  const Fabric f = fixtures::ca_ring(4);
-  const Routing r = fixtures::route_ring(f, false);
-  Config c;
-  c.traffic = Traffic::kAlltoall;
-  c.switch_latency = 5860;
+  SlowSwitchRing x;
+  const Fabric &f = x.f;
+  const Routing &r = x.r;
+  Config &c = x.c;
   EXPECT_EQ(sim::min_stall_cycles(c), 1 + 5860 + 32);
   EXPECT_EQ(sim::stall_cycles(c), 1 + 5860 + 32);
   const sim::Result res = sim::simulate(f, r, c);
@@ -339,13 +348,9 @@ TEST(SimDeadlock, StallWithoutCycleIsAStallNotADeadlock) {
   // 5,893 cycles): the first packets wait out the switch latency with nothing
   // moving, the run ends at 5,000 cycles without a cycle of full buffers, and
   // the verdict is a stall.
-  const Fabric f = fixtures::ca_ring(4);
-  const Routing r = fixtures::route_ring(f, false);
-  Config c;
-  c.traffic = Traffic::kAlltoall;
-  c.switch_latency = 5860;
-  c.stall_cycles = 5000;
-  const sim::Result res = sim::simulate(f, r, c);
+  SlowSwitchRing x;
+  x.c.stall_cycles = 5000;
+  const sim::Result res = sim::simulate(x.f, x.r, x.c);
   EXPECT_FALSE(res.completed);
   EXPECT_FALSE(res.deadlock);
   EXPECT_TRUE(res.deadlock_cycle.empty());

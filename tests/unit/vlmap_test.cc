@@ -122,6 +122,35 @@ struct LineCase {
   }
 };
 
+// Every hop of every path of x (routed r) gets exactly the VL its demand
+// fixes (LineCase: lo = hi everywhere): read from r's SL2VL tables, the
+// first hop from every in port of the source slot (port 0 and the CAs').
+void expect_demanded_vls(const LineCase &x, const Routing &r) {
+  for (int32_t k = 0; k < 2; ++k)
+    for (uint16_t lid : x.t.dest_lids(k))
+      for (int32_t src = 0; src < 5; ++src) {
+        if (src == x.t.root[k]) continue;
+        const uint8_t sl = r.path_sl(src, lid);
+        int32_t prev = -1;
+        for (int32_t s = src; s != x.t.root[k];) {
+          const int32_t c = x.t.hop(k, s);
+          const uint8_t out = x.f.channel(c).src_port;
+          std::vector<uint8_t> ins;
+          if (prev < 0) {
+            ins.push_back(0);
+            for (int32_t term : x.f.terminals_of(s)) ins.push_back(x.f.terminal(term).sw_port);
+          } else {
+            ins.push_back(x.f.channel(prev).dst_port);
+          }
+          for (uint8_t in : ins)
+            EXPECT_EQ(r.vl(s, in, out, sl), x.d.lo[k * 5 + s])
+                << "destination " << k << " from switch " << src << " at switch " << s;
+          prev = c;
+          s = x.f.channel(c).dst;
+        }
+      }
+}
+
 TEST(VlmapRealize, ConflictingTurnsNeedTwoSls) {
   LineCase x;
   std::string err;
@@ -145,47 +174,7 @@ TEST(VlmapRealize, ConflictingTurnsNeedTwoSls) {
   const uint16_t lid3 = x.f.terminal(3).lid, lid4 = x.f.terminal(4).lid;
   for (int src : {0, 1, 2}) EXPECT_NE(r.path_sl(src, lid3), r.path_sl(src, lid4));
   // Every path of every source gets exactly the demanded VL on every hop.
-  for (int32_t k = 0; k < 2; ++k)
-    for (uint16_t lid : x.t.dest_lids(k))
-      for (int32_t src = 0; src < 5; ++src) {
-        if (src == x.t.root[k]) continue;
-        const uint8_t sl = r.path_sl(src, lid);
-        int32_t prev = -1;
-        for (int32_t s = src; s != x.t.root[k];) {
-          const int32_t c = x.t.hop(k, s);
-          const uint8_t out = x.f.channel(c).src_port;
-          std::vector<uint8_t> ins;
-          if (prev < 0) {
-            ins.push_back(0);
-            for (int32_t term : x.f.terminals_of(s)) ins.push_back(x.f.terminal(term).sw_port);
-          } else {
-            ins.push_back(x.f.channel(prev).dst_port);
-          }
-          for (uint8_t in : ins) EXPECT_EQ(r.vl(s, in, out, sl), x.d.lo[k * 5 + s]);
-          prev = c;
-          s = x.f.channel(c).dst;
-        }
-      }
-}
-
-// Every hop of every path of x (routed r) gets exactly the VL its demand
-// fixes (LineCase: lo = hi everywhere): read from r's SL2VL tables.
-void expect_demanded_vls(const LineCase &x, const Routing &r) {
-  for (int32_t k = 0; k < 2; ++k)
-    for (uint16_t lid : x.t.dest_lids(k))
-      for (int32_t src = 0; src < 5; ++src) {
-        if (src == x.t.root[k]) continue;
-        const uint8_t sl = r.path_sl(src, lid);
-        int32_t prev = -1;
-        for (int32_t s = src; s != x.t.root[k];) {
-          const int32_t c = x.t.hop(k, s);
-          const uint8_t in = prev < 0 ? 0 : x.f.channel(prev).dst_port;
-          EXPECT_EQ(r.vl(s, in, x.f.channel(c).src_port, sl), x.d.lo[k * 5 + s])
-              << "destination " << k << " from switch " << src << " at switch " << s;
-          prev = c;
-          s = x.f.channel(c).dst;
-        }
-      }
+  expect_demanded_vls(x, r);
 }
 
 // SL-stable re-routing (VlMapOptions::pins). On LineCase the paths to 3 and
@@ -194,56 +183,61 @@ void expect_demanded_vls(const LineCase &x, const Routing &r) {
 // in either naming, whatever first fit would choose -- and pins that give
 // them the same SL cannot: destination 4 (the harder one, placed first)
 // keeps SL 0 and the three pins of destination 3 are dropped (SL 1 then).
+// Realizes case x (its fabric f, trees t and demand d) with o into r, reset
+// first for SLs per source switch.
+template <typename Case>
+bool realize_case(const Case &x, const vlmap::VlMapOptions &o, Routing &r, vlmap::VlMapStats &st,
+                  std::string &err) {
+  r.reset(x.f, Routing::SlScope::kPerSourceSwitch);
+  return vlmap::realize(x.f, x.t, x.d, o, r, st, err);
+}
+
+// LineCase's pins [k * 5 + s]: SL sl3 for the paths of sources 0..2 to
+// destination 3 (k 0), SL sl4 for those to destination 4 (k 1).
+std::vector<int8_t> line_pins(int sl3, int sl4) {
+  std::vector<int8_t> pins(2 * 5, -1);
+  for (int s : {0, 1, 2}) {
+    pins[0 * 5 + s] = static_cast<int8_t>(sl3);
+    pins[1 * 5 + s] = static_cast<int8_t>(sl4);
+  }
+  return pins;
+}
+
 TEST(VlmapRealize, PinnedSlsAreKeptOrDroppedAndCounted) {
   LineCase x;
   vlmap::VlMapOptions o;
   o.max_vls = 2;
   o.max_sls = 2;
   const uint16_t lid3 = x.f.terminal(3).lid, lid4 = x.f.terminal(4).lid;
-  for (int sl3 : {0, 1}) {
-    SCOPED_TRACE(sl3);
-    // [k * 5 + s]: k 0 = destination 3, k 1 = destination 4; sources 0..2.
-    std::vector<int8_t> pins(2 * 5, -1);
-    for (int s : {0, 1, 2}) {
-      pins[0 * 5 + s] = static_cast<int8_t>(sl3);
-      pins[1 * 5 + s] = static_cast<int8_t>(1 - sl3);
-    }
+  // Realized with pins line_pins(pin3, pin4): dropped of the 6 pins dropped,
+  // the paths from switches 0..2 on SLs sl3 (to destination 3) and sl4.
+  Routing r;
+  vlmap::VlMapStats st;
+  std::string err;
+  auto expect_pinned = [&](int pin3, int pin4, int dropped, int sl3, int sl4) {
+    const std::vector<int8_t> pins = line_pins(pin3, pin4);
     o.pins = pins;
-    Routing r;
-    r.reset(x.f, Routing::SlScope::kPerSourceSwitch);
-    vlmap::VlMapStats st;
-    std::string err;
-    ASSERT_TRUE(vlmap::realize(x.f, x.t, x.d, o, r, st, err)) << err;
+    ASSERT_TRUE(realize_case(x, o, r, st, err)) << err;
     EXPECT_EQ(st.pins, 6);
-    EXPECT_EQ(st.pins_dropped, 0);
+    EXPECT_EQ(st.pins_dropped, dropped);
     EXPECT_FALSE(st.pins_fallback);
     for (int s : {0, 1, 2}) {
       EXPECT_EQ(r.path_sl(s, lid3), sl3);
-      EXPECT_EQ(r.path_sl(s, lid4), 1 - sl3);
+      EXPECT_EQ(r.path_sl(s, lid4), sl4);
     }
     expect_demanded_vls(x, r);
+  };
+  for (int sl3 : {0, 1}) {
+    SCOPED_TRACE(sl3);
+    expect_pinned(sl3, 1 - sl3, 0, sl3, 1 - sl3);
   }
   // Both destinations pinned to SL 0: three pins must go.
-  std::vector<int8_t> same(2 * 5, -1);
-  for (int s : {0, 1, 2}) same[0 * 5 + s] = same[1 * 5 + s] = 0;
+  expect_pinned(0, 0, 3, 1, 0);
+  const std::vector<int8_t> same = line_pins(0, 0);
   o.pins = same;
-  Routing r;
-  r.reset(x.f, Routing::SlScope::kPerSourceSwitch);
-  vlmap::VlMapStats st;
-  std::string err;
-  ASSERT_TRUE(vlmap::realize(x.f, x.t, x.d, o, r, st, err)) << err;
-  EXPECT_EQ(st.pins, 6);
-  EXPECT_EQ(st.pins_dropped, 3);
-  EXPECT_FALSE(st.pins_fallback);
-  for (int s : {0, 1, 2}) {
-    EXPECT_EQ(r.path_sl(s, lid4), 0);
-    EXPECT_EQ(r.path_sl(s, lid3), 1);
-  }
-  expect_demanded_vls(x, r);
   // With one SL no realization fits, pinned or not: it fails as before.
   o.max_sls = 1;
-  r.reset(x.f, Routing::SlScope::kPerSourceSwitch);
-  EXPECT_FALSE(vlmap::realize(x.f, x.t, x.d, o, r, st, err));
+  EXPECT_FALSE(realize_case(x, o, r, st, err));
   EXPECT_EQ(st.pins_dropped, 6);
   EXPECT_TRUE(st.pins_fallback);
   // Pins beyond max_sls are dropped: SL 5 with 2 SLs.
@@ -252,8 +246,7 @@ TEST(VlmapRealize, PinnedSlsAreKeptOrDroppedAndCounted) {
   high[1 * 5 + 0] = 5;
   high[0 * 5 + 0] = 1;
   o.pins = high;
-  r.reset(x.f, Routing::SlScope::kPerSourceSwitch);
-  ASSERT_TRUE(vlmap::realize(x.f, x.t, x.d, o, r, st, err)) << err;
+  ASSERT_TRUE(realize_case(x, o, r, st, err)) << err;
   EXPECT_EQ(st.pins, 2);
   EXPECT_EQ(st.pins_dropped, 1);
   EXPECT_EQ(r.path_sl(0, lid3), 1);
@@ -295,10 +288,9 @@ TEST(VlmapRealize, DemandBeyondTheVlBudgetFails) {
   vlmap::VlMapOptions o;
   o.max_vls = 1;  // the hop demanding VL 1 cannot be served
   Routing r;
-  r.reset(x.f, Routing::SlScope::kPerSourceSwitch);
   vlmap::VlMapStats st;
   std::string err;
-  EXPECT_FALSE(vlmap::realize(x.f, x.t, x.d, o, r, st, err));
+  EXPECT_FALSE(realize_case(x, o, r, st, err));
   EXPECT_EQ(st.unplaceable, 3);  // from switches 0, 1 and 2 to destination 4
   EXPECT_NE(err.find("within 1 VLs"), std::string::npos) << err;
 }
@@ -632,10 +624,9 @@ vlmap::VlMapOptions tree_only(int sls, int vls, int threads = 1) {
 TEST(VlmapTree, TooFewSlsSaysWhatItNeeds) {
   LineCase x;
   Routing r;
-  r.reset(x.f, Routing::SlScope::kPerSourceSwitch);
   vlmap::VlMapStats st;
   std::string err;
-  EXPECT_FALSE(vlmap::realize(x.f, x.t, x.d, tree_only(1, 2), r, st, err));
+  EXPECT_FALSE(realize_case(x, tree_only(1, 2), r, st, err));
   EXPECT_NE(err.find("got no SL with 1 SLs and 2 VLs"), std::string::npos) << err;
   EXPECT_NE(err.find("they need 2 SLs with 2 VLs"), std::string::npos) << err;
   EXPECT_EQ(st.needed_sls, 2);
@@ -656,10 +647,9 @@ TEST(VlmapTree, TooFewSlsSaysWhatItNeeds) {
 TEST(VlmapTree, TooFewVlsSaysHowMany) {
   LineCase x;
   Routing r;
-  r.reset(x.f, Routing::SlScope::kPerSourceSwitch);
   vlmap::VlMapStats st;
   std::string err;
-  EXPECT_FALSE(vlmap::realize(x.f, x.t, x.d, tree_only(16, 1), r, st, err));
+  EXPECT_FALSE(realize_case(x, tree_only(16, 1), r, st, err));
   EXPECT_EQ(st.unplaceable, 3);
   EXPECT_EQ(st.needed_vls, 2);
   EXPECT_NE(err.find("within 1 VLs (they need 2 VLs)"), std::string::npos) << err;
