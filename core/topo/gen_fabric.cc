@@ -3,8 +3,6 @@
 
 #include <algorithm>
 
-#include "core/topo/net_list.h"
-
 namespace keiro::topo {
 
 namespace {
@@ -90,14 +88,6 @@ void number_ports_in_order(GenFabric &g) {
     l.pa = next[l.a]++;
     l.pb = next[l.b]++;
   }
-}
-
-std::string write_net(const GenFabric &g) {
-  return write_net_list(net_list(g));
-}
-
-std::string write_layout(const GenFabric &g) {
-  return write_layout(g, net_list(g));
 }
 
 }  // namespace keiro::topo

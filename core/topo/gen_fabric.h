@@ -73,11 +73,6 @@ struct GenFabric {
   int num_hcas() const;
 };
 
-// The ibsim net file text.
-std::string write_net(const GenFabric &g);
-// The layout file: one "GUID X Y NAME" line per switch that has coordinates.
-std::string write_layout(const GenFabric &g);
-
 // Assigns ports in link order: each link takes the next free port on both
 // ends (used by families without a port convention).
 void number_ports_in_order(GenFabric &g);

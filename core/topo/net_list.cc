@@ -141,4 +141,12 @@ std::string write_layout(const GenFabric &g, const NetList &n) {
   return out;
 }
 
+std::string write_net(const GenFabric &g) {
+  return write_net_list(net_list(g));
+}
+
+std::string write_layout(const GenFabric &g) {
+  return write_layout(g, net_list(g));
+}
+
 }  // namespace keiro::topo

@@ -65,4 +65,9 @@ Relabelled relabel(const NetList &in, uint64_t seed);
 // gives them).
 std::string write_layout(const GenFabric &g, const NetList &n);
 
+// The ibsim net file text of a generated fabric (through net_list()).
+std::string write_net(const GenFabric &g);
+// The layout file: one "GUID X Y NAME" line per switch that has coordinates.
+std::string write_layout(const GenFabric &g);
+
 }  // namespace keiro::topo

@@ -18,6 +18,7 @@
 #include "core/loren/layout.h"
 #include "core/topo/families.h"
 #include "core/topo/gen_fabric.h"
+#include "core/topo/net_list.h"
 
 namespace keiro::bench {
 

@@ -15,6 +15,7 @@
 #include "core/registry/registry.h"
 #include "core/topo/fail_links.h"
 #include "core/topo/families.h"
+#include "core/topo/net_list.h"
 #include "tests/unit/fabrics.h"
 #include "tests/unit/oracles.h"
 

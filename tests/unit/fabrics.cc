@@ -15,6 +15,7 @@
 #include "core/pipeline/settings.h"
 #include "core/registry/registry.h"
 #include "core/topo/families.h"
+#include "core/topo/net_list.h"
 
 namespace keiro::fixtures {
 

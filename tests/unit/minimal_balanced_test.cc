@@ -9,6 +9,7 @@
 #include "core/minimal/dest_trees.h"
 #include "core/minimal/forwarding_index.h"
 #include "core/topo/families.h"
+#include "core/topo/net_list.h"
 #include "tests/unit/fabrics.h"
 
 namespace keiro {

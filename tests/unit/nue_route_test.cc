@@ -21,6 +21,7 @@
 #include "core/topo/fail_links.h"
 #include "core/topo/families.h"
 #include "core/topo/gen_fabric.h"
+#include "core/topo/net_list.h"
 #include "tests/unit/fabrics.h"
 #include "tests/unit/oracles.h"
 

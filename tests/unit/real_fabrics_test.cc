@@ -21,6 +21,7 @@
 
 #include "core/io/topology_file.h"
 #include "core/topo/families.h"
+#include "core/topo/net_list.h"
 #include "tests/unit/fabrics.h"
 #include "tests/unit/oracles.h"
 

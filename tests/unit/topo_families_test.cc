@@ -15,6 +15,7 @@
 #include "core/topo/fail_links.h"
 #include "core/topo/families.h"
 #include "core/topo/graph_metrics.h"
+#include "core/topo/net_list.h"
 
 namespace keiro::topo {
 namespace {
