@@ -115,9 +115,15 @@ void fewer_layers(const Fabric &f, const EngineOptions &opt, minimal::BalancedOp
 
 }  // namespace
 
+LayerOptions read_layer_keys(const Options &o) {
+  LayerOptions lo;
+  lo.seed = static_cast<uint64_t>(o.get_int("acro_seed"));
+  lo.max_moves = o.get_int("acro_max_moves");
+  return lo;
+}
+
 bool read_options(const EngineInput &in, EngineOptions &out) {
-  out.layers.seed = static_cast<uint64_t>(in.options.get_int("acro_seed"));
-  out.layers.max_moves = in.options.get_int("acro_max_moves");
+  out.layers = read_layer_keys(in.options);
   out.per_lid = in.options.get_int("acro_per_lid") != 0;
   return true;
 }

@@ -52,6 +52,11 @@ struct EngineResult {
                                    // (BalancedOptions::consistency): fewer ACRO layers
 };
 
+// acro_seed and acro_max_moves: the ACRO/realization stage's keys, which
+// keiro-loren and the pipeline's fixed-SL stage take too (docs/loren.md,
+// docs/fixed-sl.md).
+LayerOptions read_layer_keys(const Options &o);
+
 // Reads the acro_* options into out. Never fails (the option specs range-check).
 bool read_options(const EngineInput &in, EngineOptions &out);
 

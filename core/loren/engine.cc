@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "core/acro/engine.h"
 #include "core/layers/realize.h"
 #include "core/loren/layout.h"
 #include "core/loren/loren.h"
@@ -22,8 +23,7 @@ void fact(EngineReport &rep, const char *key, double v) {
 
 bool read_options(const EngineInput &in, EngineOptions &out) {
   // The ACRO/realization stage takes keiro-acro's keys (docs/loren.md).
-  out.layers.seed = static_cast<uint64_t>(in.options.get_int("acro_seed"));
-  out.layers.max_moves = in.options.get_int("acro_max_moves");
+  out.layers = acro::read_layer_keys(in.options);
   out.loren.seed = out.layers.seed;
   out.loren.tmax = static_cast<int32_t>(in.options.get_int("loren_tmax"));
   out.layout_path = in.options.get("loren_layout");

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "core/pipeline/settings.h"
 
+#include "core/acro/engine.h"
+
 namespace keiro::pipeline {
 
 Settings read_settings(const Options &o) {
@@ -16,8 +18,7 @@ Settings read_settings(const Options &o) {
   s.mcast_trees = o.get_int("mcast_trees") != 0;
   s.mcast_sl = static_cast<int>(o.get_int("mcast_sl"));
   s.mcast_vl = o.get_int("mcast_vl") != 0;
-  s.fixed_sl_layers.seed = static_cast<uint64_t>(o.get_int("acro_seed"));
-  s.fixed_sl_layers.max_moves = o.get_int("acro_max_moves");
+  s.fixed_sl_layers = acro::read_layer_keys(o);
   return s;
 }
 

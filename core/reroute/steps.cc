@@ -75,6 +75,14 @@ void warn_sls_changed(const Context &c, int64_t changed, int64_t surviving, cons
              how.c_str(), why.c_str());
 }
 
+// "K of N LFT entries kept, R re-routed" of an incremental route.
+std::string lft_words(const IncrementalStats &is) {
+  return strprintf("%lld of %lld LFT entries kept, %lld re-routed",
+                   static_cast<long long>(is.kept_entries),
+                   static_cast<long long>(is.kept_entries + is.repaired_entries),
+                   static_cast<long long>(is.repaired_entries));
+}
+
 // The guide of step 0: the last hops only (port 0 or the CA's port); a
 // broken switch then takes the neighbour with the shortest route.
 Routing last_hops(const Fabric &f, const char *engine) {
@@ -126,12 +134,10 @@ bool without_engine(const Context &c, Routing &out, Result &res) {
   res.previous_pairs = cmp.surviving;
   res.routed_afresh = false;
   c.log.logf(LogLevel::kInfo,
-             "%s: re-route: incremental, without routing afresh (no new switches or LIDs): "
-             "%lld of %lld LFT entries kept, %lld re-routed (%lld source-switch paths changed); "
-             "every one of the %lld (source, destination) pairs routed before keeps its SL",
-             c.engine, static_cast<long long>(is.kept_entries),
-             static_cast<long long>(is.kept_entries + is.repaired_entries),
-             static_cast<long long>(is.repaired_entries), static_cast<long long>(is.changed_paths),
+             "%s: re-route: incremental, without routing afresh (no new switches or LIDs): %s "
+             "(%lld source-switch paths changed); every one of the %lld (source, destination) "
+             "pairs routed before keeps its SL",
+             c.engine, lft_words(is).c_str(), static_cast<long long>(is.changed_paths),
              static_cast<long long>(cmp.surviving));
   return true;
 }
@@ -146,12 +152,9 @@ bool repair(const Context &c, const std::string &engine_why, Routing &out, Resul
   }
   out = std::move(inc);
   c.log.logf(LogLevel::kWarn,
-             "%s: %s; its previous routing was repaired instead: %lld of %lld LFT entries "
-             "kept, %lld re-routed; every (source, destination) pair routed before keeps "
-             "its SL",
-             c.engine, engine_why.c_str(), static_cast<long long>(is.kept_entries),
-             static_cast<long long>(is.kept_entries + is.repaired_entries),
-             static_cast<long long>(is.repaired_entries));
+             "%s: %s; its previous routing was repaired instead: %s; every (source, "
+             "destination) pair routed before keeps its SL",
+             c.engine, engine_why.c_str(), lft_words(is).c_str());
   res.repaired_previous = true;
   return true;
 }
@@ -219,13 +222,10 @@ bool incremental(const Context &c, Routing &out, Cascade &st, Result &res) {
   out = std::move(inc);
   res.keep_checks = st.checks;
   c.log.logf(LogLevel::kInfo,
-             "%s: re-route: incremental: %lld of %lld LFT entries kept, %lld re-routed "
-             "(%lld source-switch paths changed, %lld of them new); every one of the %lld "
-             "(source, destination) pairs routed before keeps its SL (the fresh routing "
-             "would have changed %lld)",
-             c.engine, static_cast<long long>(is.kept_entries),
-             static_cast<long long>(is.kept_entries + is.repaired_entries),
-             static_cast<long long>(is.repaired_entries), static_cast<long long>(is.changed_paths),
+             "%s: re-route: incremental: %s (%lld source-switch paths changed, %lld of them "
+             "new); every one of the %lld (source, destination) pairs routed before keeps its "
+             "SL (the fresh routing would have changed %lld)",
+             c.engine, lft_words(is).c_str(), static_cast<long long>(is.changed_paths),
              static_cast<long long>(is.new_pairs), static_cast<long long>(st.cmp.surviving),
              static_cast<long long>(st.cmp.changed));
   return true;

@@ -22,13 +22,9 @@
 namespace keiro {
 namespace {
 
-// The engine's typed result (EngineReport::result()).
 template <class Run>
 const acro::EngineResult &acro_of(const Run &run) {
-  const auto *r = run.rep.template result<acro::EngineResult>();
-  EXPECT_NE(r, nullptr);
-  static const acro::EngineResult none{};
-  return r ? *r : none;
+  return fixtures::result_of<acro::EngineResult>(run);
 }
 
 fixtures::EngineRun acro(const Fabric &f, int max_vls, int max_sls = 16, bool qos = true) {

@@ -22,13 +22,9 @@
 namespace keiro {
 namespace {
 
-// The engine's typed result (EngineReport::result()).
 template <class Run>
 const dl::EngineResult &dl_of(const Run &run) {
-  const auto *r = run.rep.template result<dl::EngineResult>();
-  EXPECT_NE(r, nullptr);
-  static const dl::EngineResult none{};
-  return r ? *r : none;
+  return fixtures::result_of<dl::EngineResult>(run);
 }
 
 using DlRun = fixtures::EngineRun;

@@ -200,6 +200,16 @@ struct EngineRun {
   std::string first_line() const { return log.lines.empty() ? "" : log.lines.front().text; }
 };
 
+// The engine's typed result of a run (EngineReport::result()); a failed
+// expectation and a default result when the engine did not leave one.
+template <class Res, class Run>
+const Res &result_of(const Run &run) {
+  const Res *r = run.rep.template result<Res>();
+  EXPECT_NE(r, nullptr);
+  static const Res none{};
+  return r ? *r : none;
+}
+
 // Runs engine `engine` (short or OpenSM name) on f with the options string
 // opts. self_check: through pipeline::route() (route + self-check, core/engine/engine.h);
 // otherwise the engine's route function alone. Throws std::invalid_argument
