@@ -130,7 +130,6 @@ bool read_options(const EngineInput &in, EngineOptions &out) {
 
 bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineResult &res) {
   const Fabric &f = in.fabric;
-  out.reset(f, Routing::SlScope::kPerSourceSwitch);
   std::string err;
 
   // 1. Balanced minimal routing, one tree per LID (core/minimal/balanced.h).

@@ -61,7 +61,7 @@ LayerOptions read_layer_keys(const Options &o);
 bool read_options(const EngineInput &in, EngineOptions &out);
 
 // Routes (balanced minimal routing) and realizes ACRO's layers into out
-// (reset here), filling res. Fails with one ERROR line (see above).
+// (reset by route_steps()), filling res. Fails with one ERROR line (see above).
 bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineResult &res);
 
 // The facts of res in rep (add_layer_facts() order) and one INFO line in in.log.

@@ -185,7 +185,6 @@ void fill_result(const Fabric &f, const EngineOptions &opt, const DlOptions &dlo
 
 bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineResult &res) {
   const Fabric &f = in.fabric;
-  out.reset(f, Routing::SlScope::kPerSourceSwitch);
   std::string err;
   // With dl_subnets 0, one layer when it gives every route between
   // terminals the hops of all layers (dl.h one_layer_suffices()).

@@ -61,7 +61,7 @@ struct EngineResult {
 bool read_options(const EngineInput &in, EngineOptions &out);
 
 // Routes (dl.h) and realizes the layers (core/vlmap/vlmap.h) into out (reset
-// here), filling res. Fails with one ERROR line (not connected, SL budget).
+// at every attempt), filling res. Fails with one ERROR line (not connected, SL budget).
 bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineResult &res);
 
 // The facts of res in rep (root, restriction, policy, subnets, layers_needed,

@@ -108,7 +108,7 @@ inline bool engine_error(Logger &log, const char *engine, const std::string &why
 // typed options, run, report. Steps bundles an engine's three functions,
 // its OpenSM name and the SL scope of its tables:
 //   bool read(const EngineInput &, Opt &);                  // one ERROR line on failure
-//   bool run(const EngineInput &, const Opt &, Routing &, Res &);  // resets out; one ERROR line
+//   bool run(const EngineInput &, const Opt &, Routing &, Res &);  // out reset; one ERROR line
 //   void report(const EngineInput &, const Res &, EngineReport &);
 // On an option error out is reset (empty tables of the engine's scope); an
 // exception from any step becomes the one ERROR line "<name>: <what>" and a
@@ -132,6 +132,7 @@ bool route_steps(const EngineSteps<Opt, Res> &steps, const EngineInput &in, Rout
       out.reset(in.fabric, steps.scope);
       return false;
     }
+    out.reset(in.fabric, steps.scope);
     if (!steps.run(in, opt, out, res)) return false;
     steps.report(in, res, rep);
     rep.typed = std::move(res);

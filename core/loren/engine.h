@@ -53,7 +53,7 @@ struct EngineResult {
 bool read_options(const EngineInput &in, EngineOptions &out);
 
 // Reads the layout, routes (loren.h) and realizes ACRO's layers into out
-// (reset here), filling res. Fails with one ERROR line (see above), except
+// (reset by route_steps()), filling res. Fails with one ERROR line (see above), except
 // when LOREN's own routing fails on a fabric whose previous routing may be
 // repaired: then res.repair_only (above).
 bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineResult &res);

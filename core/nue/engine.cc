@@ -67,7 +67,6 @@ bool read_engine_options(const EngineInput &in, NueOptions &opt) {
 }
 
 bool run(const EngineInput &in, const NueOptions &opt, Routing &out, NueResult &r) {
-  out.reset(in.fabric, Routing::SlScope::kPerDestination);
   std::string err;
   NueOptions o = opt;
   if (in.progress)

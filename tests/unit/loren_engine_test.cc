@@ -75,6 +75,7 @@ TEST(LorenEngine, DefaultTmaxIsTheRequiredNumber) {
   EXPECT_EQ(eo.loren.tmax, 0);
   EXPECT_EQ(eo.layout_path, lay);
   Routing out;
+  out.reset(f, Routing::SlScope::kPerSourceSwitch);  // as route_steps() does
   loren::EngineResult res;
   ASSERT_TRUE(loren::run(in, eo, out, res)) << (log.lines.empty() ? "" : log.lines.back().text);
   const loren::LorenTables &t = res.routing.tables;

@@ -21,6 +21,7 @@
 #include "core/loren/layout.h"
 #include "core/loren/tables.h"
 #include "core/routing.h"
+#include "tests/unit/fabrics.h"
 
 namespace keiro::fixtures {
 
@@ -296,5 +297,11 @@ struct RouteCheck {
 // computes the hop and edge-forwarding-index figures over all pairs of CA
 // base LIDs.
 RouteCheck check_routes(const Fabric &f, const Routing &r);
+
+// Routes f with engine (8 VLs) through the pipeline and checks the tables
+// with the independent walker (check_routes, credit_loop_problem): every
+// (switch, LID) path, 1..8 VLs, no error line, no credit loop. Returns the
+// walker's figures (rc.ok false on any failure, also reported).
+RouteCheck route_and_walk(const Fabric &f, const char *engine, EngineRun &run);
 
 }  // namespace keiro::fixtures
