@@ -43,9 +43,7 @@ void Fabric::add_link(int32_t a, uint8_t port_a, int32_t b, uint8_t port_b, uint
   channels_.push_back(Channel{b, a, port_b, port_a, vls, c});
 }
 
-void Fabric::finalize() {
-  const int32_t S = num_switches();
-  // Sort channels by (src, src_port) and remap the reverse ids.
+void Fabric::sort_channels() {
   std::vector<int32_t> order(channels_.size());
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](int32_t x, int32_t y) {
@@ -60,7 +58,10 @@ void Fabric::finalize() {
     sorted[i].reverse = new_id[sorted[i].reverse];
   }
   channels_.swap(sorted);
+}
 
+void Fabric::index_channels() {
+  const int32_t S = num_switches();
   out_start_.assign(S + 1, 0);
   in_start_.assign(S + 1, 0);
   for (const Channel &c : channels_) {
@@ -85,8 +86,10 @@ void Fabric::finalize() {
     std::vector<int32_t> fill(term_start_.begin(), term_start_.end() - 1);
     for (int32_t t = 0; t < num_terminals(); ++t) term_list_[fill[terminals_[t].sw]++] = t;
   }
+}
 
-  // Port table.
+void Fabric::index_ports() {
+  const int32_t S = num_switches();
   port_start_.assign(S + 1, 0);
   for (int32_t s = 0; s < S; ++s) port_start_[s + 1] = port_start_[s] + switches_[s].num_ports + 1;
   port_peer_.assign(port_start_[S], PortPeer{});
@@ -102,8 +105,10 @@ void Fabric::finalize() {
     claim(channels_[c].src, channels_[c].src_port, PortPeer{PortPeer::kSwitch, c});
   for (int32_t t = 0; t < num_terminals(); ++t)
     claim(terminals_[t].sw, terminals_[t].sw_port, PortPeer{PortPeer::kTerminal, t});
+}
 
-  // LID index.
+void Fabric::index_lids() {
+  const int32_t S = num_switches();
   max_lid_ = 0;
   auto top = [](uint16_t lid, uint8_t lmc) { return lid ? lid + (1u << lmc) - 1 : 0u; };
   for (const SwitchInfo &s : switches_) max_lid_ = std::max<uint32_t>(max_lid_, top(s.lid, s.lmc));
@@ -126,6 +131,13 @@ void Fabric::finalize() {
   lids_.clear();
   for (uint32_t l = 1; l <= max_lid_; ++l)
     if (lid_owner_[l].kind != LidOwner::kNone) lids_.push_back(static_cast<uint16_t>(l));
+}
+
+void Fabric::finalize() {
+  sort_channels();
+  index_channels();
+  index_ports();
+  index_lids();
   finalized_ = true;
 }
 

@@ -135,6 +135,14 @@ class Fabric {
   std::string describe(int32_t s) const;
 
  private:
+  // finalize()'s steps. Channels sorted by (src, src_port), reverse ids remapped.
+  void sort_channels();
+  // Per switch its out channels (CSR order), in channels and terminals.
+  void index_channels();
+  // The port table; throws FabricError on an invalid or doubly used port.
+  void index_ports();
+  // The LID owners and lids_; throws FabricError on LIDs above 0xBFFF or used twice.
+  void index_lids();
   bool finalized_ = false;
   std::vector<SwitchInfo> switches_;
   std::vector<TerminalInfo> terminals_;

@@ -69,6 +69,63 @@ bool route_with_test_fault(const EngineInput &in, Routing &out, EngineReport &re
   return true;
 }
 
+// The fabric of OpenSM's subnet into sf (read_s: the seconds it took);
+// false (one ERROR line) when it cannot be modelled or has no switch.
+bool read_fabric(osm_subn_t &subn, const EngineDesc &e, OsmLogger &log, SubnetFabric &sf,
+                 double &read_s) {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::string err;
+  if (!read_subnet(subn, sf, err)) {
+    log.error(kErrFabric, std::string(e.osm_name) + ": " + err + "; not routing");
+    return false;
+  }
+  read_s = seconds_since(t0);
+  if (sf.fabric.num_switches() == 0) {
+    log.error(kErrFabric, std::string(e.osm_name) + ": the subnet has no switches");
+    return false;
+  }
+  return true;
+}
+
+// What a routing that passed its self-check did: the INFO lines of route().
+struct RouteSummary {
+  double read_s = 0, install_s = 0;
+  long routed = 0;  // LFT entries installed
+};
+
+void log_summary(const EngineDesc &e, const SubnetFabric &sf, const EngineInput &in,
+                 const Routing &r, const EngineReport &rep, const RouteSummary &sum,
+                 OsmLogger &log) {
+  const Fabric &f = sf.fabric;
+  log.logf(LogLevel::kInfo,
+           "%s: routed %d switches, %d end ports, %zu LIDs: VLs used %d of %d, SLs used %d, "
+           "%s%sread %.3f s, route %.3f s, check %.3f s and install %.3f s side by side (%ld "
+           "LFT entries)",
+           e.osm_name, f.num_switches(), f.num_terminals(), f.lids().size(), r.vls_used, in.max_vls,
+           r.sls_used, rep.headline.c_str(), rep.headline.empty() ? "" : ", ", sum.read_s,
+           rep.route_seconds, rep.check_seconds, sum.install_s, sum.routed);
+  if (!rep.facts.empty()) {
+    std::string facts;
+    for (const auto &[k, v] : rep.facts) facts += (facts.empty() ? "" : ", ") + k + "=" + v;
+    log.logf(LogLevel::kInfo, "%s: %s", e.osm_name, facts.c_str());
+  }
+  if (sf.skipped_ports)
+    log.logf(LogLevel::kInfo, "%s: %d end ports without LID or switch link were not routed",
+             e.osm_name, sf.skipped_ports);
+}
+
+// Publishes the new routing. Safe: OpenSM holds its exclusive lock, no
+// path_sl is running.
+void publish(EngineRun &run, SubnetFabric &sf, Routing &r, const EngineReport &rep) {
+  std::unique_ptr<const RoutedState> next = RoutedState::build(std::move(sf.fabric), std::move(r));
+  run.mcast.reset();  // its trees were made over the old routing
+  run.mcast_failed = false;
+  run.mcast_roots = rep.mcast_roots;
+  run.state.store(next.get(), std::memory_order_release);
+  run.owned = std::move(next);
+  run.dump_pending = true;
+}
+
 // Everything after the option check; may throw (bad_alloc, FabricError).
 int route(EngineRun &run, OsmLogger &log) {
   EngineDesc e = *run.reg->desc;
@@ -79,20 +136,10 @@ int route(EngineRun &run, OsmLogger &log) {
   }
   const Options &opt = run.reg->plugin->options;
   osm_subn_t &subn = run.osm->subn;
-  const auto t0 = std::chrono::steady_clock::now();
-
   SubnetFabric sf;
-  std::string err;
-  if (!read_subnet(subn, sf, err)) {
-    log.error(kErrFabric, std::string(e.osm_name) + ": " + err + "; not routing");
-    return -1;
-  }
+  RouteSummary sum;
+  if (!read_fabric(subn, e, log, sf, sum.read_s)) return -1;
   const Fabric &f = sf.fabric;
-  const double read_s = seconds_since(t0);
-  if (f.num_switches() == 0) {
-    log.error(kErrFabric, std::string(e.osm_name) + ": the subnet has no switches");
-    return -1;
-  }
 
   const bool qos = subn.opt.qos != 0;
   EngineInput in{f, opt, log};
@@ -108,18 +155,16 @@ int route(EngineRun &run, OsmLogger &log) {
   EngineReport rep;
   // The tables go into OpenSM's new_lft/hops while the self-check runs; a
   // failed check withdraws them (OpenSM sends nothing unless we succeed).
-  long routed = 0;
   bool staged = false;
-  double install_s = 0;
   pipeline::RouteExtras x;
   x.previous = run.owned ? &previous : nullptr;
   x.stage_ran = &staged;
   x.stage = [&](const Routing &routed_tables) {
     const auto t1 = std::chrono::steady_clock::now();
     // Every hop row only when OpenSM will dump them (install_tables.h).
-    routed = install_tables(f, routed_tables, sf.osm_switch, settings.threads,
-                            osm_log_is_active(&run.osm->log, OSM_LOG_ROUTING) != 0);
-    install_s = seconds_since(t1);
+    sum.routed = install_tables(f, routed_tables, sf.osm_switch, settings.threads,
+                                osm_log_is_active(&run.osm->log, OSM_LOG_ROUTING) != 0);
+    sum.install_s = seconds_since(t1);
     return true;
   };
   bool ok = false;
@@ -133,31 +178,8 @@ int route(EngineRun &run, OsmLogger &log) {
     if (staged) withdraw_tables(sf.osm_switch);
     return -1;
   }
-
-  log.logf(LogLevel::kInfo,
-           "%s: routed %d switches, %d end ports, %zu LIDs: VLs used %d of %d, SLs used %d, "
-           "%s%sread %.3f s, route %.3f s, check %.3f s and install %.3f s side by side (%ld "
-           "LFT entries)",
-           e.osm_name, f.num_switches(), f.num_terminals(), f.lids().size(), r.vls_used, in.max_vls,
-           r.sls_used, rep.headline.c_str(), rep.headline.empty() ? "" : ", ", read_s,
-           rep.route_seconds, rep.check_seconds, install_s, routed);
-  if (!rep.facts.empty()) {
-    std::string facts;
-    for (const auto &[k, v] : rep.facts) facts += (facts.empty() ? "" : ", ") + k + "=" + v;
-    log.logf(LogLevel::kInfo, "%s: %s", e.osm_name, facts.c_str());
-  }
-  if (sf.skipped_ports)
-    log.logf(LogLevel::kInfo, "%s: %d end ports without LID or switch link were not routed",
-             e.osm_name, sf.skipped_ports);
-
-  // Publish. Safe: OpenSM holds its exclusive lock, no path_sl is running.
-  std::unique_ptr<const RoutedState> next = RoutedState::build(std::move(sf.fabric), std::move(r));
-  run.mcast.reset();  // its trees were made over the old routing
-  run.mcast_failed = false;
-  run.mcast_roots = rep.mcast_roots;
-  run.state.store(next.get(), std::memory_order_release);
-  run.owned = std::move(next);
-  run.dump_pending = true;
+  log_summary(e, sf, in, r, rep, sum, log);
+  publish(run, sf, r, rep);
   return 0;
 }
 

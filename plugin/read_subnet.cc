@@ -32,31 +32,33 @@ uint8_t vl_cap(const osm_physp_t *p) {
   return ib_port_info_get_vl_cap(&p->port_info);
 }
 
-void read_into(osm_subn_t &subn, SubnetFabric &out) {
-  Fabric &f = out.fabric;
-  const uint8_t max_op_vls = subn.opt.max_op_vls;
+using SwitchIds = std::unordered_map<const osm_node_t *, int32_t>;
+using SortedSwitches = std::vector<std::pair<uint64_t, osm_switch_t *>>;
 
-  // Switches, sorted by host-order node GUID.
-  std::vector<std::pair<uint64_t, osm_switch_t *>> sws;
+// The switches, sorted by host-order node GUID, into out; sw_id: their ids by node.
+SortedSwitches add_switches(osm_subn_t &subn, SubnetFabric &out, SwitchIds &sw_id) {
+  SortedSwitches sws;
   for (cl_map_item_t *it = cl_qmap_head(&subn.sw_guid_tbl); it != cl_qmap_end(&subn.sw_guid_tbl);
        it = cl_qmap_next(it)) {
     auto *sw = reinterpret_cast<osm_switch_t *>(it);
     sws.emplace_back(node_guid_ho(sw->p_node), sw);
   }
   std::sort(sws.begin(), sws.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
-  std::unordered_map<const osm_node_t *, int32_t> sw_id;
   sw_id.reserve(sws.size());
   for (const auto &[guid, sw] : sws) {
     SwitchInfo si;
     si.guid = guid;
     si.name = node_name(sw->p_node);
     si.num_ports = static_cast<uint8_t>(sw->num_ports ? sw->num_ports - 1 : 0);
-    const int32_t id = f.add_switch(std::move(si));
+    const int32_t id = out.fabric.add_switch(std::move(si));
     sw_id[sw->p_node] = id;
     out.osm_switch.push_back(sw);
   }
+  return sws;
+}
 
-  // Switch-to-switch links, each added once from its lower (switch, port) end.
+// Switch-to-switch links, each added once from its lower (switch, port) end.
+void add_links(const SortedSwitches &sws, SwitchIds &sw_id, uint8_t max_op_vls, Fabric &f) {
   for (const auto &[guid, sw] : sws) {
     osm_node_t *node = sw->p_node;
     const int32_t a = sw_id[node];
@@ -65,7 +67,7 @@ void read_into(osm_subn_t &subn, SubnetFabric &out) {
       if (!p || !p->p_remote_physp) continue;
       osm_physp_t *r = p->p_remote_physp;
       const osm_node_t *rn = r->p_node;
-      if (!rn || !rn->sw) continue;  // end port: added with the end ports below
+      if (!rn || !rn->sw) continue;  // end port: added with the end ports
       const auto rit = sw_id.find(rn);
       if (rit == sw_id.end() || rit->second == a) continue;  // unknown or loopback
       const int32_t b = rit->second;
@@ -74,8 +76,40 @@ void read_into(osm_subn_t &subn, SubnetFabric &out) {
       f.add_link(a, port, b, rport, link_data_vls(vl_cap(p), vl_cap(r), max_op_vls));
     }
   }
+}
 
-  // End ports (CA, router) and the LIDs of switch port 0, by port GUID.
+// End port port (GUID guid, LIDs lo..hi) of a CA or router, on the switch
+// its peer is; skipped (counted) without a LID or a known switch peer.
+void add_end_port(uint64_t guid, osm_port_t *port, uint16_t lo, uint16_t hi, const SwitchIds &sw_id,
+                  uint8_t max_op_vls, SubnetFabric &out) {
+  osm_node_t *node = port->p_node;
+  osm_physp_t *p = port->p_physp;
+  osm_physp_t *r = p->p_remote_physp;
+  if (!lo || !r || !r->p_node || !r->p_node->sw) {
+    ++out.skipped_ports;
+    return;
+  }
+  const auto it = sw_id.find(r->p_node);
+  if (it == sw_id.end()) {
+    ++out.skipped_ports;
+    return;
+  }
+  TerminalInfo t;
+  t.node_guid = node_guid_ho(node);
+  t.port_guid = guid;
+  t.name = node_name(node);
+  t.port_num = osm_physp_get_port_num(p);
+  t.router = osm_node_get_type(node) == IB_NODE_TYPE_ROUTER;
+  t.lid = lo;
+  t.lmc = lmc_of_range(lo, hi);
+  t.sw = it->second;
+  t.sw_port = osm_physp_get_port_num(r);
+  t.vls = link_data_vls(vl_cap(p), vl_cap(r), max_op_vls);
+  out.fabric.add_terminal(std::move(t));
+}
+
+// End ports (CA, router) and the LIDs of switch port 0, by port GUID.
+void add_ports(osm_subn_t &subn, const SwitchIds &sw_id, uint8_t max_op_vls, SubnetFabric &out) {
   std::vector<std::pair<uint64_t, osm_port_t *>> ports;
   for (cl_map_item_t *it = cl_qmap_head(&subn.port_guid_tbl);
        it != cl_qmap_end(&subn.port_guid_tbl); it = cl_qmap_next(it)) {
@@ -93,38 +127,23 @@ void read_into(osm_subn_t &subn, SubnetFabric &out) {
     if (type == IB_NODE_TYPE_SWITCH) {
       const auto it = sw_id.find(node);
       if (it == sw_id.end()) continue;
-      SwitchInfo &si = f.sw_mut(it->second);
+      SwitchInfo &si = out.fabric.sw_mut(it->second);
       si.lid = lo;
       si.lmc = lo ? lmc_of_range(lo, hi) : 0;
       continue;
     }
-    if (type != IB_NODE_TYPE_CA && type != IB_NODE_TYPE_ROUTER) continue;
-    osm_physp_t *p = port->p_physp;
-    osm_physp_t *r = p->p_remote_physp;
-    if (!lo || !r || !r->p_node || !r->p_node->sw) {
-      ++out.skipped_ports;
-      continue;
-    }
-    const auto it = sw_id.find(r->p_node);
-    if (it == sw_id.end()) {
-      ++out.skipped_ports;
-      continue;
-    }
-    TerminalInfo t;
-    t.node_guid = node_guid_ho(node);
-    t.port_guid = guid;
-    t.name = node_name(node);
-    t.port_num = osm_physp_get_port_num(p);
-    t.router = type == IB_NODE_TYPE_ROUTER;
-    t.lid = lo;
-    t.lmc = lmc_of_range(lo, hi);
-    t.sw = it->second;
-    t.sw_port = osm_physp_get_port_num(r);
-    t.vls = link_data_vls(vl_cap(p), vl_cap(r), max_op_vls);
-    f.add_terminal(std::move(t));
+    if (type == IB_NODE_TYPE_CA || type == IB_NODE_TYPE_ROUTER)
+      add_end_port(guid, port, lo, hi, sw_id, max_op_vls, out);
   }
+}
 
-  f.finalize();
+void read_into(osm_subn_t &subn, SubnetFabric &out) {
+  const uint8_t max_op_vls = subn.opt.max_op_vls;
+  SwitchIds sw_id;
+  const SortedSwitches sws = add_switches(subn, out, sw_id);
+  add_links(sws, sw_id, max_op_vls, out.fabric);
+  add_ports(subn, sw_id, max_op_vls, out);
+  out.fabric.finalize();
 }
 
 }  // namespace

@@ -113,8 +113,11 @@ void DestinationWalk::run(uint16_t dlid, const uint8_t *ports, size_t stride) {
       fate_[x] = static_cast<uint8_t>(tail);
     }
   }
+  sort_delivered();
+}
 
-  // Counting sort of the delivered switches by hops.
+void DestinationWalk::sort_delivered() {
+  const int32_t S = f_.num_switches();
   uint16_t max_hops = 0;
   for (int32_t s = 0; s < S; ++s)
     if (fate_[s] == static_cast<uint8_t>(Fate::kDelivered)) max_hops = std::max(max_hops, hops_[s]);

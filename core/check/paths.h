@@ -65,6 +65,8 @@ class DestinationWalk {
   std::span<const int32_t> delivered_by_distance() const { return order_; }
 
  private:
+  // order_: the delivered switches by hops (counting sort).
+  void sort_delivered();
   const Fabric &f_;
   const Routing &r_;
   uint16_t dlid_ = 0;

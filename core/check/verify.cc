@@ -360,12 +360,12 @@ class Checker {
     return -1;
   }
 
-  void destination(uint16_t dlid) {
+  // Walks destination dlid and resets the per-destination state.
+  void start_destination(uint16_t dlid) {
     if (block_sls_on_)
       walk_.run(dlid, block_lft_.data() + block_pos_, kBlock);
     else
       walk_.run(dlid);
-    const int32_t d = walk_.dest_switch();
     const LidOwner owner = walk_.owner();
     dest_port_ = owner.kind == LidOwner::kTerminal ? f_.terminal(owner.id).sw_port : 0;
     for (const size_t idx : touched_) vlmask_[idx] = 0;
@@ -373,104 +373,127 @@ class Checker {
     slot_of_sl_.fill(-1);
     nslots_ = 0;
     reported_.clear();
+  }
 
+  void destination(uint16_t dlid) {
+    start_destination(dlid);
+    const int32_t d = walk_.dest_switch();
     const bool tree_done = tree_pass(dlid);
     const int32_t S = f_.num_switches();
     for (int32_t s = 0; s < S; ++s) {
       const Fate fate = walk_.fate(s);
-      // The common case in O(1) for all sources of s: not the destination
-      // switch, SLs per source switch, and either not delivered or delivered
-      // with one known SL through an in-port-free SL2VL table without VL 15
-      // at the sources. The same counts, problems and dependencies as the
-      // loop below.
-      if (s != d && opt_.shortcuts && !source_sls_ && src_start_[s] != src_start_[s + 1]) {
-        if (fate != Fate::kDelivered) {
-          res_->pairs_checked += src_nlids_[s];
-          count_failure(fate, src_nlids_[s]);
-          report_failure(s);
-          for (int32_t i = src_start_[s]; i < src_start_[s + 1]; ++i)
-            if (!is_owner(s, sources_[i])) undelivered_deps(s, sources_[i], dlid);
-          continue;
-        }
-        const uint8_t base = fixed_only_ ? static_cast<uint8_t>(fixed_sl_) : path_sl(s, dlid);
-        if (base < kNumSls && !(src_vl15_[s] >> base & 1) &&
-            !(mixed_ && src_vl15_[s] >> fixed_sl_ & 1)) {
-          res_->pairs_checked += src_nlids_[s];
-          // The SLs in the order the loop below follows them (ascending).
-          uint8_t sls[2] = {base, base};
-          int nsls = 1;
-          if (mixed_ && base != fixed_sl_) {
-            sls[nsls++] = static_cast<uint8_t>(fixed_sl_);
-            if (sls[1] < sls[0]) std::swap(sls[0], sls[1]);
-          }
-          for (int k = 0; k < nsls; ++k) sl_mask_ |= 1u << sls[k];
-          if (tree_done) {
-            // tree_pass() added this switch's dependencies.
-          } else if (in_port_free_[s]) {
-            const Source &e = sources_[src_start_[s]];
-            for (int k = 0; k < nsls; ++k) follow(s, e.port, sls[k], d, e);
-          } else {
-            follow_representatives(s, sls, nsls, d);
-          }
-          continue;
-        }
+      if (s != d && opt_.shortcuts && !source_sls_ && src_start_[s] != src_start_[s + 1] &&
+          shortcut(s, d, dlid, fate, tree_done))
+        continue;
+      check_sources(s, d, dlid, fate);
+    }
+  }
+
+  // The common case in O(1) for all sources of switch s (not the
+  // destination switch d, SLs per source switch): either not delivered or
+  // delivered with one known SL through an in-port-free SL2VL table without
+  // VL 15 at the sources. The same counts, problems and dependencies as
+  // check_sources(); false (nothing done) when the case does not apply.
+  bool shortcut(int32_t s, int32_t d, uint16_t dlid, Fate fate, bool tree_done) {
+    if (fate != Fate::kDelivered) {
+      res_->pairs_checked += src_nlids_[s];
+      count_failure(fate, src_nlids_[s]);
+      report_failure(s);
+      for (int32_t i = src_start_[s]; i < src_start_[s + 1]; ++i)
+        if (!is_owner(s, sources_[i])) undelivered_deps(s, sources_[i], dlid);
+      return true;
+    }
+    const uint8_t base = fixed_only_ ? static_cast<uint8_t>(fixed_sl_) : path_sl(s, dlid);
+    if (base >= kNumSls || (src_vl15_[s] >> base & 1) || (mixed_ && src_vl15_[s] >> fixed_sl_ & 1))
+      return false;
+    res_->pairs_checked += src_nlids_[s];
+    // The SLs in the order check_sources() follows them (ascending).
+    uint8_t sls[2] = {base, base};
+    int nsls = 1;
+    if (mixed_ && base != fixed_sl_) {
+      sls[nsls++] = static_cast<uint8_t>(fixed_sl_);
+      if (sls[1] < sls[0]) std::swap(sls[0], sls[1]);
+    }
+    for (int k = 0; k < nsls; ++k) sl_mask_ |= 1u << sls[k];
+    if (tree_done) {
+      // tree_pass() added this switch's dependencies.
+    } else if (in_port_free_[s]) {
+      const Source &e = sources_[src_start_[s]];
+      for (int k = 0; k < nsls; ++k) follow(s, e.port, sls[k], d, e);
+    } else {
+      follow_representatives(s, sls, nsls, d);
+    }
+    return true;
+  }
+
+  // The SLs the pairs of source e (on switch s) to dlid are checked with:
+  // their path SLs (those above 15 counted as VL errors, dropped) and, for
+  // pairs without one, missing_sl().
+  uint32_t checked_sls(int32_t s, const Source &e, uint16_t dlid) {
+    int64_t missing = 0;
+    uint32_t mask = source_sls(s, e, dlid, missing);
+    if (mask >> kNumSls) {
+      ++res_->vl_errors;
+      if (want_problem())
+        problem(strprintf("path SL above 15 from switch '%s' to %s", switch_label(f_, s).c_str(),
+                          lid_label(f_, dlid).c_str()));
+      mask &= (1u << kNumSls) - 1;
+    }
+    sl_mask_ |= mask;
+    if (missing) {
+      const int sl = missing_sl(s, e, missing);
+      if (sl >= 0) mask |= 1u << sl;
+    }
+    return mask;
+  }
+
+  // A source terminal that maps sl to VL 15 on its own port: a VL error, one
+  // problem per (terminal, SL).
+  void check_terminal_vl(int32_t term, uint8_t sl) {
+    if (term < 0 || r_.terminal_vl(term, sl) != 15) return;
+    ++res_->vl_errors;
+    uint16_t &seen = term_vl15_[term];
+    if (seen & (1u << sl)) return;
+    seen |= 1u << sl;
+    problem(strprintf("'%s' maps SL %u to VL 15 (drop) on its own port",
+                      f_.terminal(term).name.c_str(), sl));
+  }
+
+  // Every source of switch s to dlid (destination switch d), one by one.
+  // With an SL2VL table that ignores the in port, the paths of every
+  // source on s with one SL are the same (channel, VL) chain: followed
+  // once per SL (named after the first source with that SL).
+  void check_sources(int32_t s, int32_t d, uint16_t dlid, Fate fate) {
+    const bool shared = opt_.shortcuts && s != d && fate == Fate::kDelivered && in_port_free_[s];
+    uint32_t shared_sls = 0;
+    std::array<int32_t, kNumSls> shared_src;
+    for (int32_t i = src_start_[s]; i < src_start_[s + 1]; ++i) {
+      const Source &e = sources_[i];
+      if (is_owner(s, e)) continue;
+      res_->pairs_checked += e.nlids;
+      if (fate != Fate::kDelivered) {
+        count_failure(fate, e.nlids);
+        report_failure(s);
+        undelivered_deps(s, e, dlid);
+        continue;
       }
-      // With an SL2VL table that ignores the in port, the paths of every
-      // source on s with one SL are the same (channel, VL) chain: follow it
-      // once per SL (named after the first source with that SL).
-      const bool shared = opt_.shortcuts && s != d && fate == Fate::kDelivered && in_port_free_[s];
-      uint32_t shared_sls = 0;
-      std::array<int32_t, kNumSls> shared_src;
-      for (int32_t i = src_start_[s]; i < src_start_[s + 1]; ++i) {
-        const Source &e = sources_[i];
-        if (is_owner(s, e)) continue;
-        res_->pairs_checked += e.nlids;
-        if (fate != Fate::kDelivered) {
-          count_failure(fate, e.nlids);
-          report_failure(s);
-          undelivered_deps(s, e, dlid);
-          continue;
+      for (uint32_t mask = checked_sls(s, e, dlid); mask; mask &= mask - 1) {
+        const auto sl = static_cast<uint8_t>(std::countr_zero(mask));
+        if (shared && !(shared_sls & (1u << sl))) {
+          shared_sls |= 1u << sl;
+          shared_src[sl] = i;
         }
-        int64_t missing = 0;
-        uint32_t mask = source_sls(s, e, dlid, missing);
-        if (mask >> kNumSls) {
-          ++res_->vl_errors;
-          if (want_problem())
-            problem(strprintf("path SL above 15 from switch '%s' to %s",
-                              switch_label(f_, s).c_str(), lid_label(f_, dlid).c_str()));
-          mask &= (1u << kNumSls) - 1;
-        }
-        sl_mask_ |= mask;
-        if (missing) {
-          const int sl = missing_sl(s, e, missing);
-          if (sl >= 0) mask |= 1u << sl;
-        }
-        for (; mask; mask &= mask - 1) {
-          const auto sl = static_cast<uint8_t>(std::countr_zero(mask));
-          if (shared && !(shared_sls & (1u << sl))) {
-            shared_sls |= 1u << sl;
-            shared_src[sl] = i;
-          }
-          if (e.terminal >= 0 && r_.terminal_vl(e.terminal, sl) == 15) {
-            ++res_->vl_errors;
-            uint16_t &seen = term_vl15_[e.terminal];
-            if (!(seen & (1u << sl))) {
-              seen |= 1u << sl;
-              problem(strprintf("'%s' maps SL %u to VL 15 (drop) on its own port",
-                                f_.terminal(e.terminal).name.c_str(), sl));
-            }
-          }
-          if (s == d)
-            last_hop(d, e.port, sl, e);
-          else if (!shared)
-            follow(s, e.port, sl, d, e);
-        }
+        check_terminal_vl(e.terminal, sl);
+        if (s == d)
+          last_hop(d, e.port, sl, e);
+        else if (!shared)
+          follow(s, e.port, sl, d, e);
       }
-      for (; shared_sls; shared_sls &= shared_sls - 1) {
-        const auto sl = static_cast<uint8_t>(std::countr_zero(shared_sls));
-        const Source &e = sources_[shared_src[sl]];
-        follow(s, e.port, sl, d, e);
-      }
+    }
+    for (; shared_sls; shared_sls &= shared_sls - 1) {
+      const auto sl = static_cast<uint8_t>(std::countr_zero(shared_sls));
+      const Source &e = sources_[shared_src[sl]];
+      follow(s, e.port, sl, d, e);
     }
   }
 

@@ -62,6 +62,199 @@ int64_t lid_weight(const Fabric &f, uint16_t lid) {
   return (f.num_terminals() ? o.kind == LidOwner::kTerminal : o.kind == LidOwner::kSwitch) ? 1 : 0;
 }
 
+// The destinations of route(): every LID, grouped by switch (ascending
+// LIDs, so the LMC offsets of a port are consecutive and offset j's base is
+// j entries back).
+struct Destinations {
+  std::vector<int32_t> group{0};  // destinations of the i-th switch with LIDs
+  std::vector<int32_t> roots;     // per LID: its switch
+  std::vector<uint16_t> lids;
+  std::vector<int> offset;      // per LID: lmc_offset()
+  std::vector<int64_t> wlid;    // per LID: lid_weight()
+  std::vector<int64_t> wgroup;  // per switch with LIDs: the weight of its base LIDs
+  int tables = 1;               // load tables: the largest LMC offset + 1
+  int32_t num_lids() const { return static_cast<int32_t>(roots.size()); }
+  int32_t num_groups() const { return static_cast<int32_t>(group.size()) - 1; }
+};
+
+Destinations destinations(const Fabric &f) {
+  Destinations ds;
+  std::vector<uint16_t> own;
+  for (int32_t s = 0; s < f.num_switches(); ++s) {
+    minimal::switch_lids(f, s, own);
+    if (own.empty()) continue;
+    for (uint16_t lid : own) ds.roots.push_back(s), ds.lids.push_back(lid);
+    ds.group.push_back(static_cast<int32_t>(ds.roots.size()));
+  }
+  const int32_t K = ds.num_lids(), G = ds.num_groups();
+  ds.offset.resize(K);
+  ds.wlid.resize(K);
+  ds.wgroup.assign(G, 0);
+  for (int32_t g = 0; g < G; ++g)
+    for (int32_t k = ds.group[g]; k < ds.group[g + 1]; ++k) {
+      ds.offset[k] = lmc_offset(f, ds.lids[k]);
+      ds.wlid[k] = lid_weight(f, ds.lids[k]);
+      if (ds.offset[k] == 0) ds.wgroup[g] += ds.wlid[k];
+      ds.tables = std::max(ds.tables, ds.offset[k] + 1);
+    }
+  return ds;
+}
+
+// route() after the up*/down* tree: the trees of every destination, placed
+// by the path selection. Per LID while routing (rows k), per switch the
+// base tree (rows g).
+class TreePlacer {
+ public:
+  TreePlacer(const Fabric &f, const DlOptions &opt, const UpDown &ud)
+      : f_(f),
+        S_(f.num_switches()),
+        ds_(destinations(f)),
+        ranks_(opt.restriction, opt.layers),
+        search_(f, ud, ranks_),
+        weight_(minimal::switch_weights(f)),
+        select_(f, opt.policy, opt.seed, weight_, opt.slack, ds_.tables, opt.consistency),
+        next_(static_cast<size_t>(ds_.num_lids()) * S_, -1),
+        base_next_(static_cast<size_t>(ds_.num_groups()) * S_),
+        rank_(static_cast<size_t>(ds_.num_lids()) * S_, -1),
+        base_rank_(static_cast<size_t>(ds_.num_groups()) * S_),
+        spread_(ds_.num_groups(), 0) {}
+
+  // The base tree of every switch with LIDs; false (err) when one has no legal tree.
+  bool base_trees(DlResult &out, std::string &err);
+  // Spread the LIDs of the switches whose base tree stays in sub-network 0,
+  // when these are the majority of the destinations then (see the header):
+  // the engine then realizes only the others, so the realization's work
+  // does not grow. Otherwise every switch keeps one tree.
+  void spread_lids(bool allowed);
+  // Rip-up and reroute for the load-aware policy: every tree is placed
+  // again with all other routes known.
+  void reroute(int passes);
+  // The trees, ranks and loads into out: one destination per LID of a
+  // spread switch, one per other switch.
+  void emit(DlResult &out) const;
+
+ private:
+  int32_t *row(int32_t k) { return next_.data() + static_cast<size_t>(k) * S_; }
+  const int32_t *brow(int32_t g) const { return base_next_.data() + static_cast<size_t>(g) * S_; }
+  int32_t *brow(int32_t g) { return base_next_.data() + static_cast<size_t>(g) * S_; }
+  const int16_t *brank(int32_t g) const { return base_rank_.data() + static_cast<size_t>(g) * S_; }
+  int16_t *brank(int32_t g) { return base_rank_.data() + static_cast<size_t>(g) * S_; }
+  int32_t lids_of(int32_t g) const { return ds_.group[g + 1] - ds_.group[g]; }
+  // The base tree of switch g: all its routes as one destination.
+  void place_base(int32_t g);
+  // One LID of a spread switch: its own tree, at most the base's ranks, away
+  // from the links its port's lower LMC offsets take.
+  void place(int32_t g, int32_t k);
+
+  const Fabric &f_;
+  const int32_t S_;
+  const Destinations ds_;
+  const Ranks ranks_;
+  DestSearch search_;
+  const std::vector<int64_t> weight_;
+  PathSelector select_;
+  std::vector<int32_t> next_, base_next_;
+  std::vector<int16_t> rank_, base_rank_;
+  std::vector<uint8_t> spread_;
+  std::vector<const int32_t *> siblings_;
+};
+
+void TreePlacer::place_base(int32_t g) {
+  select_.select(search_, ds_.roots[ds_.group[g]], ds_.wgroup[g], std::span<int32_t>(brow(g), S_));
+  std::copy(select_.ranks().begin(), select_.ranks().end(), brank(g));
+}
+
+void TreePlacer::place(int32_t g, int32_t k) {
+  siblings_.clear();
+  for (int j = 1; j <= ds_.offset[k]; ++j) siblings_.push_back(row(k - j));
+  select_.select(search_, ds_.roots[k], ds_.wlid[k], std::span<int32_t>(row(k), S_), ds_.offset[k],
+                 siblings_, brow(g), brank(g));
+  std::copy(select_.ranks().begin(), select_.ranks().end(),
+            rank_.begin() + static_cast<ptrdiff_t>(k) * S_);
+}
+
+bool TreePlacer::base_trees(DlResult &out, std::string &err) {
+  for (int32_t g = 0; g < ds_.num_groups(); ++g) {
+    const int32_t d = ds_.roots[ds_.group[g]];
+    const int reruns = search_.run(d);
+    if (reruns < 0) {
+      err = strprintf("internal error: no legal tree towards switch '%s'", f_.sw(d).name.c_str());
+      return false;
+    }
+    if (reruns) ++out.repaired_dests, out.reruns += reruns;
+    place_base(g);
+  }
+  return true;
+}
+
+void TreePlacer::spread_lids(bool allowed) {
+  const int32_t G = ds_.num_groups();
+  int32_t upper = 0, lower = 0;
+  for (int32_t g = 0; g < G; ++g) {
+    const bool low = *std::max_element(brank(g), brank(g) + S_) <= 1;
+    spread_[g] = allowed && low && lids_of(g) > 1;
+    if (!low)
+      ++upper;
+    else
+      lower += spread_[g] ? lids_of(g) : 1;
+  }
+  if (2 * upper > upper + lower) std::fill(spread_.begin(), spread_.end(), 0);
+  for (int32_t g = 0; g < G; ++g) {
+    if (!spread_[g]) continue;
+    search_.run(ds_.roots[ds_.group[g]]);
+    select_.remove(search_, ds_.wgroup[g], std::span<const int32_t>(brow(g), S_));
+    for (int32_t k = ds_.group[g]; k < ds_.group[g + 1]; ++k) place(g, k);
+  }
+}
+
+void TreePlacer::reroute(int passes) {
+  for (int pass = 0; pass < passes; ++pass)
+    for (int32_t g = 0; g < ds_.num_groups(); ++g) {
+      search_.run(ds_.roots[ds_.group[g]]);
+      if (!spread_[g]) {
+        select_.remove(search_, ds_.wgroup[g], std::span<const int32_t>(brow(g), S_));
+        place_base(g);
+        continue;
+      }
+      for (int32_t k = ds_.group[g]; k < ds_.group[g + 1]; ++k) {
+        select_.remove(search_, ds_.wlid[k], std::span<const int32_t>(row(k), S_), ds_.offset[k]);
+        place(g, k);
+      }
+    }
+}
+
+void TreePlacer::emit(DlResult &out) const {
+  const int32_t G = ds_.num_groups();
+  int32_t K2 = 0;
+  for (int32_t g = 0; g < G; ++g) K2 += spread_[g] ? lids_of(g) : 1;
+  out.trees.reset(S_, K2);
+  out.rank.assign(static_cast<size_t>(K2) * S_, -1);
+  int32_t k2 = 0;
+  auto add = [&](int32_t d, const int32_t *nx, const int16_t *rk, int32_t lo, int32_t hi) {
+    out.trees.root[k2] = d;
+    out.trees.lids.insert(out.trees.lids.end(), ds_.lids.begin() + lo, ds_.lids.begin() + hi);
+    out.trees.lid_start[k2 + 1] = static_cast<int32_t>(out.trees.lids.size());
+    std::copy_n(nx, S_, out.trees.next.begin() + static_cast<ptrdiff_t>(k2) * S_);
+    std::copy_n(rk, S_, out.rank.begin() + static_cast<ptrdiff_t>(k2) * S_);
+    ++k2;
+  };
+  for (int32_t g = 0; g < G; ++g) {
+    const int32_t d = ds_.roots[ds_.group[g]];
+    if (!spread_[g]) {
+      add(d, brow(g), brank(g), ds_.group[g], ds_.group[g + 1]);
+      continue;
+    }
+    for (int32_t k = ds_.group[g]; k < ds_.group[g + 1]; ++k)
+      add(d, next_.data() + static_cast<size_t>(k) * S_, rank_.data() + static_cast<size_t>(k) * S_,
+          k, k + 1);
+    out.spread_trees += lids_of(g);
+  }
+  int top_rank = 0;
+  for (int16_t r : out.rank) top_rank = std::max<int>(top_rank, r);
+  out.layers_needed = Ranks::layer_of(top_rank) + 1;
+  out.load.assign(select_.load(0).begin(), select_.load(0).end());
+}
+
 }  // namespace
 
 int32_t default_root(const Fabric &f) {
@@ -104,8 +297,7 @@ bool one_layer_suffices(const Fabric &f, Restriction restriction, int layers, in
 }
 
 bool route(const Fabric &f, const DlOptions &opt, DlResult &out, std::string &err) {
-  const int32_t S = f.num_switches();
-  if (S == 0) {
+  if (f.num_switches() == 0) {
     err = "the fabric has no switch";
     return false;
   }
@@ -115,137 +307,15 @@ bool route(const Fabric &f, const DlOptions &opt, DlResult &out, std::string &er
   }
   const int32_t root = opt.root >= 0 ? opt.root : default_root(f);
   if (!build_updown(f, root, out.updown, err)) return false;
-
-  // Destinations: every LID, grouped by switch (ascending LIDs, so the LMC
-  // offsets of a port are consecutive and offset j's base is j entries back).
-  std::vector<uint16_t> own;
-  std::vector<int32_t> group{0};  // destinations of the i-th switch with LIDs
-  std::vector<int32_t> roots;
-  std::vector<uint16_t> lids;
-  for (int32_t s = 0; s < S; ++s) {
-    minimal::switch_lids(f, s, own);
-    if (own.empty()) continue;
-    for (uint16_t lid : own) roots.push_back(s), lids.push_back(lid);
-    group.push_back(static_cast<int32_t>(roots.size()));
-  }
-  const auto K = static_cast<int32_t>(roots.size());
-  const auto G = static_cast<int32_t>(group.size()) - 1;
-  std::vector<int> offset(K);
-  std::vector<int64_t> wlid(K), wgroup(G, 0);
-  int tables = 1;
-  for (int32_t g = 0; g < G; ++g)
-    for (int32_t k = group[g]; k < group[g + 1]; ++k) {
-      offset[k] = lmc_offset(f, lids[k]);
-      wlid[k] = lid_weight(f, lids[k]);
-      if (offset[k] == 0) wgroup[g] += wlid[k];
-      tables = std::max(tables, offset[k] + 1);
-    }
   out.restriction = opt.restriction;
   out.layers = opt.layers;
   out.layers_needed = 1;
   out.repaired_dests = out.reruns = out.spread_trees = 0;
-
-  const Ranks ranks(opt.restriction, opt.layers);
-  DestSearch search(f, out.updown, ranks);
-  const std::vector<int64_t> weight = minimal::switch_weights(f);
-  PathSelector select(f, opt.policy, opt.seed, weight, opt.slack, tables, opt.consistency);
-  // Per LID while routing (rows k), per switch the base tree (rows g).
-  std::vector<int32_t> next(static_cast<size_t>(K) * S, -1), base_next(static_cast<size_t>(G) * S);
-  std::vector<int16_t> rank(static_cast<size_t>(K) * S, -1), base_rank(static_cast<size_t>(G) * S);
-  std::vector<uint8_t> spread(G, 0);
-  std::vector<const int32_t *> siblings;
-  auto row = [&](int32_t k) { return next.data() + static_cast<size_t>(k) * S; };
-  auto brow = [&](int32_t g) { return base_next.data() + static_cast<size_t>(g) * S; };
-  auto brank = [&](int32_t g) { return base_rank.data() + static_cast<size_t>(g) * S; };
-  // The base tree of switch g: all its routes as one destination.
-  auto place_base = [&](int32_t g) {
-    select.select(search, roots[group[g]], wgroup[g], std::span<int32_t>(brow(g), S));
-    std::copy(select.ranks().begin(), select.ranks().end(), brank(g));
-  };
-  // One LID of a spread switch: its own tree, at most the base's ranks, away
-  // from the links its port's lower LMC offsets take.
-  auto place = [&](int32_t g, int32_t k) {
-    siblings.clear();
-    for (int j = 1; j <= offset[k]; ++j) siblings.push_back(row(k - j));
-    select.select(search, roots[k], wlid[k], std::span<int32_t>(row(k), S), offset[k], siblings,
-                  brow(g), brank(g));
-    std::copy(select.ranks().begin(), select.ranks().end(),
-              rank.begin() + static_cast<ptrdiff_t>(k) * S);
-  };
-  for (int32_t g = 0; g < G; ++g) {
-    const int32_t d = roots[group[g]];
-    const int reruns = search.run(d);
-    if (reruns < 0) {
-      err = strprintf("internal error: no legal tree towards switch '%s'", f.sw(d).name.c_str());
-      return false;
-    }
-    if (reruns) ++out.repaired_dests, out.reruns += reruns;
-    place_base(g);
-  }
-  // Spread the LIDs of the switches whose base tree stays in sub-network 0,
-  // when these are the majority of the destinations then (see the header):
-  // the engine then realizes only the others, so the realization's work
-  // does not grow. Otherwise every switch keeps one tree.
-  int32_t upper = 0, lower = 0;
-  for (int32_t g = 0; g < G; ++g) {
-    const bool low = *std::max_element(brank(g), brank(g) + S) <= 1;
-    spread[g] = opt.spread_lids && low && group[g + 1] - group[g] > 1;
-    if (!low)
-      ++upper;
-    else
-      lower += spread[g] ? group[g + 1] - group[g] : 1;
-  }
-  if (2 * upper > upper + lower) std::fill(spread.begin(), spread.end(), 0);
-  for (int32_t g = 0; g < G; ++g) {
-    if (!spread[g]) continue;
-    search.run(roots[group[g]]);
-    select.remove(search, wgroup[g], std::span<const int32_t>(brow(g), S));
-    for (int32_t k = group[g]; k < group[g + 1]; ++k) place(g, k);
-  }
-  // Rip-up and reroute for the load-aware policy: every tree is placed
-  // again with all other routes known.
-  const int passes = opt.policy == Policy::kLoad ? opt.reroute_passes : 0;
-  for (int pass = 0; pass < passes; ++pass)
-    for (int32_t g = 0; g < G; ++g) {
-      search.run(roots[group[g]]);
-      if (!spread[g]) {
-        select.remove(search, wgroup[g], std::span<const int32_t>(brow(g), S));
-        place_base(g);
-        continue;
-      }
-      for (int32_t k = group[g]; k < group[g + 1]; ++k) {
-        select.remove(search, wlid[k], std::span<const int32_t>(row(k), S), offset[k]);
-        place(g, k);
-      }
-    }
-  // The destinations: one per LID of a spread switch, one per other switch.
-  int32_t K2 = 0;
-  for (int32_t g = 0; g < G; ++g) K2 += spread[g] ? group[g + 1] - group[g] : 1;
-  out.trees.reset(S, K2);
-  out.rank.assign(static_cast<size_t>(K2) * S, -1);
-  int32_t k2 = 0;
-  auto emit = [&](int32_t d, const int32_t *nx, const int16_t *rk, int32_t lo, int32_t hi) {
-    out.trees.root[k2] = d;
-    out.trees.lids.insert(out.trees.lids.end(), lids.begin() + lo, lids.begin() + hi);
-    out.trees.lid_start[k2 + 1] = static_cast<int32_t>(out.trees.lids.size());
-    std::copy_n(nx, S, out.trees.next.begin() + static_cast<ptrdiff_t>(k2) * S);
-    std::copy_n(rk, S, out.rank.begin() + static_cast<ptrdiff_t>(k2) * S);
-    ++k2;
-  };
-  for (int32_t g = 0; g < G; ++g) {
-    const int32_t d = roots[group[g]];
-    if (!spread[g]) {
-      emit(d, brow(g), brank(g), group[g], group[g + 1]);
-      continue;
-    }
-    for (int32_t k = group[g]; k < group[g + 1]; ++k)
-      emit(d, row(k), rank.data() + static_cast<size_t>(k) * S, k, k + 1);
-    out.spread_trees += group[g + 1] - group[g];
-  }
-  int top_rank = 0;
-  for (int16_t r : out.rank) top_rank = std::max<int>(top_rank, r);
-  out.layers_needed = Ranks::layer_of(top_rank) + 1;
-  out.load.assign(select.load(0).begin(), select.load(0).end());
+  TreePlacer placer(f, opt, out.updown);
+  if (!placer.base_trees(out, err)) return false;
+  placer.spread_lids(opt.spread_lids);
+  placer.reroute(opt.policy == Policy::kLoad ? opt.reroute_passes : 0);
+  placer.emit(out);
   return true;
 }
 

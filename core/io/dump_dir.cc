@@ -146,17 +146,13 @@ bool load_path_sls(const std::string &path, LoadedRouting &out, std::string &err
   return true;
 }
 
-bool load_dump_dir(const std::string &dir, const LoadOptions &opt, LoadedRouting &out,
-                   std::string &err) {
-  const std::string d = dir.empty() ? "./" : (dir.back() == '/' ? dir : dir + "/");
-  const std::string lfts_path = d + "opensm-lfts.dump";
-  std::ifstream lin(lfts_path);
-  if (!lin) {
-    err = "cannot read " + lfts_path + " (OpenSM writes it with log_flags 0x40, e.g. -D 0x43)";
-    return false;
-  }
+namespace {
 
-  // The fabric.
+// load_dump_dir()'s fabric: the topology (opt.topology, else the
+// directory's opensm-subnet.lst) with the LMC of opt or, when that is < 0,
+// of the LIDs per CA port in the LFTs (lin, rewound).
+bool load_fabric(const std::string &d, std::ifstream &lin, const LoadOptions &opt,
+                 LoadedRouting &out, std::string &err) {
   TopologyReadOptions ropt;
   ropt.vls = opt.vls;
   ropt.sm_node = opt.sm_node;
@@ -170,7 +166,47 @@ bool load_dump_dir(const std::string &dir, const LoadOptions &opt, LoadedRouting
   }
   ropt.lmc = static_cast<uint8_t>(lmc);
   const std::string topo = opt.topology.empty() ? d + "opensm-subnet.lst" : opt.topology;
-  if (!read_topology(topo, out.fabric, err, ropt)) return false;
+  return read_topology(topo, out.fabric, err, ropt);
+}
+
+// load_dump_dir()'s SL2VL tables from the directory's opensm-sl2vl.dump,
+// with notes on what it lacks (every SL on VL 0 without it).
+bool load_sl2vl(const std::string &d, LoadedRouting &out, std::string &err) {
+  const Fabric &f = out.fabric;
+  const std::string sl2vl = d + "opensm-sl2vl.dump";
+  if (exists(sl2vl)) {
+    DumpReadReport vrep;
+    if (!read_sl2vl_dump(sl2vl, f, out.routing, vrep, err)) return false;
+    if (!vrep.ports_without_sl2vl.empty())
+      out.notes.push_back(strprintf(
+          "%zu connected switch ports have no SL2VL rows (port down or no SL2VL support), e.g. "
+          "'%s' port %u: every SL assumed on VL 0 there",
+          vrep.ports_without_sl2vl.size(), f.sw(vrep.ports_without_sl2vl[0].first).name.c_str(),
+          vrep.ports_without_sl2vl[0].second));
+    if (!vrep.terminals_without_sl2vl.empty())
+      out.notes.push_back(strprintf("%zu CA/router ports have no SL2VL table: VL 0 assumed",
+                                    vrep.terminals_without_sl2vl.size()));
+  } else {
+    out.notes.push_back(
+        "no opensm-sl2vl.dump (OpenSM writes it only with QoS on): every SL "
+        "assumed on VL 0");
+  }
+  return true;
+}
+
+}  // namespace
+
+bool load_dump_dir(const std::string &dir, const LoadOptions &opt, LoadedRouting &out,
+                   std::string &err) {
+  const std::string d = dir.empty() ? "./" : (dir.back() == '/' ? dir : dir + "/");
+  const std::string lfts_path = d + "opensm-lfts.dump";
+  std::ifstream lin(lfts_path);
+  if (!lin) {
+    err = "cannot read " + lfts_path + " (OpenSM writes it with log_flags 0x40, e.g. -D 0x43)";
+    return false;
+  }
+
+  if (!load_fabric(d, lin, opt, out, err)) return false;
   const Fabric &f = out.fabric;
 
   // Path SLs decide the Routing's scope, so find them first.
@@ -195,24 +231,7 @@ bool load_dump_dir(const std::string &dir, const LoadOptions &opt, LoadedRouting
                   "e.g. '%s'",
                   rep.missing.size(), f.sw(rep.missing[0]).name.c_str()));
 
-  const std::string sl2vl = d + "opensm-sl2vl.dump";
-  if (exists(sl2vl)) {
-    DumpReadReport vrep;
-    if (!read_sl2vl_dump(sl2vl, f, out.routing, vrep, err)) return false;
-    if (!vrep.ports_without_sl2vl.empty())
-      out.notes.push_back(strprintf(
-          "%zu connected switch ports have no SL2VL rows (port down or no SL2VL support), e.g. "
-          "'%s' port %u: every SL assumed on VL 0 there",
-          vrep.ports_without_sl2vl.size(), f.sw(vrep.ports_without_sl2vl[0].first).name.c_str(),
-          vrep.ports_without_sl2vl[0].second));
-    if (!vrep.terminals_without_sl2vl.empty())
-      out.notes.push_back(strprintf("%zu CA/router ports have no SL2VL table: VL 0 assumed",
-                                    vrep.terminals_without_sl2vl.size()));
-  } else {
-    out.notes.push_back(
-        "no opensm-sl2vl.dump (OpenSM writes it only with QoS on): every SL "
-        "assumed on VL 0");
-  }
+  if (!load_sl2vl(d, out, err)) return false;
 
   if (sls.empty()) {
     out.sl_source = "none";

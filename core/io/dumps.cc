@@ -267,19 +267,123 @@ bool write_sl2vl_dump(const std::string &path, const Fabric &f, const Routing &r
   return write_file(path, err, [&](std::ostream &out) { write_sl2vl_dump(out, f, r); });
 }
 
+namespace {
+
+// One row of an SL2VL dump after its leading blanks, "<in> <out> : v0 ...
+// v15": its ports and VLs; the error without the "file:line: " prefix, or
+// null.
+const char *parse_sl2vl_row(const char *p, long &in_port, long &out_port, uint8_t *vls) {
+  char *end = nullptr;
+  in_port = std::strtol(p, &end, 10);
+  if (end == p) return "unexpected line in SL2VL dump";
+  p = end;
+  out_port = std::strtol(p, &end, 10);
+  if (end == p) return "malformed SL2VL row";
+  p = std::strchr(end, ':');
+  if (!p) return "malformed SL2VL row (no ':')";
+  ++p;
+  for (int sl = 0; sl < kNumSls; ++sl) {
+    const long v = std::strtol(p, &end, 10);
+    if (end == p || v < 0 || v > 15) return "SL2VL row needs 16 VLs 0..15";
+    vls[sl] = static_cast<uint8_t>(v);
+    p = end;
+  }
+  return nullptr;
+}
+
+// read_sl2vl_dump()'s state: the port the rows belong to, and which switch
+// out ports and terminals got rows.
+class Sl2vlReader {
+ public:
+  Sl2vlReader(const Fabric &f, Routing &r, DumpReadReport &rep)
+      : f_(f),
+        r_(r),
+        rep_(rep),
+        sw_guids_(switch_guids(f)),
+        port_base_(f.num_switches() + 1, 0),
+        term_seen_(f.num_terminals(), false) {
+    for (int32_t t = 0; t < f.num_terminals(); ++t) term_guids_.emplace(f.terminal(t).port_guid, t);
+    for (int32_t s = 0; s < f.num_switches(); ++s)
+      port_base_[s + 1] = port_base_[s] + f.sw(s).num_ports + 1;
+    port_seen_.assign(port_base_.back(), false);
+  }
+  // A port header (switch or terminal, its GUID read): the port its rows
+  // belong to, matched by port GUID, else by base LID (a switch's port 0
+  // GUID may differ from its node GUID).
+  void header(const std::string &line, bool sw, uint64_t guid);
+  // A row; false before any header.
+  bool row(long in_port, long out_port, const uint8_t *vls);
+  // The ports and terminals without rows into the report.
+  void report_missing();
+
+ private:
+  const Fabric &f_;
+  Routing &r_;
+  DumpReadReport &rep_;
+  const std::unordered_map<uint64_t, int32_t> sw_guids_;
+  std::unordered_map<uint64_t, int32_t> term_guids_;
+  std::vector<int32_t> port_base_;
+  std::vector<bool> port_seen_, term_seen_;
+  enum { kNone, kSwitch, kTerminal, kSkip } kind_ = kNone;
+  int32_t cur_ = -1;
+};
+
+void Sl2vlReader::header(const std::string &line, bool sw, uint64_t guid) {
+  ++rep_.tables;
+  long lid = -1;
+  const size_t lp = line.find("base LID ");
+  if (lp != std::string::npos) lid = std::strtol(line.c_str() + lp + 9, nullptr, 10);
+  const LidOwner o =
+      lid > 0 && lid <= f_.max_lid() ? f_.lid_owner(static_cast<uint16_t>(lid)) : LidOwner{};
+  cur_ = -1;
+  const auto &guids = sw ? sw_guids_ : term_guids_;
+  const auto it = guids.find(guid);
+  if (it != guids.end())
+    cur_ = it->second;
+  else if (o.kind == (sw ? LidOwner::kSwitch : LidOwner::kTerminal))
+    cur_ = o.id;
+  kind_ = cur_ < 0 ? kSkip : sw ? kSwitch : kTerminal;
+  if (kind_ == kSkip) ++rep_.unknown_guids;
+}
+
+bool Sl2vlReader::row(long in_port, long out_port, const uint8_t *vls) {
+  if (kind_ == kNone) return false;
+  if (kind_ == kSkip) return true;
+  if (kind_ == kTerminal) {
+    for (int sl = 0; sl < kNumSls; ++sl)
+      r_.set_terminal_vl(cur_, static_cast<uint8_t>(sl), vls[sl]);
+    term_seen_[cur_] = true;
+    ++rep_.entries;
+    return true;
+  }
+  const long np = f_.sw(cur_).num_ports;
+  if (in_port < 0 || out_port < 0 || in_port > np || out_port > np) {
+    ++rep_.ignored_entries;
+    return true;
+  }
+  for (int sl = 0; sl < kNumSls; ++sl)
+    r_.set_vl(cur_, static_cast<uint8_t>(in_port), static_cast<uint8_t>(out_port),
+              static_cast<uint8_t>(sl), vls[sl]);
+  port_seen_[port_base_[cur_] + out_port] = true;
+  ++rep_.entries;
+  return true;
+}
+
+void Sl2vlReader::report_missing() {
+  for (int32_t s = 0; s < f_.num_switches(); ++s)
+    for (unsigned p = 1; p <= f_.sw(s).num_ports; ++p)
+      if (f_.peer(s, static_cast<uint8_t>(p)).kind != PortPeer::kNone &&
+          !port_seen_[port_base_[s] + p])
+        rep_.ports_without_sl2vl.emplace_back(s, static_cast<uint8_t>(p));
+  for (int32_t t = 0; t < f_.num_terminals(); ++t)
+    if (!term_seen_[t]) rep_.terminals_without_sl2vl.push_back(t);
+}
+
+}  // namespace
+
 bool read_sl2vl_dump(std::istream &in, const std::string &name, const Fabric &f, Routing &r,
                      DumpReadReport &rep, std::string &err) {
-  const auto sw_guids = switch_guids(f);
-  std::unordered_map<uint64_t, int32_t> term_guids;
-  for (int32_t t = 0; t < f.num_terminals(); ++t) term_guids.emplace(f.terminal(t).port_guid, t);
-  // Which switch out ports / terminals got rows.
-  std::vector<int32_t> port_base(f.num_switches() + 1, 0);
-  for (int32_t s = 0; s < f.num_switches(); ++s)
-    port_base[s + 1] = port_base[s] + f.sw(s).num_ports + 1;
-  std::vector<bool> port_seen(port_base.back(), false), term_seen(f.num_terminals(), false);
-
-  enum { kNone, kSwitch, kTerminal, kSkip } kind = kNone;
-  int32_t cur = -1;
+  Sl2vlReader reader(f, r, rep);
   std::string line;
   int lineno = 0;
   while (std::getline(in, line)) {
@@ -294,93 +398,21 @@ bool read_sl2vl_dump(std::istream &in, const std::string &name, const Fabric &f,
         err = strprintf("%s:%d: SL2VL header without a GUID", name.c_str(), lineno);
         return false;
       }
-      ++rep.tables;
-      // Match by port GUID, else by base LID (a switch's port 0 GUID may
-      // differ from its node GUID).
-      long lid = -1;
-      const size_t lp = line.find("base LID ");
-      if (lp != std::string::npos) lid = std::strtol(line.c_str() + lp + 9, nullptr, 10);
-      const LidOwner o =
-          lid > 0 && lid <= f.max_lid() ? f.lid_owner(static_cast<uint16_t>(lid)) : LidOwner{};
-      cur = -1;
-      if (sw) {
-        const auto it = sw_guids.find(guid);
-        if (it != sw_guids.end())
-          cur = it->second;
-        else if (o.kind == LidOwner::kSwitch)
-          cur = o.id;
-        kind = cur >= 0 ? kSwitch : kSkip;
-      } else {
-        const auto it = term_guids.find(guid);
-        if (it != term_guids.end())
-          cur = it->second;
-        else if (o.kind == LidOwner::kTerminal)
-          cur = o.id;
-        kind = cur >= 0 ? kTerminal : kSkip;
-      }
-      if (kind == kSkip) ++rep.unknown_guids;
+      reader.header(line, sw, guid);
       continue;
     }
-    // "<in> <out> : v0 ... v15"
-    const char *p = line.c_str() + b;
-    char *end = nullptr;
-    const long in_port = std::strtol(p, &end, 10);
-    if (end == p) {
-      err = strprintf("%s:%d: unexpected line in SL2VL dump", name.c_str(), lineno);
-      return false;
-    }
-    p = end;
-    const long out_port = std::strtol(p, &end, 10);
-    if (end == p) {
-      err = strprintf("%s:%d: malformed SL2VL row", name.c_str(), lineno);
-      return false;
-    }
-    p = std::strchr(end, ':');
-    if (!p) {
-      err = strprintf("%s:%d: malformed SL2VL row (no ':')", name.c_str(), lineno);
-      return false;
-    }
-    ++p;
+    long in_port = 0, out_port = 0;
     uint8_t vls[kNumSls];
-    for (int sl = 0; sl < kNumSls; ++sl) {
-      const long v = std::strtol(p, &end, 10);
-      if (end == p || v < 0 || v > 15) {
-        err = strprintf("%s:%d: SL2VL row needs 16 VLs 0..15", name.c_str(), lineno);
-        return false;
-      }
-      vls[sl] = static_cast<uint8_t>(v);
-      p = end;
+    if (const char *why = parse_sl2vl_row(line.c_str() + b, in_port, out_port, vls)) {
+      err = strprintf("%s:%d: %s", name.c_str(), lineno, why);
+      return false;
     }
-    if (kind == kNone) {
+    if (!reader.row(in_port, out_port, vls)) {
       err = strprintf("%s:%d: SL2VL row before any port header", name.c_str(), lineno);
       return false;
     }
-    if (kind == kSkip) continue;
-    if (kind == kTerminal) {
-      for (int sl = 0; sl < kNumSls; ++sl)
-        r.set_terminal_vl(cur, static_cast<uint8_t>(sl), vls[sl]);
-      term_seen[cur] = true;
-      ++rep.entries;
-      continue;
-    }
-    const long np = f.sw(cur).num_ports;
-    if (in_port < 0 || out_port < 0 || in_port > np || out_port > np) {
-      ++rep.ignored_entries;
-      continue;
-    }
-    for (int sl = 0; sl < kNumSls; ++sl)
-      r.set_vl(cur, static_cast<uint8_t>(in_port), static_cast<uint8_t>(out_port),
-               static_cast<uint8_t>(sl), vls[sl]);
-    port_seen[port_base[cur] + out_port] = true;
-    ++rep.entries;
   }
-  for (int32_t s = 0; s < f.num_switches(); ++s)
-    for (unsigned p = 1; p <= f.sw(s).num_ports; ++p)
-      if (f.peer(s, static_cast<uint8_t>(p)).kind != PortPeer::kNone &&
-          !port_seen[port_base[s] + p])
-        rep.ports_without_sl2vl.emplace_back(s, static_cast<uint8_t>(p));
-  for (int32_t t = 0; t < f.num_terminals(); ++t)
-    if (!term_seen[t]) rep.terminals_without_sl2vl.push_back(t);
+  reader.report_missing();
   return true;
 }
 

@@ -118,29 +118,135 @@ void write_path_sl_file(std::ostream &out, const check::SourceLidSls &sls, uint1
   }
 }
 
-bool read_path_sl_file(std::istream &in, const std::string &name, const Fabric &f, PathSlFile &out,
-                       std::string &err) {
-  out = PathSlFile{};
-  std::unordered_map<uint64_t, int32_t> guids;
-  for (int32_t s = 0; s < f.num_switches(); ++s) guids.emplace(f.sw(s).guid, s);
-  std::string line;
-  int lineno = 0;
-  bool magic = false, have_max = false, have_scope = false;
-  auto fail = [&](const char *what) {
-    err = strprintf("%s:%d: %s", name.c_str(), lineno, what);
-    return false;
-  };
+namespace {
+
+// read_path_sl_file()'s records after the magic line. Each returns the
+// error (without "file:line: ") or null.
+class PathSlReader {
+ public:
+  PathSlReader(const Fabric &f, PathSlFile &out) : f_(f), out_(out) {
+    for (int32_t s = 0; s < f.num_switches(); ++s) guids_.emplace(f.sw(s).guid, s);
+  }
+  const char *record(const std::string &key, std::istringstream &ls);
+  bool have_scope() const { return have_scope_; }
+
+ private:
+  // Once, before the scope: the SL rows are sized by it.
+  const char *max_lid(std::istringstream &ls);
+  const char *scope(std::istringstream &ls);
+  const char *switch_row(std::istringstream &ls);
+  const char *slid_row(std::istringstream &ls);
   // Decodes a row of digits into dst[1..max_lid].
-  auto decode = [&](const std::string &digits, uint8_t *dst) -> bool {
-    if (digits.size() != out.max_lid) return false;
+  bool decode(const std::string &digits, uint8_t *dst) const {
+    if (digits.size() != out_.max_lid) return false;
     for (unsigned i = 0; i < digits.size(); ++i) {
       const int v = undigit(digits[i]);
       if (v < 0) return false;
       dst[i + 1] = static_cast<uint8_t>(v);
     }
     return true;
+  }
+
+  const Fabric &f_;
+  PathSlFile &out_;
+  std::unordered_map<uint64_t, int32_t> guids_;
+  std::vector<uint8_t> tmp_;
+  bool have_max_ = false, have_scope_ = false;
+};
+
+const char *PathSlReader::record(const std::string &key, std::istringstream &ls) {
+  if (key == "engine") {
+    ls >> out_.engine;
+    return nullptr;
+  }
+  if (key == "max_lid") return max_lid(ls);
+  if (key == "scope") return scope(ls);
+  if (key != "dest" && key != "switch" && key != "slid") return "unknown record";
+  if (!have_scope_) return "SL row before the scope line";
+  if (key == "switch") return switch_row(ls);
+  if (key == "slid") return slid_row(ls);
+  if (out_.scope != PathSlFile::Scope::kDestination) return "'dest' row in another scope";
+  std::string digits;
+  ls >> digits;
+  if (!decode(digits, out_.sl.data())) return "row needs one SL digit per LID";
+  return nullptr;
+}
+
+const char *PathSlReader::max_lid(std::istringstream &ls) {
+  if (have_max_) return "max_lid given twice";
+  long v = -1;
+  if (!(ls >> v) || v < 0 || v > 0xBFFF) return "bad max_lid";
+  out_.max_lid = static_cast<uint16_t>(v);
+  have_max_ = true;
+  return nullptr;
+}
+
+const char *PathSlReader::scope(std::istringstream &ls) {
+  std::string s;
+  ls >> s;
+  if (!have_max_) return "scope before max_lid";
+  if (have_scope_) return "scope given twice";
+  if (s == "destination") {
+    out_.scope = PathSlFile::Scope::kDestination;
+    out_.sl.assign(out_.max_lid + 1u, 0xFF);
+  } else if (s == "source-switch") {
+    out_.scope = PathSlFile::Scope::kSourceSwitch;
+    out_.sl.assign(static_cast<size_t>(f_.num_switches()) * (out_.max_lid + 1u), 0xFF);
+  } else if (s == "source-lid") {
+    out_.scope = PathSlFile::Scope::kSourceLid;
+    out_.by_lid.reset(out_.max_lid);
+  } else {
+    return "unknown scope (destination, source-switch or source-lid)";
+  }
+  tmp_.assign(out_.max_lid + 1u, 0xFF);
+  have_scope_ = true;
+  return nullptr;
+}
+
+const char *PathSlReader::switch_row(std::istringstream &ls) {
+  if (out_.scope != PathSlFile::Scope::kSourceSwitch) return "'switch' row in another scope";
+  std::string id, digits;
+  ls >> id >> digits;
+  char *end = nullptr;
+  const uint64_t guid = std::strtoull(id.c_str(), &end, 16);
+  if (id.empty() || *end) return "bad switch GUID";
+  if (!decode(digits, tmp_.data())) return "row needs one SL digit per LID";
+  const auto it = guids_.find(guid);
+  if (it == guids_.end()) {
+    ++out_.unknown_switches;
+    return nullptr;
+  }
+  std::copy(tmp_.begin(), tmp_.end(),
+            out_.sl.begin() + static_cast<size_t>(it->second) * (out_.max_lid + 1u));
+  return nullptr;
+}
+
+const char *PathSlReader::slid_row(std::istringstream &ls) {
+  if (out_.scope != PathSlFile::Scope::kSourceLid) return "'slid' row in another scope";
+  long slid = -1;
+  if (!(ls >> slid) || slid <= 0 || slid > out_.max_lid) return "bad source LID";
+  std::string digits;
+  ls >> digits;
+  if (!decode(digits, tmp_.data())) return "row needs one SL digit per LID";
+  for (unsigned d = 1; d <= out_.max_lid; ++d)
+    if (tmp_[d] != 0xFF)
+      out_.by_lid.set(static_cast<uint16_t>(slid), static_cast<uint16_t>(d), tmp_[d]);
+  return nullptr;
+}
+
+}  // namespace
+
+bool read_path_sl_file(std::istream &in, const std::string &name, const Fabric &f, PathSlFile &out,
+                       std::string &err) {
+  out = PathSlFile{};
+  PathSlReader reader(f, out);
+  std::string line;
+  int lineno = 0;
+  bool magic = false;
+  auto fail = [&](const char *what) {
+    err = strprintf("%s:%d: %s", name.c_str(), lineno, what);
+    return false;
   };
-  std::vector<uint8_t> tmp;
   while (std::getline(in, line)) {
     ++lineno;
     if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -155,76 +261,13 @@ bool read_path_sl_file(std::istream &in, const std::string &name, const Fabric &
       magic = true;
       continue;
     }
-    if (key == "engine") {
-      ls >> out.engine;
-    } else if (key == "max_lid") {
-      // Once, before the scope: the SL rows are sized by it.
-      if (have_max) return fail("max_lid given twice");
-      long v = -1;
-      if (!(ls >> v) || v < 0 || v > 0xBFFF) return fail("bad max_lid");
-      out.max_lid = static_cast<uint16_t>(v);
-      have_max = true;
-    } else if (key == "scope") {
-      std::string s;
-      ls >> s;
-      if (!have_max) return fail("scope before max_lid");
-      if (have_scope) return fail("scope given twice");
-      if (s == "destination") {
-        out.scope = PathSlFile::Scope::kDestination;
-        out.sl.assign(out.max_lid + 1u, 0xFF);
-      } else if (s == "source-switch") {
-        out.scope = PathSlFile::Scope::kSourceSwitch;
-        out.sl.assign(static_cast<size_t>(f.num_switches()) * (out.max_lid + 1u), 0xFF);
-      } else if (s == "source-lid") {
-        out.scope = PathSlFile::Scope::kSourceLid;
-        out.by_lid.reset(out.max_lid);
-      } else {
-        return fail("unknown scope (destination, source-switch or source-lid)");
-      }
-      tmp.assign(out.max_lid + 1u, 0xFF);
-      have_scope = true;
-    } else if (key == "dest" || key == "switch" || key == "slid") {
-      if (!have_scope) return fail("SL row before the scope line");
-      std::string id, digits;
-      if (key == "dest") {
-        if (out.scope != PathSlFile::Scope::kDestination)
-          return fail("'dest' row in another scope");
-        ls >> digits;
-        if (!decode(digits, out.sl.data())) return fail("row needs one SL digit per LID");
-      } else if (key == "switch") {
-        if (out.scope != PathSlFile::Scope::kSourceSwitch)
-          return fail("'switch' row in another scope");
-        ls >> id >> digits;
-        char *end = nullptr;
-        const uint64_t guid = std::strtoull(id.c_str(), &end, 16);
-        if (id.empty() || *end) return fail("bad switch GUID");
-        if (!decode(digits, tmp.data())) return fail("row needs one SL digit per LID");
-        const auto it = guids.find(guid);
-        if (it == guids.end()) {
-          ++out.unknown_switches;
-          continue;
-        }
-        std::copy(tmp.begin(), tmp.end(),
-                  out.sl.begin() + static_cast<size_t>(it->second) * (out.max_lid + 1u));
-      } else {
-        if (out.scope != PathSlFile::Scope::kSourceLid) return fail("'slid' row in another scope");
-        long slid = -1;
-        if (!(ls >> slid) || slid <= 0 || slid > out.max_lid) return fail("bad source LID");
-        ls >> digits;
-        if (!decode(digits, tmp.data())) return fail("row needs one SL digit per LID");
-        for (unsigned d = 1; d <= out.max_lid; ++d)
-          if (tmp[d] != 0xFF)
-            out.by_lid.set(static_cast<uint16_t>(slid), static_cast<uint16_t>(d), tmp[d]);
-      }
-    } else {
-      return fail("unknown record");
-    }
+    if (const char *why = reader.record(key, ls)) return fail(why);
   }
   if (!magic) {
     err = name + ": empty, not a keiro path-SL file";
     return false;
   }
-  if (!have_scope) {
+  if (!reader.have_scope()) {
     err = name + ": no scope line";
     return false;
   }

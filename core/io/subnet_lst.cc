@@ -100,18 +100,61 @@ struct Link {
   int line;
 };
 
-}  // namespace
+// parse_subnet_lst() in two steps: the links of the file with their nodes,
+// then the fabric. Errors go to err as "name:line: message".
+class LstParser {
+ public:
+  LstParser(const std::string &name, std::string &err) : name_(name), err_(err) {}
+  // The links of text, each node described the same way on every line and
+  // each port linked to one peer.
+  bool read(std::string_view text);
+  // The switches in file order, the links and terminals; sm: the port
+  // marked -SM (a switch's wins).
+  bool build(const TopologyReadOptions &opt, Fabric &f, LidOwner &sm);
 
-bool parse_subnet_lst(std::string_view text, const std::string &name, Fabric &out, std::string &err,
-                      const TopologyReadOptions &opt) {
-  auto fail = [&](int line, const std::string &msg) {
-    err = name + ":" + std::to_string(line) + ": " + msg;
+ private:
+  bool fail(int line, const std::string &msg) {
+    err_ = name_ + ":" + std::to_string(line) + ": " + msg;
     return false;
-  };
-  std::unordered_map<uint64_t, NodeRec> nodes;
-  std::vector<uint64_t> node_order;
-  std::map<PortKey, std::pair<PortKey, int>> peer;  // port -> (peer port, line)
-  std::vector<Link> links;
+  }
+  // Records the nodes and peers of link l (line lineno).
+  bool add_link(Link &&l, int lineno);
+  // The terminal end of switch-to-terminal link l.
+  bool add_terminal(const Link &l, const TopologyReadOptions &opt, Fabric &f, LidOwner &sm);
+
+  const std::string &name_;
+  std::string &err_;
+  std::unordered_map<uint64_t, NodeRec> nodes_;
+  std::vector<uint64_t> node_order_;
+  std::map<PortKey, std::pair<PortKey, int>> peer_;  // port -> (peer port, line)
+  std::vector<Link> links_;
+  std::unordered_map<uint64_t, int32_t> sw_id_;
+  std::unordered_map<uint64_t, bool> term_guids_;
+};
+
+bool LstParser::add_link(Link &&l, int lineno) {
+  for (const End *e : {&l.a, &l.b}) {
+    if (!e->node_guid) return fail(lineno, "node GUID 0");
+    auto [it, fresh] =
+        nodes_.try_emplace(e->node_guid, NodeRec{e->type, e->num_ports, e->desc, 0, lineno});
+    if (fresh) node_order_.push_back(e->node_guid);
+    if (it->second.type != e->type || it->second.num_ports != e->num_ports)
+      return fail(lineno, "node " + e->desc + " described differently on line " +
+                              std::to_string(it->second.line));
+    if (e->pn > e->num_ports) return fail(lineno, "port beyond the node's port count");
+    if (e->type == End::kSwitch) it->second.lid = e->lid;
+  }
+  const PortKey ka{l.a.node_guid, l.a.pn}, kb{l.b.node_guid, l.b.pn};
+  for (auto [x, y] : {std::pair{ka, kb}, std::pair{kb, ka}}) {
+    auto [it, fresh] = peer_.try_emplace(x, std::pair{y, lineno});
+    if (!fresh && !(it->second.first == y))
+      return fail(lineno, "port contradicts line " + std::to_string(it->second.second));
+  }
+  links_.push_back(std::move(l));
+  return true;
+}
+
+bool LstParser::read(std::string_view text) {
   TextLines lines(text);
   std::string_view line;
   while (lines.next(line)) {
@@ -124,43 +167,47 @@ bool parse_subnet_lst(std::string_view text, const std::string &name, Fabric &ou
     std::string why;
     if (!parse_end(line, p, l.a, why) || !parse_end(line, p, l.b, why))
       return fail(lineno, "malformed opensm-subnet.lst line: " + why);
-    for (const End *e : {&l.a, &l.b}) {
-      if (!e->node_guid) return fail(lineno, "node GUID 0");
-      auto [it, fresh] =
-          nodes.try_emplace(e->node_guid, NodeRec{e->type, e->num_ports, e->desc, 0, lineno});
-      if (fresh) node_order.push_back(e->node_guid);
-      if (it->second.type != e->type || it->second.num_ports != e->num_ports)
-        return fail(lineno, "node " + e->desc + " described differently on line " +
-                                std::to_string(it->second.line));
-      if (e->pn > e->num_ports) return fail(lineno, "port beyond the node's port count");
-      if (e->type == End::kSwitch) it->second.lid = e->lid;
-    }
-    const PortKey ka{l.a.node_guid, l.a.pn}, kb{l.b.node_guid, l.b.pn};
-    for (auto [x, y] : {std::pair{ka, kb}, std::pair{kb, ka}}) {
-      auto [it, fresh] = peer.try_emplace(x, std::pair{y, lineno});
-      if (!fresh && !(it->second.first == y))
-        return fail(lineno, "port contradicts line " + std::to_string(it->second.second));
-    }
-    links.push_back(std::move(l));
+    if (!add_link(std::move(l), lineno)) return false;
   }
-  if (links.empty()) return fail(lines.number(), "no links");
+  if (links_.empty()) return fail(lines.number(), "no links");
+  return true;
+}
 
-  Fabric f;
-  std::unordered_map<uint64_t, int32_t> sw_id;
-  for (uint64_t g : node_order) {
-    const NodeRec &n = nodes[g];
+bool LstParser::add_terminal(const Link &l, const TopologyReadOptions &opt, Fabric &f,
+                             LidOwner &sm) {
+  const bool sa = l.a.type == End::kSwitch;
+  const End &t = sa ? l.b : l.a;
+  const End &s = sa ? l.a : l.b;
+  if (!term_guids_.try_emplace(t.port_guid, true).second)
+    return fail(l.line, "port GUID of " + t.desc + " used twice");
+  TerminalInfo ti;
+  ti.node_guid = t.node_guid;
+  ti.port_guid = t.port_guid;
+  ti.name = t.desc;
+  ti.port_num = static_cast<uint8_t>(t.pn);
+  ti.router = t.type == End::kRouter;
+  ti.lid = t.lid;
+  ti.sw = sw_id_[s.node_guid];
+  ti.sw_port = static_cast<uint8_t>(s.pn);
+  ti.vls = opt.vls;
+  const int32_t id = f.add_terminal(std::move(ti));
+  if (t.sm) sm = {LidOwner::kTerminal, id};
+  return true;
+}
+
+bool LstParser::build(const TopologyReadOptions &opt, Fabric &f, LidOwner &sm) {
+  for (uint64_t g : node_order_) {
+    const NodeRec &n = nodes_[g];
     if (n.type != End::kSwitch) continue;
     SwitchInfo si;
     si.guid = g;
     si.name = n.desc;
     si.num_ports = static_cast<uint8_t>(n.num_ports);
     si.lid = n.lid;
-    sw_id[g] = f.add_switch(std::move(si));
+    sw_id_[g] = f.add_switch(std::move(si));
   }
-  LidOwner sm{};
   std::map<PortKey, bool> done;
-  std::unordered_map<uint64_t, bool> term_guids;
-  for (const Link &l : links) {
+  for (const Link &l : links_) {
     const PortKey ka{l.a.node_guid, l.a.pn}, kb{l.b.node_guid, l.b.pn};
     if (done.count(ka) || done.count(kb)) continue;
     done[ka] = done[kb] = true;
@@ -168,31 +215,28 @@ bool parse_subnet_lst(std::string_view text, const std::string &name, Fabric &ou
     if (sa && sb) {
       if (l.a.node_guid == l.b.node_guid)
         return fail(l.line, "loopback link on switch " + l.a.desc + " is not supported");
-      f.add_link(sw_id[l.a.node_guid], static_cast<uint8_t>(l.a.pn), sw_id[l.b.node_guid],
+      f.add_link(sw_id_[l.a.node_guid], static_cast<uint8_t>(l.a.pn), sw_id_[l.b.node_guid],
                  static_cast<uint8_t>(l.b.pn), opt.vls);
       continue;
     }
     if (!sa && !sb) return fail(l.line, "link between two CA/router ports is not supported");
-    const End &t = sa ? l.b : l.a;
-    const End &s = sa ? l.a : l.b;
-    if (!term_guids.try_emplace(t.port_guid, true).second)
-      return fail(l.line, "port GUID of " + t.desc + " used twice");
-    TerminalInfo ti;
-    ti.node_guid = t.node_guid;
-    ti.port_guid = t.port_guid;
-    ti.name = t.desc;
-    ti.port_num = static_cast<uint8_t>(t.pn);
-    ti.router = t.type == End::kRouter;
-    ti.lid = t.lid;
-    ti.sw = sw_id[s.node_guid];
-    ti.sw_port = static_cast<uint8_t>(s.pn);
-    ti.vls = opt.vls;
-    const int32_t id = f.add_terminal(std::move(ti));
-    if (t.sm) sm = {LidOwner::kTerminal, id};
+    if (!add_terminal(l, opt, f, sm)) return false;
   }
-  for (const Link &l : links)
+  for (const Link &l : links_)
     for (const End *e : {&l.a, &l.b})
-      if (e->sm && e->type == End::kSwitch) sm = {LidOwner::kSwitch, sw_id[e->node_guid]};
+      if (e->sm && e->type == End::kSwitch) sm = {LidOwner::kSwitch, sw_id_[e->node_guid]};
+  return true;
+}
+
+}  // namespace
+
+bool parse_subnet_lst(std::string_view text, const std::string &name, Fabric &out, std::string &err,
+                      const TopologyReadOptions &opt) {
+  LstParser parser(name, err);
+  if (!parser.read(text)) return false;
+  Fabric f;
+  LidOwner sm{};
+  if (!parser.build(opt, f, sm)) return false;
   if (!opt.sm_node.empty()) {
     sm = {};
     for (int32_t s = 0; s < f.num_switches() && sm.kind == LidOwner::kNone; ++s)

@@ -14,6 +14,44 @@
 
 namespace keiro::acro {
 
+namespace {
+
+// users[start[c] ..]: destinations whose tree uses channel c (CSR); the
+// first count[c] of them are not reached yet (at first: all).
+struct ChannelUsers {
+  std::vector<int32_t> start, count, users;
+};
+
+ChannelUsers channel_users(const Fabric &f, const minimal::DestTrees &t) {
+  const int32_t S = f.num_switches(), C = f.num_channels(), K = t.num_dests();
+  ChannelUsers cu;
+  cu.start.assign(C + 1, 0);
+  cu.count.assign(C, 0);
+  for (int32_t k = 0; k < K; ++k)
+    for (int32_t s = 0; s < S; ++s)
+      if (s != t.root[k]) ++cu.start[t.hop(k, s) + 1];
+  for (int32_t c = 0; c < C; ++c) cu.start[c + 1] += cu.start[c];
+  cu.users.resize(cu.start[C]);
+  for (int32_t k = 0; k < K; ++k)
+    for (int32_t s = 0; s < S; ++s)
+      if (s != t.root[k]) {
+        const int32_t c = t.hop(k, s);
+        cu.users[cu.start[c] + cu.count[c]++] = k;
+      }
+  return cu;
+}
+
+// The result before the first layer: no hop reached, no rank.
+void start_result(int32_t S, int32_t C, int32_t K, int32_t D, AcroResult &out) {
+  out.S = S;
+  out.C = C;
+  out.layer.assign(static_cast<size_t>(K) * S, AcroResult::kNone);
+  out.rank.clear();
+  out.max_height = D - 1;
+}
+
+}  // namespace
+
 bool assign(const Fabric &f, const minimal::DestTrees &t, const AcroOptions &opt, AcroResult &out,
             std::string &err) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -28,20 +66,8 @@ bool assign(const Fabric &f, const minimal::DestTrees &t, const AcroOptions &opt
   std::vector<int64_t> &H = wt.H;
   std::vector<int32_t> &fit = wt.f;
 
-  // users[c]: destinations whose tree uses c (CSR); the first ucount[c] of
-  // them are not reached yet.
-  std::vector<int32_t> ustart(C + 1, 0), ucount(C, 0), users;
-  for (int32_t k = 0; k < K; ++k)
-    for (int32_t s = 0; s < S; ++s)
-      if (s != t.root[k]) ++ustart[t.hop(k, s) + 1];
-  for (int32_t c = 0; c < C; ++c) ustart[c + 1] += ustart[c];
-  users.resize(ustart[C]);
-  for (int32_t k = 0; k < K; ++k)
-    for (int32_t s = 0; s < S; ++s)
-      if (s != t.root[k]) {
-        const int32_t c = t.hop(k, s);
-        users[ustart[c] + ucount[c]++] = k;
-      }
+  ChannelUsers cu = channel_users(f, t);
+  std::vector<int32_t> &ustart = cu.start, &ucount = cu.count, &users = cu.users;
   int64_t remaining = ustart[C];
 
   std::vector<int32_t> prio(C);
@@ -57,11 +83,7 @@ bool assign(const Fabric &f, const minimal::DestTrees &t, const AcroOptions &opt
   };
   graph::IndexedHeap<graph::CallerKeys<decltype(less)>> heap({less});
 
-  out.S = S;
-  out.C = C;
-  out.layer.assign(static_cast<size_t>(K) * S, AcroResult::kNone);
-  out.rank.clear();
-  out.max_height = D - 1;
+  start_result(S, C, K, D, out);
   uint8_t *layer = out.layer.data();
 
   int32_t i = 0;

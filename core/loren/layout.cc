@@ -112,6 +112,51 @@ bool make_layout(const Fabric &f, const std::vector<int32_t> &x, const std::vect
   return true;
 }
 
+namespace {
+
+// The switch a layout line names (key; quoted: written in quotes) into s;
+// s < 0 and absent when no switch has that name: a switch that is not in
+// the fabric (failed, or removed) is skipped, admins keep one layout file
+// across faults. False (why) on a malformed GUID or an ambiguous name.
+bool layout_switch(const Fabric &f, const std::string &key, bool quoted, int32_t &s, bool &absent,
+                   std::string &why) {
+  // An unquoted 0x word must be a well-formed GUID; then the GUID or the
+  // node description names one switch (Fabric::find_switch rejects a
+  // description that several switches share).
+  uint64_t guid = 0;
+  if (!quoted && key.size() > 2 && key[0] == '0' && (key[1] == 'x' || key[1] == 'X') &&
+      !parse_guid(key, guid)) {
+    why = "malformed GUID '" + key + "'";
+    return false;
+  }
+  s = f.find_switch(key, why);
+  absent = s < 0 && [&] {
+    for (int32_t t = 0; t < f.num_switches(); ++t)
+      if (f.sw(t).name == key) return false;
+    return true;
+  }();
+  return s >= 0 || absent;
+}
+
+// False (err) when a switch got no line (line_of[s] == 0).
+bool all_placed(const Fabric &f, const std::string &name, const std::vector<int32_t> &line_of,
+                std::string &err) {
+  int32_t missing = 0, first = -1;
+  for (int32_t s = 0; s < f.num_switches(); ++s)
+    if (!line_of[s]) {
+      if (first < 0) first = s;
+      ++missing;
+    }
+  if (missing) {
+    err = strprintf("%s: switch %s has no position%s", name.c_str(), f.describe(first).c_str(),
+                    missing > 1 ? strprintf(" (%d switches are missing)", missing).c_str() : "");
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 bool parse_layout(std::string_view text, const std::string &name, const Fabric &f, Layout &out,
                   std::string &err) {
   const int32_t S = f.num_switches();
@@ -144,23 +189,10 @@ bool parse_layout(std::string_view text, const std::string &name, const Fabric &
       return fail(ln, "unterminated '\"' in the switch name");
     if (!next_token(line, i, tx, q2, bad_quote) || !next_token(line, i, ty, q2, bad_quote))
       return fail(ln, "expected 'SWITCH X Y' (SWITCH: 0x GUID or node description)");
-    // An unquoted 0x word must be a well-formed GUID; then the GUID or the
-    // node description names one switch (Fabric::find_switch rejects a
-    // description that several switches share).
-    uint64_t guid = 0;
-    if (!quoted && key.size() > 2 && key[0] == '0' && (key[1] == 'x' || key[1] == 'X') &&
-        !parse_guid(key, guid))
-      return fail(ln, "malformed GUID '" + key + "'");
+    int32_t s = -1;
+    bool absent = false;
     std::string why;
-    const int32_t s = f.find_switch(key, why);
-    // A switch that is not in the fabric (failed, or removed) is skipped:
-    // admins keep one layout file across faults. Ambiguous names still fail.
-    const bool absent = s < 0 && [&] {
-      for (int32_t t = 0; t < S; ++t)
-        if (f.sw(t).name == key) return false;
-      return true;
-    }();
-    if (s < 0 && !absent) return fail(ln, why);
+    if (!layout_switch(f, key, quoted, s, absent, why)) return fail(ln, why);
     int32_t px = 0, py = 0;
     if (!parse_coord(tx, px))
       return fail(ln, strprintf("X '%s' is not a whole number 0..%d", tx.c_str(), kMaxCoord));
@@ -181,17 +213,7 @@ bool parse_layout(std::string_view text, const std::string &name, const Fabric &
     out.x[s] = px;
     out.y[s] = py;
   }
-  int32_t missing = 0, first = -1;
-  for (int32_t s = 0; s < S; ++s)
-    if (!line_of[s]) {
-      if (first < 0) first = s;
-      ++missing;
-    }
-  if (missing) {
-    err = strprintf("%s: switch %s has no position%s", name.c_str(), f.describe(first).c_str(),
-                    missing > 1 ? strprintf(" (%d switches are missing)", missing).c_str() : "");
-    return false;
-  }
+  if (!all_placed(f, name, line_of, err)) return false;
   out.index();
   return true;
 }

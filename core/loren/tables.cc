@@ -125,16 +125,101 @@ struct Builder {
     for (int32_t w = i; w != j && !holds(w, j); w = f.channel(choice[w]).dst)
       add(w, j, choice[w], LorenEntry::kGridNeighbour);
   }
+
+  // Sizes the state, with G_v the shortest-path trees, and fills dist;
+  // false (err) when the fabric is not connected or a tree is not a
+  // shortest-path tree.
+  bool prepare(std::string &err) {
+    table.resize(S);
+    has.assign(static_cast<size_t>(S) * S, 0);
+    next = shortest.next;
+    dist.assign(static_cast<size_t>(S) * S, -1);
+    dag.resize(S);
+    stamp.assign(S, 0);
+    choice.assign(S, -1);
+    cost_max.assign(S, 0);
+    cost_sum.assign(S, 0);
+    std::vector<int32_t> queue(S), hops(S);
+    for (int32_t v = 0; v < S; ++v)
+      if (!distances(v, queue, hops, err)) return false;
+    for (int32_t v = 0; v < S; ++v)
+      for (int32_t u = 0; u < S; ++u)
+        if (u != v && dist[at(v, u)] != dist[at(v, f.channel(shortest.hop(v, u)).dst)] + 1) {
+          err = strprintf("the tree of switch '%s' is not a shortest-path tree at switch '%s'",
+                          f.sw(v).name.c_str(), f.sw(u).name.c_str());
+          return false;
+        }
+    return true;
+  }
+
+  // (1) Adjacent switches: <j, j> on every switch i, once per neighbour
+  // (parallel links: the channel the tree of j uses).
+  void adjacent() {
+    for (int32_t i = 0; i < S; ++i)
+      for (int32_t c = f.out_begin(i); c < f.out_end(i); ++c) {
+        const int32_t j = f.channel(c).dst;
+        if (!holds(i, j)) add(i, j, shortest.hop(j, i), LorenEntry::kAdjacent);
+      }
+  }
+
+  // (2) Grid neighbours that are not linked.
+  void grid_neighbours(bool tree_paths) {
+    static constexpr int32_t kDx[4] = {-1, 1, 0, 0}, kDy[4] = {0, 0, -1, 1};
+    for (int32_t j = 0; j < S; ++j)
+      for (int n = 0; n < 4; ++n) {
+        const int32_t i = layout.at(layout.x[j] + kDx[n], layout.y[j] + kDy[n]);
+        if (i >= 0 && !holds(i, j)) grid_path(i, j, tree_paths);
+      }
+  }
+
+  // (3) Distant destinations: one breadth-first search over all trees G_v,
+  // started from the links, up to tmax entries per switch. Pairs (u, v) as
+  // u * S + v.
+  void distant(int32_t tmax) {
+    std::vector<int64_t> q;
+    q.reserve(static_cast<size_t>(S) * 8);
+    for (int32_t i = 0; i < S; ++i)
+      for (int32_t c = f.out_begin(i); c < f.out_end(i); ++c) {
+        const int32_t j = f.channel(c).dst;
+        if (shortest.hop(j, i) == c) q.push_back(static_cast<int64_t>(i) * S + j);
+      }
+    for (size_t h = 0; h < q.size(); ++h) {
+      const auto u = static_cast<int32_t>(q[h] / S), v = static_cast<int32_t>(q[h] % S);
+      if (!holds(u, v)) {
+        if (count(u) >= tmax) continue;  // the search stops on this branch
+        add(u, v, next[at(v, u)], LorenEntry::kDistant);
+      }
+      for (int32_t c : f.in_channels(u)) {
+        const int32_t w = f.channel(c).src;
+        if (next[at(v, w)] == c) q.push_back(static_cast<int64_t>(w) * S + v);
+      }
+    }
+  }
+
+  // The tables into out, each sorted by hops (Sect. V), keeping insertion
+  // order among ties; with the counts per kind.
+  void emit(LorenTables &out) {
+    for (int32_t u = 0; u < S; ++u) {
+      auto &t = table[u];
+      std::stable_sort(t.begin(), t.end(),
+                       [](const LorenEntry &a, const LorenEntry &c) { return a.hops < c.hops; });
+      out.start[u + 1] = out.start[u] + static_cast<int32_t>(t.size());
+    }
+    out.entries.reserve(out.start[S]);
+    for (int32_t u = 0; u < S; ++u)
+      for (const LorenEntry &e : table[u]) {
+        out.entries.push_back(e);
+        (e.kind == LorenEntry::kAdjacent        ? out.adjacent
+         : e.kind == LorenEntry::kGridNeighbour ? out.grid_neighbour
+                                                : out.distant)++;
+      }
+  }
 };
 
-}  // namespace
-
-bool build_tables(const Fabric &f, const Layout &layout, const minimal::DestTrees &shortest,
-                  const LorenTableOptions &opt, LorenTables &out, std::string &err) {
+// build_tables()'s preconditions on the layout and the trees.
+bool inputs_fit(const Fabric &f, const Layout &layout, const minimal::DestTrees &shortest,
+                std::string &err) {
   const int32_t S = f.num_switches();
-  out = LorenTables();
-  out.num_switches = S;
-  out.start.assign(S + 1, 0);
   if (layout.num_switches() != S) {
     err = strprintf("the layout has %d switches, the fabric %d", layout.num_switches(), S);
     return false;
@@ -148,44 +233,22 @@ bool build_tables(const Fabric &f, const Layout &layout, const minimal::DestTree
       err = "LOREN needs the shortest-path tree of switch k as destination k";
       return false;
     }
+  return true;
+}
 
+}  // namespace
+
+bool build_tables(const Fabric &f, const Layout &layout, const minimal::DestTrees &shortest,
+                  const LorenTableOptions &opt, LorenTables &out, std::string &err) {
+  const int32_t S = f.num_switches();
+  out = LorenTables();
+  out.num_switches = S;
+  out.start.assign(S + 1, 0);
+  if (!inputs_fit(f, layout, shortest, err)) return false;
   Builder b(f, layout, shortest);
-  b.table.resize(S);
-  b.has.assign(static_cast<size_t>(S) * S, 0);
-  b.next = shortest.next;
-  b.dist.assign(static_cast<size_t>(S) * S, -1);
-  b.dag.resize(S);
-  b.stamp.assign(S, 0);
-  b.choice.assign(S, -1);
-  b.cost_max.assign(S, 0);
-  b.cost_sum.assign(S, 0);
-  std::vector<int32_t> queue(S), hops(S);
-  for (int32_t v = 0; v < S; ++v)
-    if (!b.distances(v, queue, hops, err)) return false;
-  for (int32_t v = 0; v < S; ++v)
-    for (int32_t u = 0; u < S; ++u)
-      if (u != v && b.dist[b.at(v, u)] != b.dist[b.at(v, f.channel(shortest.hop(v, u)).dst)] + 1) {
-        err = strprintf("the tree of switch '%s' is not a shortest-path tree at switch '%s'",
-                        f.sw(v).name.c_str(), f.sw(u).name.c_str());
-        return false;
-      }
-
-  // (1) Adjacent switches: <j, j> on every switch i, once per neighbour
-  // (parallel links: the channel the tree of j uses).
-  for (int32_t i = 0; i < S; ++i)
-    for (int32_t c = f.out_begin(i); c < f.out_end(i); ++c) {
-      const int32_t j = f.channel(c).dst;
-      if (!b.holds(i, j)) b.add(i, j, shortest.hop(j, i), LorenEntry::kAdjacent);
-    }
-
-  // (2) Grid neighbours that are not linked.
-  static constexpr int32_t kDx[4] = {-1, 1, 0, 0}, kDy[4] = {0, 0, -1, 1};
-  for (int32_t j = 0; j < S; ++j)
-    for (int n = 0; n < 4; ++n) {
-      const int32_t i = layout.at(layout.x[j] + kDx[n], layout.y[j] + kDy[n]);
-      if (i >= 0 && !b.holds(i, j)) b.grid_path(i, j, opt.tree_paths);
-    }
-
+  if (!b.prepare(err)) return false;
+  b.adjacent();
+  b.grid_neighbours(opt.tree_paths);
   for (int32_t u = 0; u < S; ++u)
     if (b.count(u) > out.required) {
       out.required = b.count(u);
@@ -200,45 +263,8 @@ bool build_tables(const Fabric &f, const Layout &layout, const minimal::DestTree
         tmax, out.required, f.sw(out.required_switch).name.c_str());
     return false;
   }
-
-  // (3) Distant destinations: one breadth-first search over all trees G_v,
-  // started from the links. Pairs (u, v) as u * S + v.
-  if (!opt.mandatory_only) {
-    std::vector<int64_t> q;
-    q.reserve(static_cast<size_t>(S) * 8);
-    for (int32_t i = 0; i < S; ++i)
-      for (int32_t c = f.out_begin(i); c < f.out_end(i); ++c) {
-        const int32_t j = f.channel(c).dst;
-        if (shortest.hop(j, i) == c) q.push_back(static_cast<int64_t>(i) * S + j);
-      }
-    for (size_t h = 0; h < q.size(); ++h) {
-      const auto u = static_cast<int32_t>(q[h] / S), v = static_cast<int32_t>(q[h] % S);
-      if (!b.holds(u, v)) {
-        if (b.count(u) >= tmax) continue;  // the search stops on this branch
-        b.add(u, v, b.next[b.at(v, u)], LorenEntry::kDistant);
-      }
-      for (int32_t c : f.in_channels(u)) {
-        const int32_t w = f.channel(c).src;
-        if (b.next[b.at(v, w)] == c) q.push_back(static_cast<int64_t>(w) * S + v);
-      }
-    }
-  }
-
-  // Sort every table by hops (Sect. V), keeping insertion order among ties.
-  for (int32_t u = 0; u < S; ++u) {
-    auto &t = b.table[u];
-    std::stable_sort(t.begin(), t.end(),
-                     [](const LorenEntry &a, const LorenEntry &c) { return a.hops < c.hops; });
-    out.start[u + 1] = out.start[u] + static_cast<int32_t>(t.size());
-  }
-  out.entries.reserve(out.start[S]);
-  for (int32_t u = 0; u < S; ++u)
-    for (const LorenEntry &e : b.table[u]) {
-      out.entries.push_back(e);
-      (e.kind == LorenEntry::kAdjacent        ? out.adjacent
-       : e.kind == LorenEntry::kGridNeighbour ? out.grid_neighbour
-                                              : out.distant)++;
-    }
+  if (!opt.mandatory_only) b.distant(tmax);
+  b.emit(out);
   return true;
 }
 

@@ -115,6 +115,89 @@ int32_t other_uniform(Rng &rng, int32_t n, int32_t self) {
   return v >= self ? v + 1 : v;
 }
 
+// The cumulative weights (into cum, per switch) of the destinations of a
+// host on switch s for local(gamma): every other host, weighted by
+// weight_of[distance]; returns the total.
+double local_weights(const HostPaths &hp, const SwitchDistances &dist, int32_t s,
+                     const double *weight_of, std::vector<double> &cum) {
+  double total = 0;
+  for (int32_t v = 0; v < static_cast<int32_t>(cum.size()); ++v) {
+    int32_t cnt = 0;
+    hp.hosts_on(v, cnt);
+    if (v == s) --cnt;
+    total += cnt > 0 ? cnt * weight_of[dist(s, v)] : 0.0;
+    cum[v] = total;
+  }
+  return total;
+}
+
+// local(gamma): every pattern's destinations ([p * N + host], -1: no flow),
+// drawn source switch by source switch, with the cumulative weights of that
+// switch's row.
+std::vector<int32_t> local_dests(const Fabric &f, const HostPaths &hp, double gamma, int P,
+                                 Rng &rng) {
+  const int32_t S = f.num_switches(), N = hp.hosts();
+  const SwitchDistances dist(f);
+  double weight_of[256];
+  for (int k = 0; k < 255; ++k) weight_of[k] = std::pow(k + 2.0, -gamma);
+  weight_of[255] = 0;  // unreachable
+  std::vector<int32_t> dests(static_cast<size_t>(P) * N, -1);
+  std::vector<double> cum(S);
+  for (int32_t s = 0; s < S; ++s) {
+    int32_t here = 0;
+    const int32_t *mine = hp.hosts_on(s, here);
+    if (!here) continue;
+    const double total = local_weights(hp, dist, s, weight_of, cum);
+    if (total <= 0) continue;
+    for (int p = 0; p < P; ++p)
+      for (int32_t i = 0; i < here; ++i) {
+        const int32_t a = mine[i];
+        const double x = rng.unit() * total;
+        const int32_t v = static_cast<int32_t>(
+            std::min<ptrdiff_t>(std::upper_bound(cum.begin(), cum.end(), x) - cum.begin(), S - 1));
+        int32_t cnt = 0;
+        const int32_t *there = hp.hosts_on(v, cnt);
+        int32_t pick;
+        if (v == s) {  // another host on the same switch: skip a itself (index i)
+          const int32_t k = rng.below(cnt - 1);
+          pick = there[k >= i ? k + 1 : k];
+        } else {
+          pick = there[rng.below(cnt)];
+        }
+        dests[static_cast<size_t>(p) * N + a] = pick;
+      }
+  }
+  return dests;
+}
+
+// The shift permutations (host a to a + s mod N, s = 1 .. N - 1): their
+// most loaded link each, into m.
+void shift_loads(const HostPaths &hp, Traffic &m) {
+  const int32_t N = hp.hosts();
+  std::vector<int32_t> load(hp.links(), 0), touched;
+  touched.reserve(hp.links());
+  for (int32_t s = 1; s < N; ++s) {
+    int32_t worst = 0;
+    for (int32_t a = 0; a < N; ++a) {
+      const int32_t b = (a + s) % N;
+      if (!hp.delivered(a, b)) {
+        ++m.undelivered_flows;
+        continue;
+      }
+      hp.path(a, b, [&](int32_t e) {
+        if (load[e]++ == 0) touched.push_back(e);
+        worst = std::max(worst, load[e]);
+      });
+    }
+    for (const int32_t e : touched) load[e] = 0;
+    touched.clear();
+    m.shift_max_load_sum += worst;
+  }
+  m.shift_phases = N - 1;
+  if (m.shift_max_load_sum)
+    m.shift_throughput = static_cast<double>(N - 1) / static_cast<double>(m.shift_max_load_sum);
+}
+
 }  // namespace
 
 Traffic traffic(const Fabric &f, const Routing &r, const TrafficOptions &opt) {
@@ -144,80 +227,16 @@ Traffic traffic(const Fabric &f, const Routing &r, const TrafficOptions &opt) {
   }
   m.gamma_hotspot = sum / P;
 
-  // local(gamma): draw every pattern's destinations source switch by source
-  // switch, with the cumulative weights of that switch's row.
-  {
-    const int32_t S = f.num_switches();
-    const SwitchDistances dist(f);
-    double weight_of[256];
-    for (int k = 0; k < 255; ++k) weight_of[k] = std::pow(k + 2.0, -opt.local_gamma);
-    weight_of[255] = 0;  // unreachable
-    std::vector<int32_t> dests(static_cast<size_t>(P) * N, -1);
-    std::vector<double> cum(S);
-    for (int32_t s = 0; s < S; ++s) {
-      int32_t here = 0;
-      const int32_t *mine = hp.hosts_on(s, here);
-      if (!here) continue;
-      double total = 0;
-      for (int32_t v = 0; v < S; ++v) {
-        int32_t cnt = 0;
-        hp.hosts_on(v, cnt);
-        if (v == s) --cnt;
-        total += cnt > 0 ? cnt * weight_of[dist(s, v)] : 0.0;
-        cum[v] = total;
-      }
-      if (total <= 0) continue;
-      for (int p = 0; p < P; ++p)
-        for (int32_t i = 0; i < here; ++i) {
-          const int32_t a = mine[i];
-          const double x = rng.unit() * total;
-          const int32_t v = static_cast<int32_t>(std::min<ptrdiff_t>(
-              std::upper_bound(cum.begin(), cum.end(), x) - cum.begin(), S - 1));
-          int32_t cnt = 0;
-          const int32_t *there = hp.hosts_on(v, cnt);
-          int32_t pick;
-          if (v == s) {  // another host on the same switch: skip a itself (index i)
-            const int32_t k = rng.below(cnt - 1);
-            pick = there[k >= i ? k + 1 : k];
-          } else {
-            pick = there[rng.below(cnt)];
-          }
-          dests[static_cast<size_t>(p) * N + a] = pick;
-        }
-    }
-    sum = 0;
-    for (int p = 0; p < P; ++p) {
-      std::copy(dests.begin() + static_cast<ptrdiff_t>(p) * N,
-                dests.begin() + static_cast<ptrdiff_t>(p + 1) * N, dest.begin());
-      sum += effective_bandwidth(hp, dest, tau, m.undelivered_flows);
-    }
-    m.gamma_local = sum / P;
+  const std::vector<int32_t> dests = local_dests(f, hp, opt.local_gamma, P, rng);
+  sum = 0;
+  for (int p = 0; p < P; ++p) {
+    std::copy(dests.begin() + static_cast<ptrdiff_t>(p) * N,
+              dests.begin() + static_cast<ptrdiff_t>(p + 1) * N, dest.begin());
+    sum += effective_bandwidth(hp, dest, tau, m.undelivered_flows);
   }
+  m.gamma_local = sum / P;
 
-  if (opt.shift) {
-    std::vector<int32_t> load(hp.links(), 0), touched;
-    touched.reserve(hp.links());
-    for (int32_t s = 1; s < N; ++s) {
-      int32_t worst = 0;
-      for (int32_t a = 0; a < N; ++a) {
-        const int32_t b = (a + s) % N;
-        if (!hp.delivered(a, b)) {
-          ++m.undelivered_flows;
-          continue;
-        }
-        hp.path(a, b, [&](int32_t e) {
-          if (load[e]++ == 0) touched.push_back(e);
-          worst = std::max(worst, load[e]);
-        });
-      }
-      for (const int32_t e : touched) load[e] = 0;
-      touched.clear();
-      m.shift_max_load_sum += worst;
-    }
-    m.shift_phases = N - 1;
-    if (m.shift_max_load_sum)
-      m.shift_throughput = static_cast<double>(N - 1) / static_cast<double>(m.shift_max_load_sum);
-  }
+  if (opt.shift) shift_loads(hp, m);
   return m;
 }
 

@@ -234,109 +234,149 @@ class Balancer {
   std::unordered_multimap<uint64_t, int32_t> by_hash_;
 };
 
+// The units balanced_routing() routes: per switch, its LIDs one by one
+// (per_lid) or all together.
+struct Units {
+  std::vector<uint16_t> lids;
+  std::vector<int32_t> start;         // per switch + 1: its first unit
+  std::vector<int32_t> lid_start{0};  // per unit + 1: its first LID in lids
+  std::vector<int64_t> weight;
+  // Per unit: its LMC offset (the load table it is balanced in) and the
+  // unit of its port's base LID (its lower offsets are the units between).
+  std::vector<int32_t> table, base;
+  int32_t size() const { return static_cast<int32_t>(weight.size()); }
+};
+
+Units routing_units(const Fabric &f, bool per_lid) {
+  const int32_t S = f.num_switches();
+  Units un;
+  un.start.assign(S + 1, 0);
+  std::vector<uint16_t> own;
+  const std::vector<int64_t> sw_weight = switch_weights(f);
+  for (int32_t d = 0; d < S; ++d) {
+    switch_lids(f, d, own);
+    if (per_lid && !own.empty()) {
+      for (uint16_t lid : own) {
+        const int32_t offset = lmc_offset(f, lid);
+        un.table.push_back(offset);
+        un.base.push_back(un.size() - offset);
+        un.lids.push_back(lid);
+        un.lid_start.push_back(static_cast<int32_t>(un.lids.size()));
+        un.weight.push_back(lid_weight(f, lid));
+      }
+    } else {
+      un.lids.insert(un.lids.end(), own.begin(), own.end());
+      un.lid_start.push_back(static_cast<int32_t>(un.lids.size()));
+      un.table.push_back(0);
+      un.base.push_back(un.size());
+      un.weight.push_back(sw_weight[d]);  // its terminals (or 1)
+    }
+    un.start[d + 1] = un.size();
+  }
+  return un;
+}
+
+// balanced_routing() on units: the stored tree of every unit.
+class UnitRouter {
+ public:
+  UnitRouter(Balancer &b, const Units &un) : b_(b), un_(un), tree_of_(un.weight.size(), -1) {}
+  // Every unit of destination switches in the order dests; false (err) when
+  // the fabric is not connected.
+  bool route_all(const Fabric &f, const std::vector<int32_t> &dests, std::string &err) {
+    for (int32_t d : dests) {
+      if (!b_.distances(d)) {
+        err = strprintf("switch '%s' cannot reach switch '%s': the fabric is not connected",
+                        f.sw(b_.unreached()).name.c_str(), f.sw(d).name.c_str());
+        return false;
+      }
+      for (int32_t u = un_.start[d]; u < un_.start[d + 1]; ++u) {
+        b_.route(d, un_.table[u], siblings(u));
+        tree_of_[u] = b_.keep(d);
+        b_.account(tree_of_[u], un_.weight[u], 1, un_.table[u]);
+      }
+    }
+    return true;
+  }
+  // Up to passes passes of rerouting every unit with all others known.
+  void refine(const std::vector<int32_t> &dests, int32_t passes) {
+    for (int32_t pass = 0; pass < passes; ++pass) {
+      int64_t changed = 0;
+      for (int32_t d : dests) {
+        b_.distances(d);
+        for (int32_t u = un_.start[d]; u < un_.start[d + 1]; ++u) {
+          b_.account(tree_of_[u], un_.weight[u], -1, un_.table[u]);
+          b_.route(d, un_.table[u], siblings(u));
+          if (!b_.same(tree_of_[u])) {
+            ++changed;
+            b_.release(tree_of_[u]);
+            tree_of_[u] = b_.keep(d);
+          }
+          b_.account(tree_of_[u], un_.weight[u], 1, un_.table[u]);
+        }
+      }
+      // Nothing moved: the loads are those of the pass before, and so would
+      // every further pass be.
+      if (!changed) break;
+    }
+  }
+  // One destination per live stored tree, its units' LIDs (in unit order:
+  // per switch, destination k is switch k).
+  void emit(int32_t S, DestTrees &out) const;
+
+ private:
+  // The stored trees of unit u's lower LMC offsets (its siblings).
+  std::span<const int32_t> siblings(int32_t u) const {
+    return std::span<const int32_t>(tree_of_.data() + un_.base[u], tree_of_.data() + u);
+  }
+
+  Balancer &b_;
+  const Units &un_;
+  std::vector<int32_t> tree_of_;  // per unit
+};
+
+void UnitRouter::emit(int32_t S, DestTrees &out) const {
+  const int32_t T = b_.stored();
+  std::vector<int32_t> dest_of(T, -1);
+  int32_t K = 0;
+  for (int32_t u : tree_of_)
+    if (dest_of[u] < 0) dest_of[u] = K++;
+  out.reset(S, K);
+  std::vector<int32_t> count(K + 1, 0);
+  for (size_t u = 0; u < tree_of_.size(); ++u)
+    count[dest_of[tree_of_[u]] + 1] += un_.lid_start[u + 1] - un_.lid_start[u];
+  for (int32_t k = 0; k < K; ++k) count[k + 1] += count[k];
+  out.lid_start = count;
+  out.lids.assign(un_.lids.size(), 0);
+  for (size_t u = 0; u < tree_of_.size(); ++u) {
+    const int32_t k = dest_of[tree_of_[u]];
+    for (int32_t i = un_.lid_start[u]; i < un_.lid_start[u + 1]; ++i)
+      out.lids[count[k]++] = un_.lids[i];
+  }
+  for (int32_t t = 0; t < T; ++t) {
+    if (dest_of[t] < 0) continue;
+    out.root[dest_of[t]] = b_.root(t);
+    std::copy_n(b_.tree(t), S, out.next.begin() + static_cast<size_t>(dest_of[t]) * S);
+  }
+}
+
 }  // namespace
 
 bool balanced_routing(const Fabric &f, const BalancedOptions &opt, DestTrees &out,
                       std::string &err) {
   const int32_t S = f.num_switches();
-  // Units: per switch, its LIDs one by one (per_lid) or all together.
-  std::vector<uint16_t> lids;
-  std::vector<int32_t> unit_start(S + 1, 0), unit_lid_start{0};
-  std::vector<int64_t> unit_weight;
-  // Per unit: its LMC offset (the load table it is balanced in) and the
-  // unit of its port's base LID (its lower offsets are the units between).
-  std::vector<int32_t> unit_table, unit_base;
-  std::vector<uint16_t> own;
-  const std::vector<int64_t> sw_weight = switch_weights(f);
-  for (int32_t d = 0; d < S; ++d) {
-    switch_lids(f, d, own);
-    if (opt.per_lid && !own.empty()) {
-      for (uint16_t lid : own) {
-        const int32_t offset = lmc_offset(f, lid);
-        unit_table.push_back(offset);
-        unit_base.push_back(static_cast<int32_t>(unit_weight.size()) - offset);
-        lids.push_back(lid);
-        unit_lid_start.push_back(static_cast<int32_t>(lids.size()));
-        unit_weight.push_back(lid_weight(f, lid));
-      }
-    } else {
-      lids.insert(lids.end(), own.begin(), own.end());
-      unit_lid_start.push_back(static_cast<int32_t>(lids.size()));
-      unit_table.push_back(0);
-      unit_base.push_back(static_cast<int32_t>(unit_weight.size()));
-      unit_weight.push_back(sw_weight[d]);  // its terminals (or 1)
-    }
-    unit_start[d + 1] = static_cast<int32_t>(unit_weight.size());
-  }
+  const Units un = routing_units(f, opt.per_lid);
   std::vector<int32_t> dests(S);
   std::iota(dests.begin(), dests.end(), 0);
   if (opt.seed) std::shuffle(dests.begin(), dests.end(), std::mt19937_64(opt.seed));
-
   const int32_t tables =
-      unit_table.empty() ? 1 : 1 + *std::max_element(unit_table.begin(), unit_table.end());
+      un.table.empty() ? 1 : 1 + *std::max_element(un.table.begin(), un.table.end());
   Balancer b(f, !opt.per_lid && opt.consistency == 0, opt.consistency, tables, opt.updown);
-  std::vector<int32_t> tree_of(unit_weight.size(), -1);
-  // The stored trees of unit u's lower LMC offsets (its siblings).
-  auto siblings = [&](int32_t u) {
-    return std::span<const int32_t>(tree_of.data() + unit_base[u], tree_of.data() + u);
-  };
-  for (int32_t d : dests) {
-    if (!b.distances(d)) {
-      err = strprintf("switch '%s' cannot reach switch '%s': the fabric is not connected",
-                      f.sw(b.unreached()).name.c_str(), f.sw(d).name.c_str());
-      return false;
-    }
-    for (int32_t u = unit_start[d]; u < unit_start[d + 1]; ++u) {
-      b.route(d, unit_table[u], siblings(u));
-      tree_of[u] = b.keep(d);
-      b.account(tree_of[u], unit_weight[u], 1, unit_table[u]);
-    }
-  }
-  for (int32_t pass = 0; pass < opt.refine; ++pass) {
-    int64_t changed = 0;
-    for (int32_t d : dests) {
-      b.distances(d);
-      for (int32_t u = unit_start[d]; u < unit_start[d + 1]; ++u) {
-        b.account(tree_of[u], unit_weight[u], -1, unit_table[u]);
-        b.route(d, unit_table[u], siblings(u));
-        if (!b.same(tree_of[u])) {
-          ++changed;
-          b.release(tree_of[u]);
-          tree_of[u] = b.keep(d);
-        }
-        b.account(tree_of[u], unit_weight[u], 1, unit_table[u]);
-      }
-    }
-    // Nothing moved: the loads are those of the pass before, and so would
-    // every further pass be.
-    if (!changed) break;
-  }
-
-  // One destination per live stored tree, its units' LIDs (in unit order:
-  // per switch, destination k is switch k); per LID then ordered by first
-  // LID (merge_identical() only sorts here: the trees are distinct).
-  const int32_t T = b.stored();
-  std::vector<int32_t> dest_of(T, -1);
-  int32_t K = 0;
-  for (int32_t u : tree_of)
-    if (dest_of[u] < 0) dest_of[u] = K++;
-  out.reset(S, K);
-  std::vector<int32_t> count(K + 1, 0);
-  for (size_t u = 0; u < tree_of.size(); ++u)
-    count[dest_of[tree_of[u]] + 1] += unit_lid_start[u + 1] - unit_lid_start[u];
-  for (int32_t k = 0; k < K; ++k) count[k + 1] += count[k];
-  out.lid_start = count;
-  out.lids.assign(lids.size(), 0);
-  for (size_t u = 0; u < tree_of.size(); ++u) {
-    const int32_t k = dest_of[tree_of[u]];
-    for (int32_t i = unit_lid_start[u]; i < unit_lid_start[u + 1]; ++i)
-      out.lids[count[k]++] = lids[i];
-  }
-  for (int32_t t = 0; t < T; ++t) {
-    if (dest_of[t] < 0) continue;
-    out.root[dest_of[t]] = b.root(t);
-    std::copy_n(b.tree(t), S, out.next.begin() + static_cast<size_t>(dest_of[t]) * S);
-  }
+  UnitRouter router(b, un);
+  if (!router.route_all(f, dests, err)) return false;
+  router.refine(dests, opt.refine);
+  // Per LID the destinations are then ordered by first LID
+  // (merge_identical() only sorts here: the trees are distinct).
+  router.emit(S, out);
   // Per switch, destination k stays switch k (LOREN's tables and the
   // per-switch callers index trees by switch); per LID, by first LID.
   if (opt.per_lid) merge_identical(out);

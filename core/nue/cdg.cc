@@ -181,11 +181,149 @@ void CompleteCdg::place(int32_t a, int32_t b, int32_t wa, int32_t wb) {
   }
 }
 
+// The two-way search of reorder(): forward from b through channels ordered
+// below a, and backward from a through channels ordered above b, one
+// channel of each in turn. Hot loop: raw pointers, so that the stores into
+// the stacks and the stamps do not force the compiler to reload the member
+// vectors, and every member inlines into reorder() (the object lives in
+// registers there).
+struct CompleteCdg::Search {
+  // How the search ended: a cycle, the forward set alone moves to the top
+  // (no edge out of it to a channel above a), the backward set alone moves
+  // to the bottom (no edge into it from a channel below b), or both sets
+  // complete (they swap places).
+  enum Outcome { kCycle, kForwardSet, kBackwardSet, kBoth };
+
+  __attribute__((always_inline))
+  Search(CompleteCdg &g, int32_t a_, int32_t b_, uint32_t ef_, uint32_t eb_)
+      : src(g.ch_.src.data()),
+        dst(g.ch_.dst.data()),
+        rev(g.ch_.rev.data()),
+        out_begin(g.ch_.out_begin.data()),
+        in_first(g.ch_.in_first.data()),
+        in_list(g.ch_.in_list.data()),
+        act(g.act_.data()),
+        in_act(g.in_act_.data()),
+        words(g.words_),
+        slot(g.slot_.data()),
+        fstack(g.stack_.data()),
+        bstack(g.bstack_.data()),
+        fvisit(g.visit_.data()),
+        bvisit(g.bvisit_.data()),
+        a(a_),
+        b(b_),
+        lower(slot[b_].ord),
+        upper(slot[a_].ord),
+        ef(ef_),
+        eb(eb_) {
+    fstack[ft++] = b;
+    slot[b].seen = ef;
+    bstack[bt++] = a;
+    slot[a].seen = eb;
+  }
+
+  // One channel of the forward (kForward) or the backward search; false on
+  // a cycle. Forward: the active out-edges of the channel in increasing
+  // order (the order of the channels), to channels below a; backward: its
+  // active in-edges in the order of the channels entering its src, from
+  // channels above b.
+  template <bool kForward>
+  __attribute__((always_inline)) bool step() {
+    int32_t *const stack = kForward ? fstack : bstack;
+    int32_t &top = kForward ? ft : bt;
+    const int32_t x = stack[--top];
+    (kForward ? fvisit[nf++] : bvisit[nb++]) = x;
+    const uint32_t mine = kForward ? ef : eb, other = kForward ? eb : ef;
+    const uint64_t *const mx = (kForward ? act : in_act) + static_cast<size_t>(x) * words;
+    const int32_t base = kForward ? out_begin[dst[x]] : 0;
+    const int32_t r = kForward ? rev[x] - base : 0;
+    const int32_t *const in = kForward ? nullptr : in_list + in_first[src[x]];
+    for (size_t w = 0; w < words; ++w) {
+      for (uint64_t m = mx[w]; m != 0; m &= m - 1) {
+        const int32_t i = static_cast<int32_t>(w * 64) + std::countr_zero(m);
+        const int32_t y =
+            kForward ? base + i + (i >= r ? 1 : 0) : in[i];  // out-edges skip the U-turn
+        if (kForward ? slot[y].ord >= upper : slot[y].ord <= lower) {
+          if (y == (kForward ? a : b)) return false;  // ord[a] == upper, ord[b] == lower
+          (kForward ? leaves_window : enters_window) = true;
+        } else if (slot[y].seen != mine) {
+          if (slot[y].seen == other) return false;
+          slot[y].seen = mine;
+          stack[top++] = y;
+        }
+      }
+    }
+    return true;
+  }
+
+  // Both searches in turn until one runs out (the other completes when its
+  // set has an edge out of the window) or they meet.
+  __attribute__((always_inline)) Outcome run() {
+    for (;;) {
+      if (ft == 0) {
+        if (!leaves_window) return kForwardSet;  // nothing after the forward set but itself
+        while (bt > 0)
+          if (!step<false>()) return kCycle;
+        return kBoth;
+      }
+      if (!step<true>()) return kCycle;
+      if (bt == 0) {
+        if (!enters_window) return kBackwardSet;  // nothing before the backward set but itself
+        while (ft > 0)
+          if (!step<true>()) return kCycle;
+        return kBoth;
+      }
+      if (!step<false>()) return kCycle;
+    }
+  }
+
+  const int32_t *const src, *const dst, *const rev, *const out_begin, *const in_first,
+                                                                          *const in_list;
+  const uint64_t *const act, *const in_act;
+  const size_t words;
+  Slot *const slot;
+  int32_t *const fstack, *const bstack, *const fvisit, *const bvisit;
+  const int32_t a, b, lower, upper;
+  const uint32_t ef, eb;                   // the stamps of the forward and backward sets
+  int32_t ft = 0, bt = 0, nf = 0, nb = 0;  // stack tops, set sizes
+  bool leaves_window = false;              // an edge from the forward set to a channel above a
+  bool enters_window = false;              // an edge into the backward set from a channel below b
+};
+
+void CompleteCdg::sorted_keys(const int32_t *set, int32_t n, std::vector<uint64_t> &keys) {
+  keys.resize(static_cast<size_t>(n));
+  uint64_t *const k = keys.data();
+  for (int32_t i = 0; i < n; ++i) k[i] = order_key(set[i]);
+  if (n > kRadixFrom) {
+    radix_sort_keys(k, n, pool_);
+    return;
+  }
+  if (n > 24) {
+    std::sort(k, k + n);
+    return;
+  }
+  for (int32_t i = 1; i < n; ++i) {  // the sets are usually tiny
+    const uint64_t x = k[i];
+    int32_t j = i;
+    for (; j > 0 && k[j - 1] > x; --j) k[j] = k[j - 1];
+    k[j] = x;
+  }
+}
+
+void CompleteCdg::swap_sets(int32_t nf, int32_t nb) {
+  sorted_keys(visit_.data(), nf, fwd_);
+  sorted_keys(bvisit_.data(), nb, bwd_);
+  pool_.resize(fwd_.size() + bwd_.size());
+  std::merge(bwd_.begin(), bwd_.end(), fwd_.begin(), fwd_.end(), pool_.begin());
+  size_t i = 0;
+  for (uint64_t k : bwd_) slot_[key_channel(k)].ord = key_order(pool_[i++]);
+  for (uint64_t k : fwd_) slot_[key_channel(k)].ord = key_order(pool_[i++]);
+}
+
 bool CompleteCdg::reorder(int32_t a, int32_t b) {
   if (ord_high_ > std::numeric_limits<int32_t>::max() - 2 * num_channels() ||
       ord_low_ < std::numeric_limits<int32_t>::min() + 2 * num_channels())
     renumber();
-  const int32_t lower = slot_[b].ord, upper = slot_[a].ord;
   // Two-way search: forward from b through channels ordered below a, and
   // backward from a through channels ordered above b, one channel of each in
   // turn. Meeting a (forward), b (backward) or the other search's set is a
@@ -199,134 +337,26 @@ bool CompleteCdg::reorder(int32_t a, int32_t b) {
   const uint32_t ef = epoch_;
   next_epoch();
   const uint32_t eb = epoch_;
-  // Hot loop: raw pointers, so that the stores into the stacks and the
-  // stamps do not force the compiler to reload the member vectors.
-  const int32_t *const src = ch_.src.data();
-  const int32_t *const dst = ch_.dst.data();
-  const int32_t *const rev = ch_.rev.data();
-  const int32_t *const out_begin = ch_.out_begin.data();
-  const int32_t *const in_first = ch_.in_first.data();
-  const int32_t *const in_list = ch_.in_list.data();
-  const uint64_t *const act = act_.data();
-  const uint64_t *const in_act = in_act_.data();
-  const size_t words = words_;
-  Slot *const slot = slot_.data();
-  int32_t *const fstack = stack_.data();
-  int32_t *const bstack = bstack_.data();
-  int32_t *const fvisit = visit_.data();
-  int32_t *const bvisit = bvisit_.data();
-  int32_t ft = 0, bt = 0, nf = 0, nb = 0;
-  fstack[ft++] = b;
-  slot[b].seen = ef;
-  bstack[bt++] = a;
-  slot[a].seen = eb;
-  bool leaves_window = false;  // an edge from the forward set to a channel above a
-  bool enters_window = false;  // an edge into the backward set from a channel below b
-  // One channel of each search; false on a cycle.
-  auto forward = [&]() __attribute__((always_inline)) {
-    const int32_t x = fstack[--ft];
-    fvisit[nf++] = x;
-    const int32_t base = out_begin[dst[x]], r = rev[x] - base;
-    const uint64_t *const mx = act + static_cast<size_t>(x) * words;
-    // Active out-edges in increasing order (the order of the channels).
-    for (size_t w = 0; w < words; ++w) {
-      for (uint64_t m = mx[w]; m != 0; m &= m - 1) {
-        const int32_t i = static_cast<int32_t>(w * 64) + std::countr_zero(m);
-        const int32_t y = base + i + (i >= r ? 1 : 0);  // out-edge i skips the U-turn
-        if (slot[y].ord >= upper) {
-          if (y == a) return false;  // ord[a] == upper
-          leaves_window = true;
-        } else if (slot[y].seen != ef) {
-          if (slot[y].seen == eb) return false;
-          slot[y].seen = ef;
-          fstack[ft++] = y;
-        }
-      }
-    }
-    return true;
-  };
-  auto backward = [&]() __attribute__((always_inline)) {
-    const int32_t x = bstack[--bt];
-    bvisit[nb++] = x;
-    const int32_t *const in = in_list + in_first[src[x]];
-    const uint64_t *const mx = in_act + static_cast<size_t>(x) * words;
-    // Active in-edges in the order of the channels entering src(x).
-    for (size_t w = 0; w < words; ++w) {
-      for (uint64_t m = mx[w]; m != 0; m &= m - 1) {
-        const int32_t p = in[w * 64 + static_cast<size_t>(std::countr_zero(m))];
-        if (slot[p].ord <= lower) {
-          if (p == b) return false;  // ord[b] == lower
-          enters_window = true;
-        } else if (slot[p].seen != eb) {
-          if (slot[p].seen == ef) return false;
-          slot[p].seen = eb;
-          bstack[bt++] = p;
-        }
-      }
-    }
-    return true;
-  };
-  auto cycle = [&]() {
-    stats_.dfs_visits += nf + nb;
-    return false;
-  };
-  // The sets are sorted by position as packed keys (position, channel): one
-  // integer comparison instead of two indirect loads per step.
-  auto sorted_keys = [&](const int32_t *set, int32_t n, std::vector<uint64_t> &keys) {
-    keys.resize(static_cast<size_t>(n));
-    uint64_t *const k = keys.data();
-    for (int32_t i = 0; i < n; ++i) k[i] = order_key(set[i]);
-    if (n > kRadixFrom) {
-      radix_sort_keys(k, n, pool_);
-      return;
-    }
-    if (n > 24) {
-      std::sort(k, k + n);
-      return;
-    }
-    for (int32_t i = 1; i < n; ++i) {  // the sets are usually tiny
-      const uint64_t x = k[i];
-      int32_t j = i;
-      for (; j > 0 && k[j - 1] > x; --j) k[j] = k[j - 1];
-      k[j] = x;
-    }
-  };
-  for (;;) {
-    if (ft == 0) {
-      if (!leaves_window) {  // nothing after the forward set but itself
-        stats_.dfs_visits += nf + nb;
-        sorted_keys(fvisit, nf, fwd_);
-        for (uint64_t k : fwd_) slot_[key_channel(k)].ord = ord_high_++;
-        return true;
-      }
-      while (bt > 0)
-        if (!backward()) return cycle();
+  Search s(*this, a, b, ef, eb);
+  const Search::Outcome outcome = s.run();
+  stats_.dfs_visits += s.nf + s.nb;
+  switch (outcome) {
+    case Search::kCycle:
+      return false;
+    case Search::kForwardSet:
+      sorted_keys(visit_.data(), s.nf, fwd_);
+      for (uint64_t k : fwd_) slot_[key_channel(k)].ord = ord_high_++;
+      return true;
+    case Search::kBackwardSet:
+      sorted_keys(bvisit_.data(), s.nb, bwd_);
+      for (size_t i = bwd_.size(); i-- > 0;) slot_[key_channel(bwd_[i])].ord = ord_low_--;
+      return true;
+    case Search::kBoth:
       break;
-    }
-    if (!forward()) return cycle();
-    if (bt == 0) {
-      if (!enters_window) {  // nothing before the backward set but itself
-        stats_.dfs_visits += nf + nb;
-        sorted_keys(bvisit, nb, bwd_);
-        for (size_t i = bwd_.size(); i-- > 0;) slot_[key_channel(bwd_[i])].ord = ord_low_--;
-        return true;
-      }
-      while (ft > 0)
-        if (!forward()) return cycle();
-      break;
-    }
-    if (!backward()) return cycle();
   }
-  stats_.dfs_visits += nf + nb;
   // Everything that reaches a now goes before everything reachable from b,
   // reusing the positions the two sets held.
-  sorted_keys(fvisit, nf, fwd_);
-  sorted_keys(bvisit, nb, bwd_);
-  pool_.resize(fwd_.size() + bwd_.size());
-  std::merge(bwd_.begin(), bwd_.end(), fwd_.begin(), fwd_.end(), pool_.begin());
-  size_t i = 0;
-  for (uint64_t k : bwd_) slot_[key_channel(k)].ord = key_order(pool_[i++]);
-  for (uint64_t k : fwd_) slot_[key_channel(k)].ord = key_order(pool_[i++]);
+  swap_sets(s.nf, s.nb);
   return true;
 }
 

@@ -143,6 +143,14 @@ class CompleteCdg {
   // reachable from b (cycle); else reorders the affected window and returns true.
   bool use_unused(int32_t a, int32_t b, int32_t e, bool block_on_cycle);
   bool reorder(int32_t a, int32_t b);
+  // reorder()'s two-way search (cdg.cc).
+  struct Search;
+  // The packed keys (order_key()) of the channels set[0 .. n) into keys, sorted.
+  void sorted_keys(const int32_t *set, int32_t n, std::vector<uint64_t> &keys);
+  // reorder() when both searches completed: the backward set (visited
+  // channels bvisit_[0 .. nb)) takes the lowest of the positions the two sets
+  // held, the forward set (visit_[0 .. nf)) the rest, each in its own order.
+  void swap_sets(int32_t nf, int32_t nb);
   // Is `to` reachable from `from` over used (not tentative) edges?
   bool used_path(int32_t from, int32_t to);
   // The order compacted to 0 .. C - 1 (before the free ends run out).

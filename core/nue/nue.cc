@@ -241,89 +241,99 @@ class Router {
   // exceeds the score of an earlier finished attempt before its own score is
   // taken (it would lose against that one), or an earlier attempt was kept
   // with an imbalance that ends the retries (it would not have run).
-  void route_single_layer() {
+  // One order attempt of route_single_layer(): its abort signal, outcome
+  // and tables; finished: done or skipped (ran: not skipped).
+  struct Attempt {
+    AbortSignal abort;
+    LayerOutcome outcome;
+    std::vector<uint8_t> columns;
+    bool finished = false, ran = false;
+  };
+
+  // Attempt number attempt of route_single_layer() on worker w's router
+  // (mu guards the progress callback); table_bytes: the size of its tables.
+  void run_attempt(int w, int attempt, Attempt &a, size_t table_bytes, std::mutex &mu) {
     const std::span<const int32_t> grouped(by_layer_);
+    const int64_t total = static_cast<int64_t>(grouped.size());
+    a.ran = true;
+    // Attempt 0 balances inside each LID's run (CdgDijkstra::set_balance);
+    // attempt 1 routes the same order without it: where the balanced
+    // choices fill the CDG with dependencies that block later
+    // destinations (fat trees with failed links on one VL), the plain
+    // greedy may do better. Attempt 2 tries another order, also plain.
+    std::vector<int32_t> order;
+    attempt_order(ports_, grouped, attempt == 0 ? 0 : attempt - 1,
+                  static_cast<uint64_t>(opt_.seed) * 64, order);
+    LayerRouter &router = *routers_[w];
+    router.set_balance(attempt == 0 ? w0_ : 0);
+    if (opt_.progress)
+      router.set_progress([this, total, &mu](int64_t done) {
+        const std::lock_guard<std::mutex> lock(mu);
+        opt_.progress(done, total);
+      });
+    std::vector<int64_t> weight = weight_;
+    a.columns.assign(table_bytes, 0);
+    a.outcome = router.route(ports_, order, column_of_, weight, a.columns, a.abort, w0_);
+    router.set_progress({});
+  }
+
+  // The sequential decisions of route_single_layer() over the finished
+  // prefix of the attempts (under its mutex). Invariant: attempts [0,
+  // decided) are decided; best is the kept one among them (smallest largest
+  // channel weight, then fewest escape fallbacks, the earlier one on ties);
+  // stop: an attempt ended the retries.
+  void decide(std::vector<Attempt> &at, int &decided, int &best, bool &stop) {
+    while (!stop && decided < kOrderAttempts && at[decided].finished) {
+      Attempt &a = at[decided];
+      const int k = decided++;
+      const LayerOutcome &o = a.outcome;
+      // Work is counted here, in attempt order up to the one that ends
+      // the retries, as a sequential run would: attempts that ran side by
+      // side after it are not counted, so the counters do not depend on
+      // the threads' timing (except for an attempt aborted as a loser,
+      // which may have got further before its abort).
+      if (a.ran) count_work(o);
+      const bool wins =
+          a.ran && !o.aborted &&
+          (best < 0 || o.score < at[best].outcome.score ||
+           (o.score == at[best].outcome.score && o.fallbacks < at[best].outcome.fallbacks));
+      if (!wins) {
+        std::vector<uint8_t>().swap(a.columns);
+        continue;
+      }
+      if (best >= 0) std::vector<uint8_t>().swap(at[best].columns);
+      best = k;
+      if (o.imbalance <= kRetryImbalance) {
+        stop = true;
+        for (int j = k + 1; j < kOrderAttempts; ++j)
+          at[j].abort.cancel.store(true, std::memory_order_relaxed);
+      }
+    }
+  }
+
+  void route_single_layer() {
     const int workers = worker_count(opt_.threads, kOrderAttempts);
     for (int w = 1; w < workers; ++w) {  // one router (and CDG) per worker
       routers_.push_back(std::make_unique<LayerRouter>(f_));
       routers_.back()->set_layer_from(*routers_[0]);
     }
-    struct Attempt {
-      AbortSignal abort;
-      LayerOutcome outcome;
-      std::vector<uint8_t> columns;
-      bool finished = false, ran = false;
-    };
     std::vector<Attempt> at(kOrderAttempts);
     const size_t table_bytes = out_.out_port.size();
     std::vector<uint8_t>().swap(out_.out_port);  // the kept attempt's tables replace it
     std::mutex mu;
     int decided = 0, best = -1;
     bool stop = false;
-    // Under mu: the sequential decisions over the finished prefix. Invariant:
-    // attempts [0, decided) are decided; best is the kept one among them
-    // (smallest largest channel weight, then fewest escape fallbacks, the
-    // earlier one on ties); stop: an attempt ended the retries.
-    const auto decide = [&] {
-      while (!stop && decided < kOrderAttempts && at[decided].finished) {
-        Attempt &a = at[decided];
-        const int k = decided++;
-        const LayerOutcome &o = a.outcome;
-        // Work is counted here, in attempt order up to the one that ends
-        // the retries, as a sequential run would: attempts that ran side by
-        // side after it are not counted, so the counters do not depend on
-        // the threads' timing (except for an attempt aborted as a loser,
-        // which may have got further before its abort).
-        if (a.ran) count_work(o);
-        const bool wins =
-            a.ran && !o.aborted &&
-            (best < 0 || o.score < at[best].outcome.score ||
-             (o.score == at[best].outcome.score && o.fallbacks < at[best].outcome.fallbacks));
-        if (!wins) {
-          std::vector<uint8_t>().swap(a.columns);
-          continue;
-        }
-        if (best >= 0) std::vector<uint8_t>().swap(at[best].columns);
-        best = k;
-        if (o.imbalance <= kRetryImbalance) {
-          stop = true;
-          for (int j = k + 1; j < kOrderAttempts; ++j)
-            at[j].abort.cancel.store(true, std::memory_order_relaxed);
-        }
-      }
-    };
-    const int64_t total = static_cast<int64_t>(grouped.size());
     parallel_for(workers, kOrderAttempts, 1, [&](int w, int attempt) {
       Attempt &a = at[attempt];
-      if (!a.abort.cancel.load(std::memory_order_relaxed)) {
-        a.ran = true;
-        // Attempt 0 balances inside each LID's run (CdgDijkstra::set_balance);
-        // attempt 1 routes the same order without it: where the balanced
-        // choices fill the CDG with dependencies that block later
-        // destinations (fat trees with failed links on one VL), the plain
-        // greedy may do better. Attempt 2 tries another order, also plain.
-        std::vector<int32_t> order;
-        attempt_order(ports_, grouped, attempt == 0 ? 0 : attempt - 1,
-                      static_cast<uint64_t>(opt_.seed) * 64, order);
-        LayerRouter &router = *routers_[w];
-        router.set_balance(attempt == 0 ? w0_ : 0);
-        if (opt_.progress)
-          router.set_progress([this, total, &mu](int64_t done) {
-            const std::lock_guard<std::mutex> lock(mu);
-            opt_.progress(done, total);
-          });
-        std::vector<int64_t> weight = weight_;
-        a.columns.assign(table_bytes, 0);
-        a.outcome = router.route(ports_, order, column_of_, weight, a.columns, a.abort, w0_);
-        router.set_progress({});
-      }
+      if (!a.abort.cancel.load(std::memory_order_relaxed))
+        run_attempt(w, attempt, a, table_bytes, mu);
       const std::lock_guard<std::mutex> lock(mu);
       a.finished = true;
       if (a.ran && !a.outcome.aborted)  // later attempts above this score lose
         for (int j = attempt + 1; j < kOrderAttempts; ++j)
           if (at[j].abort.above.load(std::memory_order_relaxed) > a.outcome.score)
             at[j].abort.above.store(a.outcome.score, std::memory_order_relaxed);
-      decide();
+      decide(at, decided, best, stop);
     });
     outcome_[0] = std::move(at[best].outcome);
     out_.out_port.swap(at[best].columns);
@@ -336,7 +346,7 @@ class Router {
   // fabric's traffic grow evenly.
   void route_interleaved() {
     std::vector<std::vector<int32_t>> layer_order(layers_);
-    std::vector<size_t> next(layers_, 0), cas(layers_, 0);
+    std::vector<size_t> cas(layers_, 0);
     for (int layer = 0; layer < layers_; ++layer) {
       const std::span<const int32_t> grouped(by_layer_.data() + layer_begin_[layer],
                                              layer_begin_[layer + 1] - layer_begin_[layer]);
@@ -344,61 +354,54 @@ class Router {
                     layer_order[layer]);
       for (int32_t pi : layer_order[layer]) cas[layer] += ports_[pi].is_switch ? 0 : 1;
     }
-    // A switch's own LIDs take the tree of the base LID of a CA/router port
-    // on the same switch in the same layer (its donor) instead of a
-    // Dijkstra run of their own: the same channels up to the switch, so the
-    // same dependencies, already in the layer's CDG, and the same SL (the
-    // layer). They come after every CA/router LID and carry management
-    // traffic only (no weight update follows them): one run fewer per
-    // switch (10x10x10 torus, 4 HCAs: 1,000 of 5,000 runs).
-    std::vector<int32_t> donor(ports_.size(), -1);
-    {
-      std::vector<int32_t> own(num_sw_, -1);
-      for (size_t pi = 0; pi < ports_.size(); ++pi)
-        if (ports_[pi].is_switch) own[ports_[pi].sw] = static_cast<int32_t>(pi);
-      for (size_t pj = 0; pj < ports_.size(); ++pj) {
-        const int32_t pi = ports_[pj].is_switch ? -1 : own[ports_[pj].sw];
-        if (pi >= 0 && donor[pi] < 0 && layer_of_[pj] == layer_of_[pi])
-          donor[pi] = static_cast<int32_t>(pj);
-      }
-    }
+    const std::vector<int32_t> donor = donors();
     // Lines 6-7 (a new CDG with the escape paths) for every layer at once.
     parallel_for(worker_count(opt_.threads, layers_), layers_, 1,
                  [&](int, int layer) { routers_[layer]->begin(weight_, outcome_[layer]); });
-    // The order of the LIDs (one pick per LID): two rounds, the CA/router
-    // ports of all layers, then the switch LIDs (each layer's order lists
-    // its CA/router ports first).
-    std::vector<Pick> picks;
-    picks.reserve(out_.column_lid.size());
-    for (int round = 0; round < 2; ++round) {
-      const auto stop = [&](int layer) {
-        return round == 0 ? cas[layer] : layer_order[layer].size();
-      };
-      // Invariant: layer i has routed the first next[i] ports of its order,
-      // and the next port always comes from the layer that has routed the
-      // smallest fraction next[i] / |order of i| among those with ports
-      // left in this round (the lowest layer on ties), so the layers
-      // progress in proportion to their sizes. The loop ends when no layer
-      // has ports left in this round.
-      for (;;) {
-        int pick = -1;
-        double pick_done = 2.0;
-        for (int layer = 0; layer < layers_; ++layer) {
-          if (next[layer] >= stop(layer)) continue;
-          const double done =
-              static_cast<double>(next[layer]) / static_cast<double>(layer_order[layer].size());
-          if (done < pick_done) {
-            pick_done = done;
-            pick = layer;
-          }
-        }
-        if (pick < 0) break;
-        const int32_t pi = layer_order[pick][next[pick]++];
-        if (donor[pi] >= 0) continue;
-        for (int i = 0; i < ports_[pi].num_lids; ++i) picks.push_back({pick, pi, i});
-      }
+    route_waves(interleave(layer_order, cas, donor));
+    copy_donor_trees(donor);
+    // The progress line counted the routed ports only.
+    if (opt_.progress)
+      opt_.progress(static_cast<int64_t>(ports_.size()), static_cast<int64_t>(ports_.size()));
+    for (int layer = 0; layer < layers_; ++layer) {
+      routers_[layer]->end(outcome_[layer]);
+      count_work(outcome_[layer]);
     }
-    route_waves(picks);
+  }
+
+  // A switch's own LIDs take the tree of the base LID of a CA/router port
+  // on the same switch in the same layer (its donor) instead of a
+  // Dijkstra run of their own: the same channels up to the switch, so the
+  // same dependencies, already in the layer's CDG, and the same SL (the
+  // layer). They come after every CA/router LID and carry management
+  // traffic only (no weight update follows them): one run fewer per
+  // switch (10x10x10 torus, 4 HCAs: 1,000 of 5,000 runs). Per port: its
+  // donor port, -1 for none.
+  std::vector<int32_t> donors() const {
+    std::vector<int32_t> donor(ports_.size(), -1);
+    std::vector<int32_t> own(num_sw_, -1);
+    for (size_t pi = 0; pi < ports_.size(); ++pi)
+      if (ports_[pi].is_switch) own[ports_[pi].sw] = static_cast<int32_t>(pi);
+    for (size_t pj = 0; pj < ports_.size(); ++pj) {
+      const int32_t pi = ports_[pj].is_switch ? -1 : own[ports_[pj].sw];
+      if (pi >= 0 && donor[pi] < 0 && layer_of_[pj] == layer_of_[pi])
+        donor[pi] = static_cast<int32_t>(pj);
+    }
+    return donor;
+  }
+
+  struct Pick;
+  // The order of the LIDs (one pick per LID) of route_interleaved(): two
+  // rounds, the CA/router ports of all layers (the first cas[layer] of
+  // each layer's order), then the switch LIDs; ports with a donor are
+  // left out.
+  std::vector<Pick> interleave(const std::vector<std::vector<int32_t>> &layer_order,
+                               const std::vector<size_t> &cas,
+                               const std::vector<int32_t> &donor) const;
+
+  // The columns of the ports with a donor: the donor's, ending at their own
+  // port, with the donor's escape fallbacks.
+  void copy_donor_trees(const std::vector<int32_t> &donor) {
     for (size_t pi = 0; pi < ports_.size(); ++pi) {
       if (donor[pi] < 0) continue;
       const DestinationPort &p = ports_[pi], &d = ports_[donor[pi]];
@@ -417,13 +420,6 @@ class Router {
           o.fallback_lids.push_back(static_cast<uint16_t>(p.lid + i));
         }
       }
-    }
-    // The progress line counted the routed ports only.
-    if (opt_.progress)
-      opt_.progress(static_cast<int64_t>(ports_.size()), static_cast<int64_t>(ports_.size()));
-    for (int layer = 0; layer < layers_; ++layer) {
-      routers_[layer]->end(outcome_[layer]);
-      count_work(outcome_[layer]);
     }
   }
 
@@ -575,6 +571,43 @@ class Router {
   std::vector<std::unique_ptr<LayerRouter>> routers_;
   std::vector<LayerOutcome> outcome_;  // per layer
 };
+
+std::vector<Router::Pick> Router::interleave(const std::vector<std::vector<int32_t>> &layer_order,
+                                             const std::vector<size_t> &cas,
+                                             const std::vector<int32_t> &donor) const {
+  std::vector<Pick> picks;
+  picks.reserve(out_.column_lid.size());
+  std::vector<size_t> next(layers_, 0);
+  for (int round = 0; round < 2; ++round) {
+    const auto stop = [&](int layer) {
+      return round == 0 ? cas[layer] : layer_order[layer].size();
+    };
+    // Invariant: layer i has routed the first next[i] ports of its order,
+    // and the next port always comes from the layer that has routed the
+    // smallest fraction next[i] / |order of i| among those with ports
+    // left in this round (the lowest layer on ties), so the layers
+    // progress in proportion to their sizes. The loop ends when no layer
+    // has ports left in this round.
+    for (;;) {
+      int pick = -1;
+      double pick_done = 2.0;
+      for (int layer = 0; layer < layers_; ++layer) {
+        if (next[layer] >= stop(layer)) continue;
+        const double done =
+            static_cast<double>(next[layer]) / static_cast<double>(layer_order[layer].size());
+        if (done < pick_done) {
+          pick_done = done;
+          pick = layer;
+        }
+      }
+      if (pick < 0) break;
+      const int32_t pi = layer_order[pick][next[pick]++];
+      if (donor[pi] >= 0) continue;
+      for (int i = 0; i < ports_[pi].num_lids; ++i) picks.push_back({pick, pi, i});
+    }
+  }
+  return picks;
+}
 
 }  // namespace
 

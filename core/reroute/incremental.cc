@@ -102,6 +102,49 @@ class Incremental {
   // A path that fits nowhere puts d into failed_ (st_.why: the first such
   // path) and the round goes on.
   void changed_paths(uint16_t d);
+  // The previous SL of the path from switch s to LID d when d survives, else -1.
+  int previous_sl(int32_t s, uint16_t d) const { return alive_[d] ? prev_sl(s, d) : -1; }
+  // changed_paths() of a LID with every path intact: the previous SLs.
+  void keep_previous_sls(uint16_t d);
+  // len_: hops to d (switch t) of every switch on an intact route, -1 for the others.
+  void route_lengths(int32_t t, uint16_t d);
+  // The path of s (route already in out_) with its previous SL old, or the
+  // first SL that fits (old < 0); -1 when none fits (all undone).
+  int place(int32_t s, uint16_t d, int old);
+  // The SLs of the intact routes to d: previous ones, new pairs the first that fits.
+  void intact_path_sls(uint16_t d);
+  // Broken switches in order of distance to d on the new fabric, each
+  // towards a neighbour routed before it; those that fit nowhere wait and
+  // try again once the others are routed (more neighbours to go through),
+  // until a retry routes none of them.
+  void route_broken(uint16_t d);
+  // Routes broken switch x to d through a neighbour already routed (len_),
+  // its previous SL or (any_sl) the first that fits; false (out port: the
+  // fresh one) when none fits.
+  bool route_switch(int32_t x, uint16_t d, bool any_sl);
+  // cand_: x's channels to switches already routed, shortest first, the fresh one first among
+  // equals.
+  void next_hop_candidates(int32_t x, uint16_t d);
+  // Commits x's path to d over channel c with SL sl (len_, path SL, sl_mask_); true.
+  bool take_next_hop(int32_t x, uint16_t d, int32_t c, int sl);
+  // route_switch() of pending_ until a round routes none; drops those routed.
+  void retry_pending(uint16_t d, bool any_sl);
+  // run()'s phases. The previous tables per switch, the entry index and
+  // alive_; returns the number of entries.
+  size_t index_previous();
+  // out_ reset with the previous SL2VL of every switch that was there and
+  // the fresh terminal VLs.
+  void start_sl2vl();
+  // Sizes (and clears) the per-entry, per-junction and per-switch state.
+  void size_state(size_t entries);
+  // Pass 1 over every LID; false (st_.why) when the intact paths have a credit loop.
+  bool pass1();
+  // Pass 2 in rounds of kRounds at most; false (st_.why) when paths still fail.
+  bool pass2();
+  // Every terminal port of a switch takes the SL2VL entries of port 0.
+  void first_hop_vls();
+  // The mask of VLs the frozen entries use.
+  uint32_t used_vls() const;
   // Relaxed with drop_stale_: x's path to d just took another SL; its
   // traffic on the previous SL sl (stale) is walked on the new route through
   // the turns sl's paths use (their dependencies added, logged) up to the
@@ -320,6 +363,39 @@ bool Incremental::link_next(unsigned in, int32_t c, uint16_t d, int sl, size_t e
   return from < 0 || link(from, node(f_.peer(z, q).id, out_.vl(z, zin, q, usl)));
 }
 
+// The VLs extend() tries on an entry now at VL now (used: a path takes it;
+// prev_vl: the VL the packet arrives on, -1 on a first hop), in order,
+// into cand (2 * kNumSls + 2 at least; repeats and VLs >= vls possible);
+// returns their number.
+// Candidates. A used entry: its VL, then retuned (retune()): sunk to the
+// VL the packet arrives on or below when it climbs (the previous tables'
+// paths never climb a VL -- ACRO, DL and LOREN labels descend, Nue's VL is
+// constant -- so dependencies that do not climb can close a cycle only
+// inside one VL), then lifted, then the other lower VLs. A free entry:
+// its previous value, the VL the packet arrives on, higher, then lower
+// VLs (on the 6x6x6 fail-in-place series with keiro-dl at 8 VLs this
+// keeps a few more SLs than trying lower VLs first); on a first hop from
+// VL 0 up.
+int candidate_vls(bool used, int now, int prev_vl, int vls, int *cand) {
+  int n = 0;
+  cand[n++] = now;
+  if (used) {
+    // Sinking to the arriving VL (or below) first when the entry climbs,
+    // then lifting, then the other lower VLs.
+    if (prev_vl >= 0 && prev_vl < now)
+      for (int w = prev_vl; w >= 0; --w) cand[n++] = w;
+    for (int w = now + 1; w < vls; ++w) cand[n++] = w;
+    for (int w = now - 1; w >= 0; --w) cand[n++] = w;
+  } else if (prev_vl >= 0) {
+    cand[n++] = prev_vl;
+    for (int w = prev_vl + 1; w < vls; ++w) cand[n++] = w;
+    for (int w = prev_vl - 1; w >= 0; --w) cand[n++] = w;
+  } else {
+    for (int w = 0; w < vls; ++w) cand[n++] = w;
+  }
+  return n;
+}
+
 bool Incremental::extend(int32_t x, unsigned in, size_t prev_e, unsigned prev_in, uint16_t d,
                          int sl, int depth) {
   const int32_t t = f_.lid_switch(d);
@@ -342,33 +418,10 @@ bool Incremental::extend(int32_t x, unsigned in, size_t prev_e, unsigned prev_in
                                           f_.channel(cin).src_port, usl));
   };
   const int prev_vl = arriving();
-  // Candidates. A used entry: its VL, then retuned (retune()): sunk to the
-  // VL the packet arrives on or below when it climbs (the previous tables'
-  // paths never climb a VL -- ACRO, DL and LOREN labels descend, Nue's VL is
-  // constant -- so dependencies that do not climb can close a cycle only
-  // inside one VL), then lifted, then the other lower VLs. A free entry:
-  // its previous value, the VL the packet arrives on, higher, then lower
-  // VLs (on the 6x6x6 fail-in-place series with keiro-dl at 8 VLs this
-  // keeps a few more SLs than trying lower VLs first); on a first hop from
-  // VL 0 up.
   const bool used = frozen_[e];
   if (used && now == kDropVl) return false;  // stale traffic of its SL is dropped here
-  int cand[2 * kNumSls + 2], n = 0;
-  cand[n++] = now;
-  if (used) {
-    // Sinking to the arriving VL (or below) first when the entry climbs,
-    // then lifting, then the other lower VLs.
-    if (prev_vl >= 0 && prev_vl < now)
-      for (int w = prev_vl; w >= 0; --w) cand[n++] = w;
-    for (int w = now + 1; w < vls_; ++w) cand[n++] = w;
-    for (int w = now - 1; w >= 0; --w) cand[n++] = w;
-  } else if (prev_vl >= 0) {
-    cand[n++] = prev_vl;
-    for (int w = prev_vl + 1; w < vls_; ++w) cand[n++] = w;
-    for (int w = prev_vl - 1; w >= 0; --w) cand[n++] = w;
-  } else {
-    for (int w = 0; w < vls_; ++w) cand[n++] = w;
-  }
+  int cand[2 * kNumSls + 2];
+  const int n = candidate_vls(used, now, prev_vl, vls_, cand);
   uint32_t tried = 0;
   for (int i = 0; i < n; ++i) {
     const int w = cand[i];
@@ -485,27 +538,19 @@ bool Incremental::add_path(int32_t s, uint16_t d, int sl) {
   return true;
 }
 
-void Incremental::changed_paths(uint16_t d) {
-  const int32_t S = f_.num_switches();
+void Incremental::keep_previous_sls(uint16_t d) {
   const int32_t t = f_.lid_switch(d);
-  auto previous_sl = [&](int32_t s) { return alive_[d] ? prev_sl(s, d) : -1; };
-  // Most LIDs keep every path (pass 1 found them so): their SLs, and
-  // nothing else to do.
-  if (!touched_[d]) {
-    for (int32_t s = 0; s < S; ++s) {
-      const int old = previous_sl(s);
-      out_.set_path_sl(s, d, static_cast<uint8_t>(old >= 0 ? old : 0));
-      if (s != t) sl_mask_ |= 1u << old;
-    }
-    return;
+  for (int32_t s = 0; s < f_.num_switches(); ++s) {
+    const int old = previous_sl(s, d);
+    out_.set_path_sl(s, d, static_cast<uint8_t>(old >= 0 ? old : 0));
+    if (s != t) sl_mask_ |= 1u << old;
   }
-  column(d, false);
-  ++stamp_;
-  intact_paths(d, false);
-  // len_: hops of the route to d of every switch routed so far (-1: not yet).
+}
+
+void Incremental::route_lengths(int32_t t, uint16_t d) {
   std::fill(len_.begin(), len_.end(), -1);
   len_[t] = 0;
-  for (int32_t s0 = 0; s0 < S; ++s0) {
+  for (int32_t s0 = 0; s0 < f_.num_switches(); ++s0) {
     if (good_[s0] != 1 || len_[s0] >= 0) continue;
     walk_.clear();
     int32_t x = s0;
@@ -516,15 +561,19 @@ void Incremental::changed_paths(uint16_t d) {
     int32_t hops = len_[x];
     for (auto it = walk_.rbegin(); it != walk_.rend(); ++it) len_[*it] = ++hops;
   }
-  // The path of s (route already in out_) with its previous SL, or the first SL that fits.
-  auto place = [&](int32_t s, int old) {
-    if (old >= 0) return add_path(s, d, old) ? old : -1;
-    for (int k = 0; k < sls_; ++k)
-      if (add_path(s, d, k)) return k;
-    return -1;
-  };
-  for (int32_t s = 0; s < S; ++s) {
-    const int old = previous_sl(s);
+}
+
+int Incremental::place(int32_t s, uint16_t d, int old) {
+  if (old >= 0) return add_path(s, d, old) ? old : -1;
+  for (int k = 0; k < sls_; ++k)
+    if (add_path(s, d, k)) return k;
+  return -1;
+}
+
+void Incremental::intact_path_sls(uint16_t d) {
+  const int32_t t = f_.lid_switch(d);
+  for (int32_t s = 0; s < f_.num_switches(); ++s) {
+    const int old = previous_sl(s, d);
     if (s == t) {
       out_.set_path_sl(s, d, static_cast<uint8_t>(old >= 0 ? old : 0));
       continue;
@@ -534,7 +583,7 @@ void Incremental::changed_paths(uint16_t d) {
     if (old < 0) {  // a new pair on an intact route
       ++st_.changed_paths;
       ++st_.new_pairs;
-      sl = place(s, -1);
+      sl = place(s, d, -1);
       if (sl < 0) {
         if (failed_.empty())
           fail(strprintf("the path from %s to LID %u fits none of the %d SLs",
@@ -546,84 +595,91 @@ void Incremental::changed_paths(uint16_t d) {
     out_.set_path_sl(s, d, static_cast<uint8_t>(sl));
     sl_mask_ |= 1u << sl;
   }
-  // Broken switches in order of distance to d on the new fabric, each
-  // towards a neighbour routed before it; those that fit nowhere wait and
-  // try again once the others are routed (more neighbours to go through),
-  // until a retry routes none of them.
-  auto route_switch = [&](int32_t x, bool any_sl) {
-    const int old = any_sl ? -1 : previous_sl(x);
-    const uint8_t fresh_port = fresh_.out_port(x, d);
-    cand_.clear();
-    for (int32_t c = f_.out_begin(x); c < f_.out_end(x); ++c) {
-      const int32_t y = f_.channel(c).dst;
-      if (len_[y] < 0) continue;
-      const bool is_fresh = f_.channel(c).src_port == fresh_port;
-      cand_.emplace_back(2 * len_[y] + (is_fresh ? 0 : 1), c);
+}
+
+void Incremental::next_hop_candidates(int32_t x, uint16_t d) {
+  const uint8_t fresh_port = fresh_.out_port(x, d);
+  cand_.clear();
+  for (int32_t c = f_.out_begin(x); c < f_.out_end(x); ++c) {
+    const int32_t y = f_.channel(c).dst;
+    if (len_[y] < 0) continue;
+    const bool is_fresh = f_.channel(c).src_port == fresh_port;
+    cand_.emplace_back(2 * len_[y] + (is_fresh ? 0 : 1), c);
+  }
+  std::sort(cand_.begin(), cand_.end());
+}
+
+bool Incremental::take_next_hop(int32_t x, uint16_t d, int32_t c, int sl) {
+  len_[x] = len_[f_.channel(c).dst] + 1;
+  out_.set_path_sl(x, d, static_cast<uint8_t>(sl));
+  sl_mask_ |= 1u << sl;
+  return true;
+}
+
+bool Incremental::route_switch(int32_t x, uint16_t d, bool any_sl) {
+  const int old = any_sl ? -1 : previous_sl(x, d);
+  next_hop_candidates(x, d);
+  // Relaxed: the SL it had before, whose stale traffic guard_stale() stops.
+  const int stale = any_sl && drop_stale_ ? previous_sl(x, d) : -1;
+  int32_t unsafe = -1;  // the first next hop that fits but lets stale traffic close a cycle
+  for (const auto &[rank, c] : cand_) {
+    out_.set_out_port(x, d, f_.channel(c).src_port);
+    const int64_t deps = st_.new_dependencies;
+    const int sl = place(x, d, old);
+    if (sl < 0) continue;
+    if (stale >= 0 && sl != stale) {
+      const int g = guard_stale(x, d, stale);
+      if (g == kStaleUnsafe) {
+        undo_to(Mark{});  // the path and its guard
+        st_.new_dependencies = deps;
+        if (unsafe < 0) unsafe = c;
+        continue;
+      }
+      ++(g == kStaleDropped ? st_.stale_dropped : st_.stale_delivered);
     }
-    std::sort(cand_.begin(), cand_.end());
-    // Relaxed: the SL it had before, whose stale traffic guard_stale() stops.
-    const int stale = any_sl && drop_stale_ ? previous_sl(x) : -1;
-    int32_t unsafe = -1;  // the first next hop that fits but lets stale traffic close a cycle
-    auto take = [&](int32_t c, int sl) {
-      len_[x] = len_[f_.channel(c).dst] + 1;
-      out_.set_path_sl(x, d, static_cast<uint8_t>(sl));
-      sl_mask_ |= 1u << sl;
+    return take_next_hop(x, d, c, sl);
+  }
+  if (unsafe >= 0) {  // every next hop that fits leaves the stale traffic a cycle
+    out_.set_out_port(x, d, f_.channel(unsafe).src_port);
+    const int sl = place(x, d, old);  // fits as before: the state is the same
+    if (sl >= 0) {
+      ++st_.stale_unsafe;
+      return take_next_hop(x, d, unsafe, sl);
+    }
+  }
+  out_.set_out_port(x, d, fresh_.out_port(x, d));
+  return false;
+}
+
+void Incremental::retry_pending(uint16_t d, bool any_sl) {
+  for (size_t before = pending_.size() + 1; !pending_.empty() && pending_.size() < before;) {
+    before = pending_.size();
+    std::erase_if(pending_, [&](int32_t x) {
+      if (!route_switch(x, d, any_sl)) return false;
+      const int old = previous_sl(x, d);
+      if (any_sl && old >= 0 && out_.path_sl(x, d) != old) ++st_.sl_changed_paths;
       return true;
-    };
-    for (const auto &[rank, c] : cand_) {
-      out_.set_out_port(x, d, f_.channel(c).src_port);
-      const int64_t deps = st_.new_dependencies;
-      const int sl = place(x, old);
-      if (sl < 0) continue;
-      if (stale >= 0 && sl != stale) {
-        const int g = guard_stale(x, d, stale);
-        if (g == kStaleUnsafe) {
-          undo_to(Mark{});  // the path and its guard
-          st_.new_dependencies = deps;
-          if (unsafe < 0) unsafe = c;
-          continue;
-        }
-        ++(g == kStaleDropped ? st_.stale_dropped : st_.stale_delivered);
-      }
-      return take(c, sl);
-    }
-    if (unsafe >= 0) {  // every next hop that fits leaves the stale traffic a cycle
-      out_.set_out_port(x, d, f_.channel(unsafe).src_port);
-      const int sl = place(x, old);  // fits as before: the state is the same
-      if (sl >= 0) {
-        ++st_.stale_unsafe;
-        return take(unsafe, sl);
-      }
-    }
-    out_.set_out_port(x, d, fresh_port);
-    return false;
-  };
+    });
+  }
+}
+
+void Incremental::route_broken(uint16_t d) {
+  const int32_t t = f_.lid_switch(d);
   pending_.clear();
   const int32_t reached = graph::switch_bfs(f_, t, dist_, order_);
   for (int32_t i = 0; i < reached; ++i) {
     const int32_t x = order_[i];
     if (x == t || good_[x] == 1) continue;
     ++st_.changed_paths;
-    if (previous_sl(x) < 0) ++st_.new_pairs;
-    if (!route_switch(x, false)) pending_.push_back(x);
+    if (previous_sl(x, d) < 0) ++st_.new_pairs;
+    if (!route_switch(x, d, false)) pending_.push_back(x);
   }
-  auto retry = [&](bool any_sl) {
-    for (size_t before = pending_.size() + 1; !pending_.empty() && pending_.size() < before;) {
-      before = pending_.size();
-      std::erase_if(pending_, [&](int32_t x) {
-        if (!route_switch(x, any_sl)) return false;
-        const int old = previous_sl(x);
-        if (any_sl && old >= 0 && out_.path_sl(x, d) != old) ++st_.sl_changed_paths;
-        return true;
-      });
-    }
-  };
-  retry(false);
+  retry_pending(d, false);
   // Relaxed: what keeps no SL takes the first that fits.
-  if (relax_) retry(true);
+  if (relax_) retry_pending(d, true);
   if (pending_.empty()) return;
   const int32_t x = pending_.front();
-  const int old = previous_sl(x);
+  const int old = previous_sl(x, d);
   if (failed_.empty())
     fail(old >= 0 ? strprintf("no next hop from %s to LID %u keeps its previous SL %d free of "
                               "credit loops",
@@ -633,7 +689,22 @@ void Incremental::changed_paths(uint16_t d) {
   if (failed_.empty() || failed_.back() != d) failed_.push_back(d);
   // The round goes on (its result is dropped): the rest of the switches
   // route through these as the fresh routing does.
-  for (int32_t y : pending_) len_[y] = S;
+  for (int32_t y : pending_) len_[y] = f_.num_switches();
+}
+
+void Incremental::changed_paths(uint16_t d) {
+  // Most LIDs keep every path (pass 1 found them so): their SLs, and
+  // nothing else to do.
+  if (!touched_[d]) {
+    keep_previous_sls(d);
+    return;
+  }
+  column(d, false);
+  ++stamp_;
+  intact_paths(d, false);
+  route_lengths(f_.lid_switch(d), d);
+  intact_path_sls(d);
+  route_broken(d);
 }
 
 int Incremental::guard_stale(int32_t x, uint16_t d, int sl) {
@@ -666,12 +737,8 @@ int Incremental::guard_stale(int32_t x, uint16_t d, int sl) {
   return kStaleDelivered;
 }
 
-bool Incremental::run() {
+size_t Incremental::index_previous() {
   const int32_t S = f_.num_switches();
-  if (prev_.scope != Routing::SlScope::kPerSourceSwitch || prev_.tables.empty())
-    return fail("the previous routing has no per-source-switch tables");
-  if (fresh_.sl_scope() != Routing::SlScope::kPerSourceSwitch)
-    return fail("the engine's SLs are not per source switch");
   prevt_.assign(S, nullptr);
   prev_sl_.assign(S, nullptr);
   for (int32_t s = 0; s < S; ++s)
@@ -695,10 +762,13 @@ bool Incremental::run() {
   }
   alive_.assign(f_.max_lid() + 1u, 0);
   for (uint16_t lid : f_.lids()) alive_[lid] = lid_survives(f_, prev_, lid);
+  return entries;
+}
 
+void Incremental::start_sl2vl() {
   out_.reset(f_, Routing::SlScope::kPerSourceSwitch);
   // SL2VL: the previous entries of every switch that was there.
-  for (int32_t s = 0; s < S; ++s) {
+  for (int32_t s = 0; s < f_.num_switches(); ++s) {
     const PreviousSls::SwitchTables *pt = tables(s);
     if (!pt) continue;
     const unsigned ports = pt->ports + 1u;
@@ -712,7 +782,10 @@ bool Incremental::run() {
     for (unsigned sl = 0; sl < kNumSls; ++sl)
       out_.set_terminal_vl(t, static_cast<uint8_t>(sl),
                            fresh_.terminal_vl(t, static_cast<uint8_t>(sl)));
+}
 
+void Incremental::size_state(size_t entries) {
+  const int32_t S = f_.num_switches();
   frozen_.assign(entries, 0);
   jstart_.resize(S);
   port_start_.resize(S);
@@ -738,10 +811,10 @@ bool Incremental::run() {
   order_.assign(S, -1);
   visited_.assign(static_cast<size_t>(f_.num_channels()) * kNumSls * kNumSls, 0);
   stamp_ = 0;
+}
 
-  // Pass 1: LFT columns, and the intact paths' dependencies, frozen. The
-  // LIDs of one switch often had the same routes and SLs (one tree per
-  // destination switch): their intact paths then add nothing new.
+bool Incremental::pass1() {
+  const int32_t S = f_.num_switches();
   std::vector<int32_t> first_lid(S, -1);  // per destination switch: the LID walked
   touched_.assign(f_.max_lid() + 1u, 0);
   for (uint16_t d : f_.lids()) {
@@ -757,10 +830,10 @@ bool Incremental::run() {
     intact_paths(d, true);
   }
   if (!dag_.build_order()) return fail("the previous tables' intact paths have a credit loop");
+  return true;
+}
 
-  // Pass 2: the paths that changed, on top. The choices of one LID's paths
-  // constrain the next LIDs', so when paths do not fit, the round is undone
-  // and the LIDs that failed go first in the next one (squeaky wheel).
+bool Incremental::pass2() {
   std::vector<uint16_t> order(f_.lids());
   const Routing after_pass1 = out_;
   const std::vector<uint8_t> frozen1 = frozen_;
@@ -771,7 +844,7 @@ bool Incremental::run() {
   for (int round = 0;; ++round) {
     failed_.clear();
     for (uint16_t d : order) changed_paths(d);
-    if (failed_.empty()) break;
+    if (failed_.empty()) return true;
     if (round + 1 >= kRounds) {
       st_.why += strprintf(" (%zu LIDs with such paths after %d rounds)", failed_.size(), kRounds);
       return false;
@@ -787,10 +860,10 @@ bool Incremental::run() {
     st_ = st1;
     sl_mask_ = 0;
   }
+}
 
-  // First hops: every source port of a switch (its CAs, port 0) uses the
-  // entry of port 0, the one the walks (and guard_stale()) set.
-  for (int32_t s = 0; s < S; ++s) {
+void Incremental::first_hop_vls() {
+  for (int32_t s = 0; s < f_.num_switches(); ++s) {
     const unsigned ports = f_.sw(s).num_ports;
     for (int32_t term : f_.terminals_of(s)) {
       const uint8_t tp = f_.terminal(term).sw_port;
@@ -800,9 +873,11 @@ bool Incremental::run() {
                       out_.vl(s, 0, static_cast<uint8_t>(o), static_cast<uint8_t>(sl)));
     }
   }
-  // VLs in use: the values of the entries the paths use (frozen).
+}
+
+uint32_t Incremental::used_vls() const {
   uint32_t vmask = 0;
-  for (int32_t s = 0; s < S; ++s) {
+  for (int32_t s = 0; s < f_.num_switches(); ++s) {
     const unsigned ports = f_.sw(s).num_ports + 1u;
     for (unsigned in = 0; in < ports; ++in)
       for (unsigned o = 1; o < ports; ++o) {
@@ -815,7 +890,30 @@ bool Incremental::run() {
                                    static_cast<uint8_t>(sl));
       }
   }
-  out_.vls_used = std::max(1, std::popcount(vmask));
+  return vmask;
+}
+
+bool Incremental::run() {
+  if (prev_.scope != Routing::SlScope::kPerSourceSwitch || prev_.tables.empty())
+    return fail("the previous routing has no per-source-switch tables");
+  if (fresh_.sl_scope() != Routing::SlScope::kPerSourceSwitch)
+    return fail("the engine's SLs are not per source switch");
+  const size_t entries = index_previous();
+  start_sl2vl();
+  size_state(entries);
+  // Pass 1: LFT columns, and the intact paths' dependencies, frozen. The
+  // LIDs of one switch often had the same routes and SLs (one tree per
+  // destination switch): their intact paths then add nothing new.
+  if (!pass1()) return false;
+  // Pass 2: the paths that changed, on top. The choices of one LID's paths
+  // constrain the next LIDs', so when paths do not fit, the round is undone
+  // and the LIDs that failed go first in the next one (squeaky wheel).
+  if (!pass2()) return false;
+  // First hops: every source port of a switch (its CAs, port 0) uses the
+  // entry of port 0, the one the walks (and guard_stale()) set.
+  first_hop_vls();
+  // VLs in use: the values of the entries the paths use (frozen).
+  out_.vls_used = std::max(1, std::popcount(used_vls()));
   out_.sls_used = std::max(1, std::popcount(sl_mask_));
   out_.engine = fresh_.engine;
   return true;

@@ -98,6 +98,17 @@ class Sim {
 
  private:
   void setup();
+  // setup()'s parts. Per switch its input and output lists and port_out_.
+  void setup_ports();
+  // The arbiters' indexes (out_pos_, pos_sw_, in_slot_, want_word_) and
+  // their want bits; after setup_ports() and with ni_ and V_ set.
+  void setup_arbiters();
+  // Message sizes, the sorted messages, the source queue capacity and the
+  // packet pool: full source queues plus every buffer full of the smallest
+  // packets.
+  void setup_packets();
+  // The all-to-all counters and the pairwise exchange's state.
+  void setup_alltoall();
   void finish(int64_t now);
   int count_vls() const;
   int32_t count_active_sources() const;
@@ -286,6 +297,16 @@ class Sim {
   }
   // Grants slot k (local) of switch s to output o if its head may go now.
   bool try_grant(int64_t now, int32_t s, int32_t o, int32_t k);
+  // A grant of slot k (input in) to output o for a packet of len credits:
+  // the input's release event, o busy until it has passed, o's round-robin
+  // pointer at k, and the last move now.
+  void occupy(int64_t now, int32_t in, int32_t o, int32_t k, int32_t len) {
+    at(now + len, ni_ + in);
+    out_busy_[o] = now + len;
+    wake_out(o, now + len);
+    rr_[o] = k;
+    last_move_ = now;
+  }
 
   const Fabric &f_;
   const Routing &r_;
@@ -356,24 +377,8 @@ int Sim::count_vls() const {
   return maxvl + 1;
 }
 
-void Sim::setup() {
-  C_ = f_.num_channels();
-  T_ = f_.num_terminals();
-  V_ = count_vls();
-  lat_ = c_.switch_latency;
+void Sim::setup_ports() {
   const int32_t S = f_.num_switches();
-  const int32_t ni = C_ + T_;
-  finite_ = c_.traffic == Traffic::kAlltoall || !c_.messages.empty();
-  win_begin_ = finite_ ? 0 : c_.warmup;
-  win_end_ = c_.warmup + c_.measure;
-  buf_.assign(static_cast<size_t>(ni) * V_, Buffer{kNone, kNone, c_.buffer_credits, 0});
-  chan_bufs_ = C_ * V_;
-  max_len_ = (std::max(64, c_.mtu) + 63) / 64;
-  stall_ = stall_cycles(c_);
-  in_.assign(ni, InPort{});
-  out_busy_.assign(ni, 0);
-  rr_.assign(ni, -1);
-  want_.assign(ni, 0);
   in_start_.assign(S + 1, 0);
   out_start_.assign(S + 1, 0);
   port_start_.assign(S + 1, 0);
@@ -399,28 +404,20 @@ void Sim::setup() {
       port_out_[port_start_[s] + f_.terminal(t).sw_port] = C_ + t;
     }
   }
-  sw_packets_.assign(S, 0);
-  sq_head_.assign(T_, kNone);
-  sq_tail_.assign(T_, kNone);
-  sq_count_.assign(T_, 0);
-  a2a_shift_.assign(T_, 1);
-  inj_busy_.assign(T_, 0);
-  credits_by_src_.assign(T_, 0);
-  hist_.assign(kHistSize, 0);
-  mark_.assign(chan_bufs_, 0);
-  dead_.assign(chan_bufs_, 0);
-  seen_.assign(chan_bufs_, 0);
-  ni_ = ni;
-  out_pos_.assign(ni, kNone);
+}
+
+void Sim::setup_arbiters() {
+  const int32_t S = f_.num_switches();
+  out_pos_.assign(ni_, kNone);
   pos_sw_.assign(out_list_.size(), 0);
   for (int32_t s = 0; s < S; ++s)
     for (int32_t oi = out_start_[s]; oi < out_start_[s + 1]; ++oi) {
       out_pos_[out_list_[oi]] = oi;
       pos_sw_[oi] = s;
     }
-  out_stamp_.assign(ni, -1);
-  in_slot_.assign(ni, 0);
-  want_word_.assign(ni, 0);
+  out_stamp_.assign(ni_, -1);
+  in_slot_.assign(ni_, 0);
+  want_word_.assign(ni_, 0);
   int32_t words = 0;
   for (int32_t s = 0; s < S; ++s) {
     for (int32_t k = in_start_[s]; k < in_start_[s + 1]; ++k)
@@ -432,9 +429,9 @@ void Sim::setup() {
     }
   }
   want_bits_.assign(words, 0);
-  term_stamp_.assign(T_, -1);
+}
 
-  // Packet pool: full source queues plus every buffer full of the smallest packets.
+void Sim::setup_packets() {
   const int32_t mtu = std::max(64, c_.mtu);
   pkts_per_msg_ = (c_.size + mtu - 1) / mtu;
   size_credits_ = static_cast<int64_t>(pkts_per_msg_ - 1) * ((mtu + 63) / 64) +
@@ -462,18 +459,59 @@ void Sim::setup() {
     pk_[i].next = free_list_;
     free_list_ = static_cast<int32_t>(i);
   }
-  setup_mcast();
+}
+
+void Sim::setup_alltoall() {
   if (c_.traffic == Traffic::kAlltoall) a2a_left_ = static_cast<int64_t>(T_) * (T_ - 1);
   pairwise_ = c_.traffic == Traffic::kAlltoall && c_.alltoall_sync == AlltoallSync::kPairwise;
-  if (pairwise_) {
-    a2a_window_ = std::max(1, c_.alltoall_window);
-    a2a_words_ = (T_ + 63) / 64;
-    a2a_sent_.assign(static_cast<size_t>(T_) * a2a_words_, 0);
-    a2a_recv_.assign(static_cast<size_t>(T_) * a2a_words_, 0);
-    a2a_low_.assign(T_, 1);
-  }
+  if (!pairwise_) return;
+  a2a_window_ = std::max(1, c_.alltoall_window);
+  a2a_words_ = (T_ + 63) / 64;
+  a2a_sent_.assign(static_cast<size_t>(T_) * a2a_words_, 0);
+  a2a_recv_.assign(static_cast<size_t>(T_) * a2a_words_, 0);
+  a2a_low_.assign(T_, 1);
+}
+
+void Sim::setup() {
+  C_ = f_.num_channels();
+  T_ = f_.num_terminals();
+  V_ = count_vls();
+  lat_ = c_.switch_latency;
+  const int32_t S = f_.num_switches();
+  const int32_t ni = C_ + T_;
+  finite_ = c_.traffic == Traffic::kAlltoall || !c_.messages.empty();
+  win_begin_ = finite_ ? 0 : c_.warmup;
+  win_end_ = c_.warmup + c_.measure;
+  buf_.assign(static_cast<size_t>(ni) * V_, Buffer{kNone, kNone, c_.buffer_credits, 0});
+  chan_bufs_ = C_ * V_;
+  max_len_ = (std::max(64, c_.mtu) + 63) / 64;
+  stall_ = stall_cycles(c_);
+  in_.assign(ni, InPort{});
+  out_busy_.assign(ni, 0);
+  rr_.assign(ni, -1);
+  want_.assign(ni, 0);
+  setup_ports();
+  sw_packets_.assign(S, 0);
+  sq_head_.assign(T_, kNone);
+  sq_tail_.assign(T_, kNone);
+  sq_count_.assign(T_, 0);
+  a2a_shift_.assign(T_, 1);
+  inj_busy_.assign(T_, 0);
+  credits_by_src_.assign(T_, 0);
+  hist_.assign(kHistSize, 0);
+  mark_.assign(chan_bufs_, 0);
+  dead_.assign(chan_bufs_, 0);
+  seen_.assign(chan_bufs_, 0);
+  ni_ = ni;
+  setup_arbiters();
+  term_stamp_.assign(T_, -1);
+  // Packet pool: full source queues plus every buffer full of the smallest packets.
+  setup_packets();
+  setup_mcast();
+  setup_alltoall();
   // Wheel: every event but a far deadlock / message time is at most a switch
   // latency plus a packet ahead.
+  const int32_t mtu = std::max(64, c_.mtu);
   int64_t w = 64;
   const int64_t span = int64_t{lat_} + 2 + (mtu + 63) / 64;
   while (w <= span && w < (int64_t{1} << 16)) w *= 2;
@@ -1026,11 +1064,7 @@ bool Sim::try_grant(int64_t now, int32_t s, int32_t o, int32_t k) {
   pop(b);
   --sw_packets_[s];
   in_[in] = InPort{now + p.len, b, p.len, kNone};
-  at(now + p.len, ni_ + in);
-  out_busy_[o] = now + p.len;
-  wake_out(o, now + p.len);
-  rr_[o] = k;
-  last_move_ = now;
+  occupy(now, in, o, k, p.len);
   if (o < C_) {
     const Channel &ch = f_.channel(o);
     const int32_t nb = o * V_ + p.out_vl;
@@ -1068,11 +1102,7 @@ bool Sim::grant_copy(int64_t now, int32_t s, int32_t o, int32_t k, int32_t in, i
   set_want(b, o, false);
   ip.busy_until = now + p.len;
   ip.fan_id = id;
-  at(now + p.len, ni_ + in);
-  out_busy_[o] = now + p.len;
-  wake_out(o, now + p.len);
-  rr_[o] = k;
-  last_move_ = now;
+  occupy(now, in, o, k, p.len);
   if (o < C_) {
     const Channel &ch = f_.channel(o);
     const int32_t nb = o * V_ + vl;

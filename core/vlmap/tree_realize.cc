@@ -22,6 +22,33 @@ namespace keiro::vlmap {
 namespace {
 
 constexpr int kVirtualSls = 64;  // SLs a run at max_vls may use to count what it needs
+constexpr int8_t kLater = 127;   // sl_ of a source not placed yet (kLater - 1: given up)
+
+// One placement run's outcome so far: the SLs used (cap + 1 when some
+// destination needed more than cap), the destinations that failed (each
+// once) and their paths left over.
+struct Tally {
+  Tally(std::vector<int32_t> &failed_, int32_t dests) : failed(failed_), is_failed(dests, 0) {}
+  void fail(int32_t k) {
+    if (!is_failed[k]) failed.push_back(k);
+    is_failed[k] = 1;
+  }
+  // n paths got SL q.
+  void served(int q, int32_t n) {
+    if (n > 0) used = std::max(used, q + 1);
+  }
+  std::vector<int32_t> &failed;
+  std::vector<uint8_t> is_failed;
+  int64_t unplaced = 0;
+  int used = 0;
+};
+
+// Per-destination scratch of run_levels(), S entries each.
+struct LevelScratch {
+  explicit LevelScratch(int32_t S) : depth(S), order(S), mask(S) {}
+  std::vector<int32_t> depth, order, count, todo;
+  std::vector<uint64_t> mask;  // per switch: the SLs of the paths in its subtree
+};
 
 class TreeRealizer {
  public:
@@ -50,12 +77,30 @@ class TreeRealizer {
   int run(int V, int cap, int nsl, std::vector<int32_t> &failed, int64_t &unplaced,
           int64_t &dropped);
   const std::vector<int32_t> &dropped_dests() const { return dropped_dests_; }
+  // run()'s pinned sources of destination k: each group pinned to SL p < nsl
+  // gets SL p or loses its pin (sl_ kLater again, counted in dropped, k in
+  // dropped_dests_); pins >= nsl are counted as dropped.
+  void place_pins(int32_t k, int V, int nsl, Tally &tally, int64_t &dropped);
+  // run()'s pass for destination k: its sources still kLater whose lowest
+  // vector's first-hop VL is pass, first fit over SLs 0 .. cap - 1.
+  void place_pass(int32_t k, int pass, int V, int cap, int nsl, Tally &tally);
   // A run like run() with late levels (core/vlmap/turn_levels.h), without
   // pins: sources in passes
   // by path length, longest first; per pass destinations in the current
   // order; a source first tries the SLs its next switch's path has, then
   // SLs first fit.
   int run_levels(int V, int cap, int nsl, std::vector<int32_t> &failed, int64_t &unplaced);
+  // The most hops of any path of the trees.
+  int longest_path() const;
+  // run_levels()'s pass for destination k: its sources still kLater at
+  // depth pass, each first on the SLs of its next switch's subtree, then
+  // first fit (failures past nsl into tally).
+  void level_pass(TurnLevels &lv, int32_t k, int pass, int cap, int nsl, Tally &tally,
+                  LevelScratch &ls);
+  // ls.mask: per switch, the SLs (< 64) of the sources in its subtree of
+  // destination k's tree (sl: k's row; ls.depth: its depths); ls.order:
+  // deepest first.
+  void subtree_sls(int32_t k, const int8_t *sl, LevelScratch &ls) const;
   // Drops every pin of these destinations (counted as dropped by later
   // runs); if they had none left, every pin on the highest pinned SL, which
   // frees that SL for them. False when no pin is left to drop.
@@ -175,6 +220,76 @@ void TreeRealizer::promote(const std::vector<int32_t> &failed) {
   std::stable_partition(order_.begin(), order_.end(), [&](int32_t k) { return is[k] != 0; });
 }
 
+void TreeRealizer::place_pins(int32_t k, int V, int nsl, Tally &tally, int64_t &dropped) {
+  const int8_t *pin = pins_.data() + static_cast<size_t>(k) * S_;
+  std::span<int8_t> sl(sl_.data() + static_cast<size_t>(k) * S_, S_);
+  uint32_t want = 0;
+  for (int32_t x = 0; x < S_; ++x) {
+    if (x == t_.root[k] || pin[x] < 0) continue;
+    if (pin[x] < nsl)
+      want |= 1u << pin[x];
+    else
+      ++dropped;
+  }
+  const int64_t dropped0 = dropped;
+  if (!want) return;
+  DestDp &dp = *dp_;
+  dp.load(k, V);
+  int max_vl = 0;
+  for (uint32_t m = want; m; m &= m - 1) {
+    const int q = std::countr_zero(m);
+    int32_t pending = 0;
+    for (int32_t x = 0; x < S_; ++x)
+      if (x != t_.root[k] && pin[x] == q) sl[x] = -1, ++pending;
+    std::span<int8_t> col(entries_.data() + static_cast<size_t>(q) * T_, T_);
+    const int32_t n = dp.serve(col, sl, q, max_vl);
+    tally.served(q, n);
+    if (n == pending) continue;
+    for (int32_t x = 0; x < S_; ++x)
+      if (sl[x] < 0) sl[x] = kLater, ++dropped;
+  }
+  if (dropped > dropped0) dropped_dests_.push_back(k);
+}
+
+void TreeRealizer::place_pass(int32_t k, int pass, int V, int cap, int nsl, Tally &tally) {
+  DestDp &dp = *dp_;
+  std::span<int8_t> sl(sl_.data() + static_cast<size_t>(k) * S_, S_);
+  const uint8_t *tp = top_.data() + static_cast<size_t>(k) * S_;
+  int32_t pending = 0;
+  for (int32_t x = 0; x < S_; ++x)
+    if (x != t_.root[k] && sl[x] == kLater && tp[x] == pass) sl[x] = -1, ++pending;
+  if (!pending) return;
+  dp.load(k, V);
+  int max_vl = 0;
+  // First fit: SLs 0, 1, ... in turn.
+  for (int q = 0; q < nsl && pending > 0; ++q) {
+    std::span<int8_t> col(entries_.data() + static_cast<size_t>(q) * T_, T_);
+    const int32_t n = dp.serve(col, sl, q, max_vl);
+    tally.served(q, n);
+    pending -= n;
+  }
+  // Beyond nsl (only when counting what a run would need): first fit.
+  for (int q = nsl; q < cap && pending > 0; ++q) {
+    if (q == nsl) {
+      tally.fail(k);
+      tally.unplaced += pending;
+    }
+    std::span<int8_t> col(entries_.data() + static_cast<size_t>(q) * T_, T_);
+    const int32_t n = dp.serve(col, sl, q, max_vl);
+    tally.served(q, n);
+    pending -= n;
+  }
+  if (pending > 0) {
+    if (cap <= nsl) {
+      tally.fail(k);
+      tally.unplaced += pending;
+    }
+    tally.used = cap + 1;
+    for (int32_t x = 0; x < S_; ++x)
+      if (sl[x] < 0) sl[x] = kLater - 1;  // given up
+  }
+}
+
 int TreeRealizer::run(int V, int cap, int nsl, std::vector<int32_t> &failed, int64_t &unplaced,
                       int64_t &dropped) {
   if (!dp_) dp_ = std::make_unique<DestDp>(f_, t_, d_, tt_);
@@ -182,174 +297,111 @@ int TreeRealizer::run(int V, int cap, int nsl, std::vector<int32_t> &failed, int
   entries_.assign(static_cast<size_t>(cap) * T_, -1);
   sl_.assign(static_cast<size_t>(K_) * S_, -1);
   failed.clear();
-  unplaced = 0;
   dropped = unpinned_;
   dropped_dests_.clear();
-  int used = 0;
-  constexpr int8_t kLater = 127;
   std::fill(sl_.begin(), sl_.end(), kLater);
-  std::vector<uint8_t> is_failed(K_, 0);
+  Tally tally(failed, K_);
   // Pinned paths first: per destination, each group of sources pinned to SL
   // p gets SL p or loses its pin (then placed below like the others).
   if (!pins_.empty())
-    for (int32_t k : order_) {
-      const int8_t *pin = pins_.data() + static_cast<size_t>(k) * S_;
-      std::span<int8_t> sl(sl_.data() + static_cast<size_t>(k) * S_, S_);
-      uint32_t want = 0;
-      for (int32_t x = 0; x < S_; ++x) {
-        if (x == t_.root[k] || pin[x] < 0) continue;
-        if (pin[x] < nsl)
-          want |= 1u << pin[x];
-        else
-          ++dropped;
-      }
-      const int64_t dropped0 = dropped;
-      if (!want) continue;
-      DestDp &dp = *dp_;
-      dp.load(k, V);
-      int max_vl = 0;
-      for (uint32_t m = want; m; m &= m - 1) {
-        const int q = std::countr_zero(m);
-        int32_t pending = 0;
-        for (int32_t x = 0; x < S_; ++x)
-          if (x != t_.root[k] && pin[x] == q) sl[x] = -1, ++pending;
-        std::span<int8_t> col(entries_.data() + static_cast<size_t>(q) * T_, T_);
-        const int32_t n = dp.serve(col, sl, q, max_vl);
-        if (n > 0) used = std::max(used, q + 1);
-        if (n == pending) continue;
-        for (int32_t x = 0; x < S_; ++x)
-          if (sl[x] < 0) sl[x] = kLater, ++dropped;
-      }
-      if (dropped > dropped0) dropped_dests_.push_back(k);
-    }
+    for (int32_t k : order_) place_pins(k, V, nsl, tally, dropped);
   // Hardest sources first: passes by the first-hop VL of the lowest vector.
   const int passes = *std::max_element(diff_.begin(), diff_.end());
   for (int pass = passes; pass >= 0; --pass)
-    for (int32_t k : order_) {
-      DestDp &dp = *dp_;
-      std::span<int8_t> sl(sl_.data() + static_cast<size_t>(k) * S_, S_);
-      const uint8_t *tp = top_.data() + static_cast<size_t>(k) * S_;
-      int32_t pending = 0;
-      for (int32_t x = 0; x < S_; ++x)
-        if (x != t_.root[k] && sl[x] == kLater && tp[x] == pass) sl[x] = -1, ++pending;
-      if (!pending) continue;
-      dp.load(k, V);
-      int max_vl = 0;
-      // First fit: SLs 0, 1, ... in turn.
-      for (int q = 0; q < nsl && pending > 0; ++q) {
-        std::span<int8_t> col(entries_.data() + static_cast<size_t>(q) * T_, T_);
-        const int32_t n = dp.serve(col, sl, q, max_vl);
-        if (n > 0) used = std::max(used, q + 1);
-        pending -= n;
-      }
-      // Beyond nsl (only when counting what a run would need): first fit.
-      for (int q = nsl; q < cap && pending > 0; ++q) {
-        if (q == nsl) {
-          if (!is_failed[k]) failed.push_back(k);
-          is_failed[k] = 1;
-          unplaced += pending;
-        }
-        std::span<int8_t> col(entries_.data() + static_cast<size_t>(q) * T_, T_);
-        const int32_t n = dp.serve(col, sl, q, max_vl);
-        if (n > 0) used = std::max(used, q + 1);
-        pending -= n;
-      }
-      if (pending > 0) {
-        if (cap <= nsl) {
-          if (!is_failed[k]) failed.push_back(k);
-          is_failed[k] = 1;
-          unplaced += pending;
-        }
-        used = cap + 1;
-        for (int32_t x = 0; x < S_; ++x)
-          if (sl[x] < 0) sl[x] = kLater - 1;  // given up
-      }
+    for (int32_t k : order_) place_pass(k, pass, V, cap, nsl, tally);
+  unplaced = tally.unplaced;
+  return tally.used;
+}
+
+int TreeRealizer::longest_path() const {
+  std::vector<int32_t> depth(S_);
+  int longest = 0;
+  for (int32_t k = 0; k < K_; ++k) {
+    minimal::tree_depths(f_, t_, k, depth);
+    longest = std::max(longest, *std::max_element(depth.begin(), depth.end()));
+  }
+  return longest;
+}
+
+void TreeRealizer::subtree_sls(int32_t k, const int8_t *sl, LevelScratch &ls) const {
+  const int32_t root = t_.root[k];
+  minimal::deepest_first(ls.depth, ls.count, ls.order);
+  std::fill(ls.mask.begin(), ls.mask.end(), 0);
+  for (int32_t x : ls.order) {
+    if (x == root) continue;
+    if (sl[x] >= 0 && sl[x] < 64) ls.mask[x] |= uint64_t{1} << sl[x];
+    const int32_t p = f_.channel(t_.hop(k, x)).dst;
+    if (p != root) ls.mask[p] |= ls.mask[x];
+  }
+}
+
+void TreeRealizer::level_pass(TurnLevels &lv, int32_t k, int pass, int cap, int nsl, Tally &tally,
+                              LevelScratch &ls) {
+  int8_t *sl = sl_.data() + static_cast<size_t>(k) * S_;
+  const int32_t root = t_.root[k];
+  minimal::tree_depths(f_, t_, k, ls.depth);
+  std::vector<int32_t> &todo = ls.todo;
+  todo.clear();
+  for (int32_t x = 0; x < S_; ++x)
+    if (x != root && sl[x] == kLater && ls.depth[x] == pass) todo.push_back(x);
+  if (todo.empty()) return;
+  lv.load(t_, k);
+  // SLs already in each subtree (sources of longer paths).
+  subtree_sls(k, sl, ls);
+  int32_t pending = static_cast<int32_t>(todo.size());
+  for (int32_t x : todo) sl[x] = -1;
+  // Each source first tries the SLs its next switch's path already has
+  // (it adds one turn and arc there), then first fit.
+  for (int32_t x : todo) {
+    const int32_t p = f_.channel(t_.hop(k, x)).dst;
+    if (p == root) continue;
+    for (uint64_t m = ls.mask[p] & (cap >= 64 ? ~uint64_t{0} : (uint64_t{1} << cap) - 1); m;
+         m &= m - 1) {
+      const int q = std::countr_zero(m);
+      if (!lv.add_source(q, x, ls.mask)) continue;
+      sl[x] = static_cast<int8_t>(q);
+      --pending;
+      tally.used = std::max(tally.used, q + 1);
+      break;
     }
-  return used;
+  }
+  for (int q = 0; q < cap && pending > 0; ++q)
+    for (int32_t x : todo) {
+      if (sl[x] != -1 || !lv.add_source(q, x, ls.mask)) continue;
+      sl[x] = static_cast<int8_t>(q);
+      --pending;
+      tally.used = std::max(tally.used, q + 1);
+    }
+  if (pending > 0) {
+    tally.used = cap + 1;
+    for (int32_t x = 0; x < S_; ++x)
+      if (sl[x] < 0) sl[x] = kLater - 1;  // given up
+  }
+  // Sources without an SL below nsl: on a virtual SL (the loop above,
+  // or the SLs of the next switch's path) or given up.
+  int64_t over = 0;
+  for (int32_t x : todo) over += sl[x] >= nsl;
+  if (over) {
+    tally.fail(k);
+    tally.unplaced += over;
+  }
 }
 
 int TreeRealizer::run_levels(int V, int cap, int nsl, std::vector<int32_t> &failed,
                              int64_t &unplaced) {
   TurnLevels lv(f_, tt_, d_, V, cap);
   failed.clear();
-  unplaced = 0;
-  int used = 0;
-  constexpr int8_t kLater = 127;
   sl_.assign(static_cast<size_t>(K_) * S_, kLater);
-  std::vector<uint8_t> is_failed(K_, 0);
-  std::vector<int32_t> depth(S_), order(S_), count, todo;
-  std::vector<uint64_t> mask(S_);
-  int longest = 0;
-  for (int32_t k = 0; k < K_; ++k) {
-    minimal::tree_depths(f_, t_, k, depth);
-    longest = std::max(longest, *std::max_element(depth.begin(), depth.end()));
-  }
-  auto fail = [&](int32_t k) {
-    if (!is_failed[k]) failed.push_back(k);
-    is_failed[k] = 1;
-  };
-  for (int pass = longest; pass >= 1; --pass)
-    for (int32_t k : order_) {
-      int8_t *sl = sl_.data() + static_cast<size_t>(k) * S_;
-      const int32_t root = t_.root[k];
-      minimal::tree_depths(f_, t_, k, depth);
-      todo.clear();
-      for (int32_t x = 0; x < S_; ++x)
-        if (x != root && sl[x] == kLater && depth[x] == pass) todo.push_back(x);
-      if (todo.empty()) continue;
-      lv.load(t_, k);
-      minimal::deepest_first(depth, count, order);
-      // SLs already in each subtree (sources of longer paths).
-      std::fill(mask.begin(), mask.end(), 0);
-      for (int32_t x : order) {
-        if (x == root) continue;
-        if (sl[x] >= 0 && sl[x] < 64) mask[x] |= uint64_t{1} << sl[x];
-        const int32_t p = f_.channel(t_.hop(k, x)).dst;
-        if (p != root) mask[p] |= mask[x];
-      }
-      int32_t pending = static_cast<int32_t>(todo.size());
-      for (int32_t x : todo) sl[x] = -1;
-      // Each source first tries the SLs its next switch's path already has
-      // (it adds one turn and arc there), then first fit.
-      for (int32_t x : todo) {
-        const int32_t p = f_.channel(t_.hop(k, x)).dst;
-        if (p == root) continue;
-        for (uint64_t m = mask[p] & (cap >= 64 ? ~uint64_t{0} : (uint64_t{1} << cap) - 1); m;
-             m &= m - 1) {
-          const int q = std::countr_zero(m);
-          if (!lv.add_source(q, x, mask)) continue;
-          sl[x] = static_cast<int8_t>(q);
-          --pending;
-          used = std::max(used, q + 1);
-          break;
-        }
-      }
-      for (int q = 0; q < cap && pending > 0; ++q)
-        for (int32_t x : todo) {
-          if (sl[x] != -1 || !lv.add_source(q, x, mask)) continue;
-          sl[x] = static_cast<int8_t>(q);
-          --pending;
-          used = std::max(used, q + 1);
-        }
-      if (pending > 0) {
-        used = cap + 1;
-        for (int32_t x = 0; x < S_; ++x)
-          if (sl[x] < 0) sl[x] = kLater - 1;  // given up
-      }
-      // Sources without an SL below nsl: on a virtual SL (the loop above,
-      // or the SLs of the next switch's path) or given up.
-      int64_t over = 0;
-      for (int32_t x : todo) over += sl[x] >= nsl;
-      if (over) {
-        fail(k);
-        unplaced += over;
-      }
-    }
+  Tally tally(failed, K_);
+  LevelScratch ls(S_);
+  for (int pass = longest_path(); pass >= 1; --pass)
+    for (int32_t k : order_) level_pass(lv, k, pass, cap, nsl, tally, ls);
   entries_.assign(static_cast<size_t>(cap) * T_, -1);
   for (int q = 0; q < cap; ++q)
     for (int32_t turn = 0; turn < T_; ++turn)
       entries_[static_cast<size_t>(q) * T_ + turn] = static_cast<int8_t>(lv.level(q, turn));
-  return used;
+  unplaced = tally.unplaced;
+  return tally.used;
 }
 
 void TreeRealizer::write(Routing &out, int nsl, VlMapStats &st) const {
@@ -379,6 +431,131 @@ void TreeRealizer::write(Routing &out, int nsl, VlMapStats &st) const {
   });
 }
 
+// realize_tree()'s check of the demand's sizes; false (err) when they do not fit.
+bool demand_fits(const Fabric &f, const minimal::DestTrees &t, const VlDemand &demand,
+                 std::string &err) {
+  const int32_t S = f.num_switches(), K = t.num_dests();
+  if (!demand.rank.empty() && demand.rank_rows > 0 &&
+      demand.rank.size() < static_cast<size_t>(demand.rank_rows) * f.num_channels()) {
+    err = "VL demand: channel order too short";
+    return false;
+  }
+  if (!demand.lo.empty() &&
+      (demand.lo.size() != static_cast<size_t>(K) * S || demand.hi.size() != demand.lo.size())) {
+    err = "VL demand: VL intervals do not match the destinations";
+    return false;
+  }
+  return true;
+}
+
+// realize_tree()'s search over VL counts and placement runs: the best
+// outcomes so far (at max_vls, with pins).
+class RunSearch {
+ public:
+  RunSearch(TreeRealizer &rz, const VlMapOptions &opt, int V, int nsl, VlMapStats &st)
+      : rz_(rz),
+        opt_(opt),
+        V_(V),
+        nsl_(nsl),
+        st_(st),
+        pinned_(!opt.pins.empty()),
+        best_unplaced_(st.paths) {}
+  // Tries v VLs: placement runs with fixed entries, then late levels;
+  // returns the SLs of a fit (its tables in rz) or 0.
+  int try_vls(int v) {
+    int64_t left = st_.paths;
+    const int fit = fixed_runs(v, left);
+    return late_levels(v, fit, left);
+  }
+  // The best pinned run that fits (its pins dropped), or -1.
+  int64_t best_dropped() const { return best_dropped_; }
+  // The SLs the best run at max_vls needed (more than kVirtualSls: unknown)
+  // and its fewest paths left over.
+  int best_at_max() const { return best_at_max_; }
+  int64_t best_unplaced() const { return best_unplaced_; }
+
+ private:
+  // The runs with fixed entries at v VLs: the SLs of a fitting run, else 0
+  // (left: its fewest paths left over).
+  int fixed_runs(int v, int64_t &left);
+  // Late levels: a fit with fewer SLs, or one where fixed entries failed
+  // (below max_vls only when they came close). Not with pins: late levels
+  // may raise the entries a pinned path was placed on. Returns the SLs of
+  // the fit kept, 0 if none.
+  int late_levels(int v, int fit, int64_t left);
+  void note_at_max(int v, int used, int64_t unplaced) {
+    if (v != V_) return;
+    best_at_max_ = std::min(best_at_max_, used);
+    best_unplaced_ = std::min(best_unplaced_, unplaced);
+  }
+
+  TreeRealizer &rz_;
+  const VlMapOptions &opt_;
+  const int V_, nsl_;
+  VlMapStats &st_;
+  const bool pinned_;
+  std::vector<int32_t> failed_;
+  int best_at_max_ = kVirtualSls + 1;
+  int64_t best_unplaced_;
+  // With pins: the run that fits and drops the fewest pins (the first with
+  // none ends the search).
+  int64_t best_dropped_ = -1;
+  int squeaky_ = 0;  // squeaky-wheel rounds for dropped pins (at most 3)
+};
+
+int RunSearch::fixed_runs(int v, int64_t &left) {
+  const int rounds = opt_.rounds > 0 ? opt_.rounds : (v < V_ ? 2 : pinned_ ? 16 : 4);
+  for (int r = 0; r < rounds; ++r) {
+    // At max_vls the run may use virtual SLs, to say what it would need.
+    int64_t unplaced = 0, dropped = 0;
+    const int used = rz_.run(v, v == V_ ? kVirtualSls : nsl_, nsl_, failed_, unplaced, dropped);
+    ++st_.runs;
+    if (failed_.empty() && dropped > 0) {
+      if (best_dropped_ < 0 || dropped < best_dropped_) {
+        best_dropped_ = dropped;
+        rz_.save();
+      }
+      // A rerun in the same order repeats this run. At max_vls (the
+      // last VL count tried), squeaky wheel for pins: the destinations
+      // that dropped some go first in the remaining rounds.
+      if (v < V_ || ++squeaky_ > 3) break;
+      rz_.promote(rz_.dropped_dests());
+      continue;
+    }
+    if (failed_.empty()) return used;
+    left = std::min(left, unplaced);
+    note_at_max(v, used, unplaced);
+    rz_.promote(failed_);
+    if (pinned_ && v == V_) {
+      // The pins of the destinations that needed too many SLs go, and
+      // the run repeats (the last VL count: else realize() falls back to
+      // a realization without any pin).
+      if (rz_.unpin(failed_)) continue;
+    }
+    // Reruns only help when few paths are left over.
+    if (unplaced > st_.paths / 50) break;
+  }
+  return 0;
+}
+
+int RunSearch::late_levels(int v, int fit, int64_t left) {
+  const int cap = fit ? fit - 1 : (v == V_ ? kVirtualSls : (left <= st_.paths / 50 ? nsl_ : 0));
+  if (cap < 1 || pinned_) return fit;
+  if (fit) rz_.stash();
+  int64_t unplaced = 0;
+  const int used = rz_.run_levels(v, cap, std::min(cap, nsl_), failed_, unplaced);
+  ++st_.runs;
+  if (failed_.empty()) {
+    st_.by_levels = true;
+    return used;
+  }
+  if (fit)
+    rz_.unstash();
+  else
+    note_at_max(v, used, unplaced);
+  return fit;
+}
+
 }  // namespace
 
 bool realize_tree(const Fabric &f, const minimal::DestTrees &t, const VlDemand &demand,
@@ -391,16 +568,7 @@ bool realize_tree(const Fabric &f, const minimal::DestTrees &t, const VlDemand &
   const int nsl = std::clamp(opt.max_sls, 1, kNumSls);
   const int32_t S = f.num_switches(), K = t.num_dests();
   st.paths = S > 1 ? static_cast<int64_t>(K) * (S - 1) : 0;
-  if (!demand.rank.empty() && demand.rank_rows > 0 &&
-      demand.rank.size() < static_cast<size_t>(demand.rank_rows) * f.num_channels()) {
-    err = "VL demand: channel order too short";
-    return false;
-  }
-  if (!demand.lo.empty() &&
-      (demand.lo.size() != static_cast<size_t>(K) * S || demand.hi.size() != demand.lo.size())) {
-    err = "VL demand: VL intervals do not match the destinations";
-    return false;
-  }
+  if (!demand_fits(f, t, demand, err)) return false;
   TreeRealizer rz(f, t, demand, opt);
   rz.survey(V, st.unplaceable, st.min_vls);
   if (st.unplaceable) {
@@ -416,91 +584,25 @@ bool realize_tree(const Fabric &f, const minimal::DestTrees &t, const VlDemand &
     return false;
   }
   rz.order_by_difficulty();
-  std::vector<int32_t> failed;
-  int best_at_max = kVirtualSls + 1;
-  int64_t best_unplaced = st.paths;
-  // With pins: the run that fits and drops the fewest pins (the first with
-  // none ends the search).
-  int64_t best_dropped = -1;
-  const bool pinned = !opt.pins.empty();
-  int squeaky = 0;  // squeaky-wheel rounds for dropped pins (at most 3)
+  RunSearch search(rz, opt, V, nsl, st);
   for (int v = opt.fewest_vls ? st.min_vls : V; v <= V; ++v) {
-    const int rounds = opt.rounds > 0 ? opt.rounds : (v < V ? 2 : pinned ? 16 : 4);
-    int fit = 0;              // SLs of a fitting run with fixed entries
-    int64_t left = st.paths;  // its fewest paths left over
-    for (int r = 0; r < rounds; ++r) {
-      // At max_vls the run may use virtual SLs, to say what it would need.
-      int64_t unplaced = 0, dropped = 0;
-      const int used = rz.run(v, v == V ? kVirtualSls : nsl, nsl, failed, unplaced, dropped);
-      ++st.runs;
-      if (failed.empty() && dropped > 0) {
-        if (best_dropped < 0 || dropped < best_dropped) {
-          best_dropped = dropped;
-          rz.save();
-        }
-        // A rerun in the same order repeats this run. At max_vls (the
-        // last VL count tried), squeaky wheel for pins: the destinations
-        // that dropped some go first in the remaining rounds.
-        if (v < V || ++squeaky > 3) break;
-        rz.promote(rz.dropped_dests());
-        continue;
-      }
-      if (failed.empty()) {
-        fit = used;
-        break;
-      }
-      left = std::min(left, unplaced);
-      if (v == V) {
-        best_at_max = std::min(best_at_max, used);
-        best_unplaced = std::min(best_unplaced, unplaced);
-      }
-      rz.promote(failed);
-      if (pinned && v == V) {
-        // The pins of the destinations that needed too many SLs go, and
-        // the run repeats (the last VL count: else realize() falls back to
-        // a realization without any pin).
-        if (rz.unpin(failed)) continue;
-      }
-      // Reruns only help when few paths are left over.
-      if (unplaced > st.paths / 50) break;
-    }
-    // Late levels: a fit with fewer SLs, or one where fixed entries failed
-    // (below max_vls only when they came close). Not with pins: late levels
-    // may raise the entries a pinned path was placed on.
-    const int cap = fit ? fit - 1 : (v == V ? kVirtualSls : (left <= st.paths / 50 ? nsl : 0));
-    if (cap >= 1 && !pinned) {
-      if (fit) rz.stash();
-      int64_t unplaced = 0;
-      const int used = rz.run_levels(v, cap, std::min(cap, nsl), failed, unplaced);
-      ++st.runs;
-      if (failed.empty()) {
-        st.by_levels = true;
-        fit = used;
-      } else if (fit) {
-        rz.unstash();
-      } else if (v == V) {
-        best_at_max = std::min(best_at_max, used);
-        best_unplaced = std::min(best_unplaced, unplaced);
-      }
-    }
-    if (fit) {
-      st.unplaced = 0;
-      st.pins_dropped = 0;
-      rz.write(out, nsl, st);
-      done();
-      return true;
-    }
-  }
-  if (best_dropped >= 0) {
-    rz.restore();
+    if (!search.try_vls(v)) continue;
     st.unplaced = 0;
-    st.pins_dropped = best_dropped;
+    st.pins_dropped = 0;
     rz.write(out, nsl, st);
     done();
     return true;
   }
-  st.needed_sls = best_at_max <= kVirtualSls ? best_at_max : 0;
-  st.unplaced = best_unplaced;
+  if (search.best_dropped() >= 0) {
+    rz.restore();
+    st.unplaced = 0;
+    st.pins_dropped = search.best_dropped();
+    rz.write(out, nsl, st);
+    done();
+    return true;
+  }
+  st.needed_sls = search.best_at_max() <= kVirtualSls ? search.best_at_max() : 0;
+  st.unplaced = search.best_unplaced();
   done();
   const std::string need =
       st.needed_sls ? strprintf("they need %d SLs with %d VLs", st.needed_sls, V)

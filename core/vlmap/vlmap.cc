@@ -292,85 +292,80 @@ void Realizer::write(Routing &out, VlMapStats &st) const {
     }
 }
 
-}  // namespace
+using Clock = std::chrono::steady_clock;
 
-bool realize(const Fabric &f, const minimal::DestTrees &t, const VlDemand &demand,
-             const VlMapOptions &opt, Routing &out, VlMapStats &st, std::string &err) {
-  const auto t0 = std::chrono::steady_clock::now();
-  st = VlMapStats{};
-  if (out.sl_scope() != Routing::SlScope::kPerSourceSwitch ||
-      out.num_switches() != f.num_switches()) {
-    err = "VL realization needs a Routing reset with per-source-switch SLs";
+// realize() with pins: the pinned tree realization, else (or for the
+// per-path methods, which know no pins) a realization without them.
+bool realize_pinned(const Fabric &f, const minimal::DestTrees &t, const VlDemand &demand,
+                    const VlMapOptions &opt, Routing &out, VlMapStats &st, std::string &err) {
+  const int32_t S = f.num_switches(), K = t.num_dests();
+  if (opt.pins.size() != static_cast<size_t>(K) * S) {
+    err = "VL realization: pins do not match the destinations";
     return false;
   }
-  if (!opt.pins.empty()) {
-    const int32_t S = f.num_switches(), K = t.num_dests();
-    if (opt.pins.size() != static_cast<size_t>(K) * S) {
-      err = "VL realization: pins do not match the destinations";
-      return false;
+  int64_t pins = 0;
+  for (int32_t k = 0; k < K; ++k)
+    for (int32_t s = 0; s < S; ++s)
+      pins += s != t.root[k] && opt.pins[static_cast<size_t>(k) * S + s] >= 0;
+  VlMapOptions free = opt;
+  free.pins = {};
+  if (pins > 0 && opt.method == VlMapOptions::kTree) {
+    // Pinned tree realization; without the per-path alternative (no pins).
+    if (realize_tree(f, t, demand, opt, out, st, err)) {
+      st.pins = pins;
+      return true;
     }
-    int64_t pins = 0;
-    for (int32_t k = 0; k < K; ++k)
-      for (int32_t s = 0; s < S; ++s)
-        pins += s != t.root[k] && opt.pins[static_cast<size_t>(k) * S + s] >= 0;
-    VlMapOptions free = opt;
-    free.pins = {};
-    if (pins > 0 && opt.method == VlMapOptions::kTree) {
-      // Pinned tree realization; without the per-path alternative (no pins).
-      if (realize_tree(f, t, demand, opt, out, st, err)) {
-        st.pins = pins;
-        return true;
-      }
-      // The pins do not fit (or nothing does): realize without them.
-      const double pinned_seconds = st.seconds;
-      const bool ok = realize(f, t, demand, free, out, st, err);
-      st.seconds += pinned_seconds;
-      st.pins = st.pins_dropped = pins;
-      st.pins_fallback = true;
-      return ok;
-    }
+    // The pins do not fit (or nothing does): realize without them.
+    const double pinned_seconds = st.seconds;
     const bool ok = realize(f, t, demand, free, out, st, err);
-    st.pins = st.pins_dropped = pins;  // the per-path methods know no pins
+    st.seconds += pinned_seconds;
+    st.pins = st.pins_dropped = pins;
+    st.pins_fallback = true;
     return ok;
   }
-  if (opt.method == VlMapOptions::kTree) {
-    // Small fabrics: the per-path repair is cheap there and sometimes packs
-    // tighter budgets, so both run and the result with fewer VLs, then fewer
-    // SLs wins (the tree's on a tie).
-    const int64_t paths = static_cast<int64_t>(t.num_dests()) * std::max(0, f.num_switches() - 1);
-    if (paths > opt.small_paths) return realize_tree(f, t, demand, opt, out, st, err);
-    Routing probe = out;
-    const bool tree_ok = realize_tree(f, t, demand, opt, out, st, err);
-    VlMapOptions po = opt;
-    po.method = VlMapOptions::kRepair;
-    VlMapStats ps;
-    std::string perr;
-    const bool path_ok = realize(f, t, demand, po, probe, ps, perr);
-    const double both = st.seconds + ps.seconds;
-    if (path_ok &&
-        (!tree_ok || std::pair(ps.vls_used, ps.sls_used) < std::pair(st.vls_used, st.sls_used))) {
-      out = std::move(probe);
-      ps.runs = st.runs;
-      st = ps;
-      st.by_paths = true;
-      err.clear();
-    }
-    st.seconds = both;
-    return tree_ok || path_ok;
+  const bool ok = realize(f, t, demand, free, out, st, err);
+  st.pins = st.pins_dropped = pins;  // the per-path methods know no pins
+  return ok;
+}
+
+// realize() with kTree and no pins. Small fabrics: the per-path repair is
+// cheap there and sometimes packs tighter budgets, so both run and the
+// result with fewer VLs, then fewer SLs wins (the tree's on a tie).
+bool realize_tree_or_paths(const Fabric &f, const minimal::DestTrees &t, const VlDemand &demand,
+                           const VlMapOptions &opt, Routing &out, VlMapStats &st,
+                           std::string &err) {
+  const int64_t paths = static_cast<int64_t>(t.num_dests()) * std::max(0, f.num_switches() - 1);
+  if (paths > opt.small_paths) return realize_tree(f, t, demand, opt, out, st, err);
+  Routing probe = out;
+  const bool tree_ok = realize_tree(f, t, demand, opt, out, st, err);
+  VlMapOptions po = opt;
+  po.method = VlMapOptions::kRepair;
+  VlMapStats ps;
+  std::string perr;
+  const bool path_ok = realize(f, t, demand, po, probe, ps, perr);
+  const double both = st.seconds + ps.seconds;
+  if (path_ok &&
+      (!tree_ok || std::pair(ps.vls_used, ps.sls_used) < std::pair(st.vls_used, st.sls_used))) {
+    out = std::move(probe);
+    ps.runs = st.runs;
+    st = ps;
+    st.by_paths = true;
+    err.clear();
   }
+  st.seconds = both;
+  return tree_ok || path_ok;
+}
+
+// realize() with a per-path method (no pins); t0: when realize() started.
+bool realize_paths(const Fabric &f, const minimal::DestTrees &t, const VlDemand &demand,
+                   const VlMapOptions &opt, Routing &out, VlMapStats &st, std::string &err,
+                   Clock::time_point t0) {
   const int V = std::clamp(opt.max_vls, 1, kMaxDataVls);
   const int nsl = std::clamp(opt.max_sls, 1, kNumSls);
-  if (out.sl_scope() != Routing::SlScope::kPerSourceSwitch ||
-      out.num_switches() != f.num_switches()) {
-    err = "VL realization needs a Routing reset with per-source-switch SLs";
-    return false;
-  }
   Realizer rz(f, t, demand, opt);
   if (!rz.build(err)) return false;
   st.paths = rz.paths();
-  auto done = [&] {
-    st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  };
+  auto done = [&] { st.seconds = std::chrono::duration<double>(Clock::now() - t0).count(); };
 
   rz.survey(V, st.unplaceable, st.min_vls);
   if (st.unplaceable) {
@@ -408,6 +403,23 @@ bool realize(const Fabric &f, const minimal::DestTrees &t, const VlDemand &deman
   }
   rz.write(out, st);
   return true;
+}
+
+}  // namespace
+
+bool realize(const Fabric &f, const minimal::DestTrees &t, const VlDemand &demand,
+             const VlMapOptions &opt, Routing &out, VlMapStats &st, std::string &err) {
+  const auto t0 = Clock::now();
+  st = VlMapStats{};
+  if (out.sl_scope() != Routing::SlScope::kPerSourceSwitch ||
+      out.num_switches() != f.num_switches()) {
+    err = "VL realization needs a Routing reset with per-source-switch SLs";
+    return false;
+  }
+  if (!opt.pins.empty()) return realize_pinned(f, t, demand, opt, out, st, err);
+  if (opt.method == VlMapOptions::kTree)
+    return realize_tree_or_paths(f, t, demand, opt, out, st, err);
+  return realize_paths(f, t, demand, opt, out, st, err, t0);
 }
 
 }  // namespace keiro::vlmap
