@@ -16,6 +16,18 @@ namespace keiro::acro {
 
 namespace {
 constexpr const char *kName = "keiro-acro";
+constexpr const char *kSummary =
+    "balanced minimal routing made deadlock free by ACRO layers, realized as SLs + SL2VL";
+constexpr OptionSpec kOptions[] = {
+    int_option(
+        "acro_seed", 0, 2147483647, "0",
+        "keiro-acro: 0 = deterministic tie-breaking; other values shuffle destinations and ties"),
+    int_option("acro_max_moves", 0, 2147483647, "0",
+               "keiro-acro: most SL placements (with repair) before giving up; 0 = 40 per path"),
+    int_option("acro_per_lid", 0, 1, "1",
+               "keiro-acro: 1 = balance every LID (and LMC offset) on its own; 0 = one route per "
+               "switch for all its LIDs (fewer paths to realize, often fewer SLs)"),
+};
 // One tree per switch as before per-LID routing: 2 refinement passes.
 constexpr int32_t kPerSwitchRefine = 2;
 // Per LID: 4 rip-up-and-reroute passes (they stop early when nothing moves).
@@ -190,23 +202,8 @@ void report(const EngineInput &in, const EngineResult &res, EngineReport &rep) {
               (long long)vs.evictions, (long long)vs.first_pass_misfits, (long long)res.max_efi);
 }
 
-namespace {
 constexpr EngineSteps<EngineOptions, EngineResult> kSteps = {
     kName, Routing::SlScope::kPerSourceSwitch, read_options, run, report};
-constexpr OptionSpec kOptions[] = {
-    int_option(
-        "acro_seed", 0, 2147483647, "0",
-        "keiro-acro: 0 = deterministic tie-breaking; other values shuffle destinations and ties"),
-    int_option("acro_max_moves", 0, 2147483647, "0",
-               "keiro-acro: most SL placements (with repair) before giving up; 0 = 40 per path"),
-    int_option("acro_per_lid", 0, 1, "1",
-               "keiro-acro: 1 = balance every LID (and LMC offset) on its own; 0 = one route per "
-               "switch for all its LIDs (fewer paths to realize, often fewer SLs)"),
-};
-}  // namespace
-
-constinit const EngineDesc kEngine = define_engine<kSteps>(
-    "acro", "balanced minimal routing made deadlock free by ACRO layers, realized as SLs + SL2VL",
-    kOptions);
+constinit const EngineDesc kEngine = define_engine<kSteps>("acro", kSummary, kOptions);
 
 }  // namespace keiro::acro

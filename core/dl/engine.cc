@@ -14,6 +14,35 @@ namespace keiro::dl {
 namespace {
 
 constexpr const char *kName = "keiro-dl";
+constexpr const char *kSummary =
+    "Descending Layers: up*/down*-style layers per VL, packets only descend; near-minimal "
+    "destination trees, realized as SLs + SL2VL";
+constexpr OptionSpec kOptions[] = {
+    int_option(
+        "dl_subnets", 0, 15, "0",
+        "keiro-dl: sub-networks (one VL each); 0 = every VL of the budget; more than the budget "
+        "is an error"),
+    choice_option(
+        "dl_restriction", "ud|ud-du|ud-dudu", "ud",
+        "keiro-dl: rule inside the sub-networks: ud = (UD)*, ud-du = (UD-DU)*, ud-dudu = UD-(DU)*"),
+    choice_option("dl_policy", "load|random|lowport", "load",
+                  "keiro-dl: path selection among equally short legal next hops"),
+    guid_or_name_option(
+        "dl_root",
+        "keiro-dl: root of the up/down spanning tree (GUID or node description); default: the "
+        "switch with the smallest total distance to all others"),
+    int_option("dl_seed", 0, 2147483647, "1",
+               "keiro-dl: seed of dl_policy=random and of the SL realization"),
+    choice_option(
+        "dl_vl_choice", "free|exact", "free",
+        "keiro-dl: exact = every hop on the VL of its sub-network; free = any VLs that keep the "
+        "DL order (fewer SLs)"),
+    choice_option(
+        "dl_choices", "slack|lowest", "slack",
+        "keiro-dl: next hops dl_policy chooses from: lowest = only those that keep the lowest "
+        "sub-network (the paper's rule); slack = every equally short one that keeps all paths "
+        "legal"),
+};
 // Consistent next hops when the balanced ones cannot be realized
 // (PathSelector, percent). Measured (2026-11-25, 8 VLs, SLs needed / max EFI
 // over average): 10x10x10 torus with 4 or 2 HCAs per switch: 21 / - with the
@@ -253,41 +282,8 @@ void report(const EngineInput &in, const EngineResult &res, EngineReport &rep) {
               res.sls_used, res.sls_used == 1 ? "" : "s");
 }
 
-namespace {
 constexpr EngineSteps<EngineOptions, EngineResult> kSteps = {
     kName, Routing::SlScope::kPerSourceSwitch, read_options, run, report};
-constexpr OptionSpec kOptions[] = {
-    int_option(
-        "dl_subnets", 0, 15, "0",
-        "keiro-dl: sub-networks (one VL each); 0 = every VL of the budget; more than the budget "
-        "is an error"),
-    choice_option(
-        "dl_restriction", "ud|ud-du|ud-dudu", "ud",
-        "keiro-dl: rule inside the sub-networks: ud = (UD)*, ud-du = (UD-DU)*, ud-dudu = UD-(DU)*"),
-    choice_option("dl_policy", "load|random|lowport", "load",
-                  "keiro-dl: path selection among equally short legal next hops"),
-    guid_or_name_option(
-        "dl_root",
-        "keiro-dl: root of the up/down spanning tree (GUID or node description); default: the "
-        "switch with the smallest total distance to all others"),
-    int_option("dl_seed", 0, 2147483647, "1",
-               "keiro-dl: seed of dl_policy=random and of the SL realization"),
-    choice_option(
-        "dl_vl_choice", "free|exact", "free",
-        "keiro-dl: exact = every hop on the VL of its sub-network; free = any VLs that keep the "
-        "DL order (fewer SLs)"),
-    choice_option(
-        "dl_choices", "slack|lowest", "slack",
-        "keiro-dl: next hops dl_policy chooses from: lowest = only those that keep the lowest "
-        "sub-network (the paper's rule); slack = every equally short one that keeps all paths "
-        "legal"),
-};
-}  // namespace
-
-constinit const EngineDesc kEngine = define_engine<kSteps>(
-    "dl",
-    "Descending Layers: up*/down*-style layers per VL, packets only descend; near-minimal "
-    "destination trees, realized as SLs + SL2VL",
-    kOptions);
+constinit const EngineDesc kEngine = define_engine<kSteps>("dl", kSummary, kOptions);
 
 }  // namespace keiro::dl

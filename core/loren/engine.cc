@@ -15,6 +15,16 @@ namespace keiro::loren {
 
 namespace {
 constexpr const char *kName = "keiro-loren";
+constexpr const char *kSummary =
+    "LOREN: compact layout-oriented tables (loren_layout, loren_tmax) made deadlock free by "
+    "ACRO, realized as SLs + SL2VL";
+// keiro-loren also reads acro_seed and acro_max_moves (keiro-acro's keys).
+constexpr OptionSpec kOptions[] = {
+    path_option("loren_layout",
+                "keiro-loren: layout file, one 'GUID-or-name X Y' line per switch (docs/loren.md)"),
+    int_option("loren_tmax", 0, 65535, "0",
+               "keiro-loren: most table entries per switch; 0 = the smallest number that works"),
+};
 
 void fact(EngineReport &rep, const char *key, double v) {
   rep.add(key, strprintf("%.3f", v));
@@ -121,22 +131,8 @@ void report(const EngineInput &in, const EngineResult &res, EngineReport &rep) {
               res.layers.vlmap.sls_used);
 }
 
-namespace {
 constexpr EngineSteps<EngineOptions, EngineResult> kSteps = {
     kName, Routing::SlScope::kPerSourceSwitch, read_options, run, report};
-// keiro-loren also reads acro_seed and acro_max_moves (keiro-acro's keys).
-constexpr OptionSpec kOptions[] = {
-    path_option("loren_layout",
-                "keiro-loren: layout file, one 'GUID-or-name X Y' line per switch (docs/loren.md)"),
-    int_option("loren_tmax", 0, 65535, "0",
-               "keiro-loren: most table entries per switch; 0 = the smallest number that works"),
-};
-}  // namespace
-
-constinit const EngineDesc kEngine = define_engine<kSteps>(
-    "loren",
-    "LOREN: compact layout-oriented tables (loren_layout, loren_tmax) made deadlock free by "
-    "ACRO, realized as SLs + SL2VL",
-    kOptions);
+constinit const EngineDesc kEngine = define_engine<kSteps>("loren", kSummary, kOptions);
 
 }  // namespace keiro::loren

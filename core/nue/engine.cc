@@ -8,6 +8,17 @@ namespace keiro::nue {
 namespace {
 
 constexpr const char *kName = "keiro-nue";
+constexpr const char *kSummary =
+    "Nue: deadlock-free routing inside the complete channel dependency graph, 1..15 VLs";
+constexpr OptionSpec kOptions[] = {
+    guid_or_name_option(
+        "nue_root",
+        "root switch of Nue's escape paths (GUID or node description); default: most central"),
+    choice_option("nue_partition", "metis|random|cluster", "metis",
+                  "how Nue splits destinations into virtual layers"),
+    int_option("nue_seed", 0, 2147483647, "1",
+               "seed for Nue's random choices (partitioning, METIS)"),
+};
 
 // The one place where the typed result becomes report facts.
 void add_facts(const Fabric &f, const NueResult &r, EngineReport &rep) {
@@ -133,22 +144,8 @@ void write_tables(const Fabric &f, const NueResult &r, Routing &out) {
   out.sls_used = layers;
 }
 
-namespace {
 constexpr EngineSteps<NueOptions, NueResult> kSteps = {kName, Routing::SlScope::kPerDestination,
                                                        read_engine_options, run, report};
-constexpr OptionSpec kOptions[] = {
-    guid_or_name_option(
-        "nue_root",
-        "root switch of Nue's escape paths (GUID or node description); default: most central"),
-    choice_option("nue_partition", "metis|random|cluster", "metis",
-                  "how Nue splits destinations into virtual layers"),
-    int_option("nue_seed", 0, 2147483647, "1",
-               "seed for Nue's random choices (partitioning, METIS)"),
-};
-}  // namespace
-
-constinit const EngineDesc kEngine = define_engine<kSteps>(
-    "nue", "Nue: deadlock-free routing inside the complete channel dependency graph, 1..15 VLs",
-    kOptions);
+constinit const EngineDesc kEngine = define_engine<kSteps>("nue", kSummary, kOptions);
 
 }  // namespace keiro::nue
