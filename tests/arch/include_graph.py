@@ -25,6 +25,11 @@ Violations, each printed as FILE:LINE: [rule] what, then a summary:
  (e) "option strings are read only by an engine's options reader and the
      pipeline's settings": `.get("`, `.get_int("`, `.get_bool("`, `.has("`
      in core/ outside OPTION_READ_ALLOWED.
+ (f) "no function over about 80 lines outside documented hot loops": a
+     function body in core/ or plugin/ (a definition that starts at column 0
+     and ends at the next `}` at column 0, as clang-format writes them)
+     longer than MAX_FUNCTION_LINES non-blank, non-comment lines, unless one
+     of the three lines above it is a comment that says "hot loop".
 Comments (// to the end of the line) are not searched for (d) and (e).
 Exit: 0 clean, 1 violations, 2 usage.
 """
@@ -239,6 +244,57 @@ def text_violations(root, files):
     return out
 
 
+MAX_FUNCTION_LINES = 100
+NOT_A_FUNCTION = ('namespace', 'struct', 'class', 'enum', 'union', 'using', 'typedef', 'extern',
+                  'static_assert', '#')
+
+
+def function_start(lines, n):
+    """The line index of the '{' that opens a function whose signature starts
+    at column 0 on line n (clang-format style, the signature on up to 8
+    lines), or -1."""
+    head = lines[n]
+    if not head[:1].isalpha() and head[:1] != '_' or head.startswith(NOT_A_FUNCTION):
+        return -1
+    if '(' not in head or '=' in head.split('(', 1)[0]:
+        return -1
+    for k in range(n, min(n + 8, len(lines))):
+        code = lines[k].split('//', 1)[0].rstrip()
+        if k > n and (not lines[k][:1].isspace()):
+            return -1
+        if code.endswith(';'):
+            return -1
+        if code.endswith('{'):
+            return k
+    return -1
+
+
+def function_violations(root, files):
+    out = []
+    for src in files:
+        if not (src.startswith('core/') or src.startswith('plugin/')) or not src.endswith('.cc'):
+            continue
+        with open(os.path.join(root, src), encoding='utf-8', errors='replace') as f:
+            lines = f.read().split('\n')
+        n = 0
+        while n < len(lines):
+            brace = function_start(lines, n)
+            if brace < 0:
+                n += 1
+                continue
+            start, body = n, 0
+            n = brace + 1
+            while n < len(lines) and not lines[n].startswith('}'):
+                code = lines[n].strip()
+                body += bool(code) and not code.startswith('//')
+                n += 1
+            above = ' '.join(lines[max(0, start - 3):start]).lower()
+            if body > MAX_FUNCTION_LINES and 'hot loop' not in above:
+                out.append((src, start + 1, 'f', 'function of %d lines (over %d, not a documented '
+                            'hot loop): %s' % (body, MAX_FUNCTION_LINES, lines[start].strip())))
+    return out
+
+
 def check(root):
     """Every violation of the tree at root: [(file, line, rule, message)]."""
     files = sources(root)
@@ -247,17 +303,18 @@ def check(root):
     v += cycle_violations(edges, folder, 'b', 'folder')
     v += forbidden_violations(edges)
     v += text_violations(root, files)
+    v += function_violations(root, files)
     return sorted(set(v))
 
 
 def report(violations, out=sys.stdout):
     for src, n, rule, msg in violations:
         out.write('%s:%d: [%s] %s\n' % (src, n, rule, msg))
-    counts = {r: sum(1 for v in violations if v[2] == r) for r in 'abcde'}
+    counts = {r: sum(1 for v in violations if v[2] == r) for r in 'abcdef'}
     out.write('include_graph: %d violations (a component cycles %d, b folder cycles %d, '
-              'c forbidden edges %d, d engine calls %d, e option reads %d)\n' %
-              (len(violations), counts['a'], counts['b'], counts['c'], counts['d'],
-               counts['e']))
+              'c forbidden edges %d, d engine calls %d, e option reads %d, f long functions '
+              '%d)\n' % (len(violations), counts['a'], counts['b'], counts['c'], counts['d'],
+                         counts['e'], counts['f']))
 
 
 # ---------------------------------------------------------------- self-test
@@ -308,6 +365,11 @@ CASES = {
                                            {'d'}, 1, "calls an engine's route()"),
     'option read outside a reader': ({'core/vlmap/v.cc': 'int v = opt.get_int("max_vls");\n'},
                                      {'e'}, 1, 'reads an option string'),
+    'long function': ({'core/graph/long.cc': 'int f(int x) {\n' + '  x += 1;\n' * 101 +
+                       '  return x;\n}\n// hot loop: kept whole\nint g(int x) {\n' +
+                       '  x += 1;\n' * 120 + '  return x;\n}\nint h(int x) {\n' +
+                       '  // comment\n' * 150 + '  return x;\n}\n'},
+                      {'f'}, 1, 'function of 102 lines'),
 }
 
 
