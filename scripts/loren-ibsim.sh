@@ -21,15 +21,8 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 . "$src/tests/harness/lib.sh"
 build=${KEIRO_BUILDDIR:-$src/build-loren}
 out= maxop=4
-while getopts "b:o:m:h" opt; do
-  case $opt in
-    b) build=$OPTARG ;;
-    o) out=$OPTARG ;;
-    m) maxop=$OPTARG ;;
-    *) kh_usage "$0" Exit: ;;
-  esac
-done
-shift $((OPTIND - 1))
+kh_options "b=build o=out m=maxop" 'kh_usage "$0" Exit:' "$@"
+shift "$KH_SHIFT"
 build=$(cd "$build" && pwd) || exit 2
 out=${out:-$build/loren-ibsim}
 mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 2

@@ -37,19 +37,8 @@ src=$(cd "$here/.." && pwd)
 
 net= out= popts= vls=4 seed=1 wait_s=300
 build=${KEIRO_BUILDDIR:-$src/build}
-while getopts "t:o:p:k:S:w:b:h" opt; do
-  case $opt in
-    t) net=$OPTARG ;;
-    o) out=$OPTARG ;;
-    p) popts=$OPTARG ;;
-    k) vls=$OPTARG ;;
-    S) seed=$OPTARG ;;
-    w) wait_s=$OPTARG ;;
-    b) build=$OPTARG ;;
-    *) kh_usage "$0" Exit: ;;
-  esac
-done
-shift $((OPTIND - 1))
+kh_options "t=net o=out p=popts k=vls S=seed w=wait_s b=build" 'kh_usage "$0" Exit:' "$@"
+shift "$KH_SHIFT"
 [ -n "$net" ] && [ -n "$out" ] || kh_usage "$0" Exit:
 engines=("$@")
 [ ${#engines[@]} -gt 0 ] ||

@@ -19,16 +19,8 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 net= out= k=4 wait_s=600
-while getopts "t:o:k:w:h" opt; do
-  case $opt in
-    t) net=$OPTARG ;;
-    o) out=$OPTARG ;;
-    k) k=$OPTARG ;;
-    w) wait_s=$OPTARG ;;
-    *) kh_usage "$0" Environment: ;;
-  esac
-done
-shift $((OPTIND - 1))
+kh_options "t=net o=out k=k w=wait_s" 'kh_usage "$0" Environment:' "$@"
+shift "$KH_SHIFT"
 [ -n "$net" ] && [ -n "$out" ] && [ $# -gt 0 ] || { echo "usage: $0 -t NET -o OUT [-k VLS] ENGINE..." >&2; exit 2; }
 keiro="$KH_BUILDDIR/keiro"
 [ -x "$keiro" ] || { echo "no $keiro (set KEIRO_BUILDDIR)" >&2; exit 2; }

@@ -38,6 +38,26 @@ KH_UMAD2SIM=${KEIRO_UMAD2SIM:-$(kh_find_umad2sim)}
 kh_usage() { sed -n "/^# usage:/,/^# $2/p" "$1" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 KH_BUILDDIR=${KEIRO_BUILDDIR:-$PWD}
 
+# kh_options 'L=var ...' USAGE_CMD "$@": the harness scripts' option
+# convention in one place: each letter L takes an argument, stored in the
+# script's variable var; -h or an unknown letter runs USAGE_CMD (which
+# exits). Sets KH_SHIFT to the number of words taken ("shift $KH_SHIFT").
+kh_options() {
+  local map=$1 on_usage=$2 spec= pair opt OPTIND=1
+  shift 2
+  for pair in $map; do spec+="${pair%%=*}:"; done
+  while getopts "${spec}h" opt; do
+    for pair in $map; do
+      if [ "$opt" = "${pair%%=*}" ]; then
+        printf -v "${pair#*=}" '%s' "$OPTARG"
+        continue 2
+      fi
+    done
+    eval "$on_usage"
+  done
+  KH_SHIFT=$((OPTIND - 1))
+}
+
 kh_say() { [ "${KEIRO_VERBOSE:-0}" = 1 ] && echo "harness: $*" >&2; return 0; }
 kh_fail() { echo "harness: $*" >&2; return 1; }
 

@@ -28,16 +28,10 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 KEIRO_SRCDIR=${KEIRO_SRCDIR:-$(cd "$here/../.." && pwd)}
 export KEIRO_SRCDIR
+. "$KEIRO_SRCDIR/tests/harness/lib.sh"
 out= sweeps=2 engines=
 usage() { sed -n '/^# usage:/,/^# END/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
-while getopts "o:n:e:h" opt; do
-  case $opt in
-    o) out=$OPTARG ;;
-    n) sweeps=$OPTARG ;;
-    e) engines=$OPTARG ;;
-    *) usage ;;
-  esac
-done
+kh_options "o=out n=sweeps e=engines" usage "$@"
 [ -n "$out" ] || usage
 asan=$(cd "${KEIRO_ASAN_DIR:-$KEIRO_SRCDIR/build-asan}" 2>/dev/null && pwd) ||
   { echo "asan-plugin: no sanitized build tree (scripts/build-asan.sh libkeiro.la keiro)" >&2; exit 1; }

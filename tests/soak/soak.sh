@@ -56,23 +56,8 @@ usage() { kh_usage "$0" END; }
 
 out= engine=keiro-nue sweeps=200 seed=1 net= layout= popts="max_vls=4" rss_mb=2 warm=4 keep=0
 grow_kb=0 win=10
-while getopts "o:e:n:S:t:L:p:r:W:k:g:m:h" opt; do
-  case $opt in
-    o) out=$OPTARG ;;
-    e) engine=$OPTARG ;;
-    n) sweeps=$OPTARG ;;
-    S) seed=$OPTARG ;;
-    t) net=$OPTARG ;;
-    L) layout=$OPTARG ;;
-    p) popts=$OPTARG ;;
-    r) rss_mb=$OPTARG ;;
-    W) warm=$OPTARG ;;
-    k) keep=$OPTARG ;;
-    g) grow_kb=$OPTARG ;;
-    m) win=$OPTARG ;;
-    *) usage ;;
-  esac
-done
+kh_options "o=out e=engine n=sweeps S=seed t=net L=layout p=popts r=rss_mb W=warm k=keep \
+  g=grow_kb m=win" usage "$@"
 [ -n "$out" ] || usage
 case $sweeps$seed$rss_mb$warm$keep$grow_kb$win in *[!0-9]*) usage ;; esac
 [ "$grow_kb" -eq 0 ] || [ "$sweeps" -ge $((warm + 2 * win)) ] || usage

@@ -82,6 +82,18 @@ void route(const EngineDesc &e, const Fabric &f, const std::string &opts, ToyRun
   run.ok = pipeline::route(e, in, run.out, run.rep, x);
 }
 
+// The toy routed through the pipeline on a ring of 6 switches with options
+// opts: it must succeed, and the log must hold info exactly once.
+ToyRun routed_ring(const std::string &opts, const std::string &info) {
+  const Fabric f = fixtures::ring(6, {.hcas = 1});
+  ToyRun run;
+  route(toy::kEngine, f, opts, run);
+  EXPECT_TRUE(run.ok) << (run.log.lines.empty() ? "" : run.log.lines.back().text);
+  EXPECT_EQ(run.log.count(LogLevel::kError), 0);
+  EXPECT_EQ(fixtures::count_containing(run.log, LogLevel::kInfo, info), 1) << info;
+  return run;
+}
+
 TEST(ToyEngine, DefineEngineMakesARegistryEntry) {
   EXPECT_STREQ(toy::kEngine.name, "toy");
   EXPECT_STREQ(toy::kEngine.osm_name, "keiro-toy");
@@ -90,36 +102,25 @@ TEST(ToyEngine, DefineEngineMakesARegistryEntry) {
 }
 
 TEST(ToyEngine, FirstRoutingIsCheckedByThePipeline) {
-  const Fabric f = fixtures::ring(6, {.hcas = 1});
-  ToyRun run;
-  route(toy::kEngine, f, "", run);
-  ASSERT_TRUE(run.ok) << run.log.lines.back().text;
+  const ToyRun run = routed_ring("", "keiro-toy: fixed-SL safety: also deadlock free");
   EXPECT_EQ(run.out.engine, "keiro-toy");
   ASSERT_NE(run.rep.result<toy::ToyResult>(), nullptr);
   EXPECT_EQ(run.rep.result<toy::ToyResult>()->switches, 6);
   EXPECT_EQ(run.rep.get("tree_switches"), "6");  // its report step's fact
   EXPECT_TRUE(run.check.ok);
   EXPECT_EQ(run.check.vls_used, 1);
-  EXPECT_EQ(run.log.count(LogLevel::kError), 0);
-  EXPECT_EQ(fixtures::count_containing(run.log, LogLevel::kInfo,
-                                       "keiro-toy: fixed-SL safety: also deadlock free"),
-            1);
 }
 
 TEST(ToyEngine, FixedSlComesFromThePipeline) {
-  const Fabric f = fixtures::ring(6, {.hcas = 1});
-  ToyRun run;
-  route(toy::kEngine, f, "fixed_sl=3", run);
-  ASSERT_TRUE(run.ok) << run.log.lines.back().text;
+  const ToyRun run = routed_ring("fixed_sl=3",
+                                 "keiro-toy: fixed-SL safety: deadlock free with the SA's SLs, "
+                                 "with every path on SL 3");
   EXPECT_EQ(run.stages.fixed.sl, 3);
   EXPECT_EQ(run.stages.fixed.sa_vls, 1);
   EXPECT_EQ(run.stages.fixed.attempts, 1);
   // Every path's SL is renamed around SL 3, and SL 3 takes the engine's VL.
-  for (uint16_t lid : f.lids()) EXPECT_NE(run.out.path_sl(0, lid), 3) << lid;
-  EXPECT_EQ(fixtures::count_containing(run.log, LogLevel::kInfo,
-                                       "keiro-toy: fixed-SL safety: deadlock free with the SA's "
-                                       "SLs, with every path on SL 3"),
-            1);
+  for (uint16_t lid : fixtures::ring(6, {.hcas = 1}).lids())
+    EXPECT_NE(run.out.path_sl(0, lid), 3) << lid;
 }
 
 TEST(ToyEngine, ReRoutingComesFromThePipeline) {
