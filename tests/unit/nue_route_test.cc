@@ -28,6 +28,11 @@
 namespace keiro {
 namespace {
 
+template <class Run>
+const nue::NueResult &nue_of(const Run &run) {
+  return fixtures::result_of<nue::NueResult>(run);
+}
+
 using fixtures::check_routes;
 
 using NueRun = fixtures::EngineRun;
@@ -48,14 +53,15 @@ TEST(NueRoute, Fig2RingWithShortcutFromThePapersRoot) {
   route(f, "nue_root=S4", 1, run);
   ASSERT_TRUE(run.ok);
   EXPECT_EQ(run.log.count(LogLevel::kError), 0);
-  EXPECT_NE(run.rep.get("root_layer0").find("'S4'"), std::string::npos);
-  EXPECT_EQ(run.rep.get("layers"), "1");
+  ASSERT_FALSE(nue_of(run).layer.empty());
+  EXPECT_EQ(f.sw(nue_of(run).layer[0].root).name, "S4");
+  EXPECT_EQ(nue_of(run).layers, 1);
   // Fig. 2 routes without an impasse (PureRouteCountersOnFig2).
-  EXPECT_EQ(run.rep.get("escape_fallbacks"), "0");
-  EXPECT_EQ(run.rep.get("backtracking"), "0");
-  EXPECT_EQ(run.rep.get("escape_repairs"), "0");
-  EXPECT_EQ(run.rep.get("shortcuts"), "0");
-  EXPECT_EQ(run.rep.get("escape_dependencies"), "8");  // Fig. 4
+  EXPECT_EQ(nue_of(run).escape_fallbacks, 0);
+  EXPECT_EQ(nue_of(run).backtracking, 0);
+  EXPECT_EQ(nue_of(run).escape_repairs, 0);
+  EXPECT_EQ(nue_of(run).shortcuts, 0);
+  EXPECT_EQ(nue_of(run).escape_dependencies, 8);  // Fig. 4
   const fixtures::RouteCheck c = check_routes(f, run.out);
   EXPECT_TRUE(c.ok) << c.problem;
   EXPECT_EQ(c.vls, 1);
@@ -83,10 +89,10 @@ TEST(NueRoute, EscapeFallbackBacktrackingAndShortcutsThroughTheEngine) {
   const fixtures::EngineRun run = fixtures::run_captured(f, "keiro-nue", {.max_vls = 1});
   ASSERT_TRUE(run.ok) << run.last_line();
   EXPECT_EQ(run.log.count(LogLevel::kError), 0);
-  EXPECT_EQ(run.rep.get("layers"), "1");
-  EXPECT_GT(std::stol(run.rep.get("escape_fallbacks")), 0);
-  EXPECT_GT(std::stol(run.rep.get("backtracking")), 0);
-  EXPECT_GT(std::stol(run.rep.get("shortcuts")), 0);
+  EXPECT_EQ(nue_of(run).layers, 1);
+  EXPECT_GT(nue_of(run).escape_fallbacks, 0);
+  EXPECT_GT(nue_of(run).backtracking, 0);
+  EXPECT_GT(nue_of(run).shortcuts, 0);
   EXPECT_TRUE(run.log.contains("keiro-nue: layer 0: unsolvable impasse for LID"));
   EXPECT_TRUE(run.log.contains("; " + run.rep.get("escape_fallbacks") +
                                " of them fell back to the escape paths; islands "
@@ -116,9 +122,9 @@ TEST(NueRoute, BacktrackingAndShortcutsOnFourteenSwitches) {
   const Fabric f = fixtures::random_regular(14, 3, 6, {.hcas = 1});
   const fixtures::EngineRun run = fixtures::run_captured(f, "keiro-nue", {.max_vls = 1});
   ASSERT_TRUE(run.ok) << run.last_line();
-  EXPECT_EQ(run.rep.get("escape_fallbacks"), "0");
-  EXPECT_GT(std::stol(run.rep.get("backtracking")), 0);
-  EXPECT_GT(std::stol(run.rep.get("shortcuts")), 0);
+  EXPECT_EQ(nue_of(run).escape_fallbacks, 0);
+  EXPECT_GT(nue_of(run).backtracking, 0);
+  EXPECT_GT(nue_of(run).shortcuts, 0);
   const fixtures::RouteCheck c = check_routes(f, run.out);
   EXPECT_TRUE(c.ok) << c.problem;
   EXPECT_EQ(c.vls, 1);
@@ -129,7 +135,8 @@ TEST(NueRoute, RootByGuidAndBadRoot) {
   NueRun by_guid;
   route(f, "nue_root=0x1002", 1, by_guid);
   ASSERT_TRUE(by_guid.ok);
-  EXPECT_NE(by_guid.rep.get("root_layer0").find("'S2'"), std::string::npos);
+  ASSERT_FALSE(nue_of(by_guid).layer.empty());
+  EXPECT_EQ(f.sw(nue_of(by_guid).layer[0].root).name, "S2");
   NueRun bad;
   route(f, "nue_root=no-such-switch", 2, bad);
   EXPECT_FALSE(bad.ok);
@@ -239,7 +246,7 @@ TEST(NueRoute, LayersSlsAndSl2vl) {
   NueRun run;
   route(f, "", 4, run);
   ASSERT_TRUE(run.ok);
-  EXPECT_EQ(run.rep.get("layers"), "4");
+  EXPECT_EQ(nue_of(run).layers, 4);
   const fixtures::RouteCheck c = check_routes(f, run.out);
   ASSERT_TRUE(c.ok) << c.problem;
   EXPECT_EQ(c.vls, 4);
@@ -264,7 +271,7 @@ TEST(NueRoute, SlBudgetLimitsLayers) {
   NueRun run;
   route(f, "", 8, run, /*max_sls=*/2);
   ASSERT_TRUE(run.ok);
-  EXPECT_EQ(run.rep.get("layers"), "2");
+  EXPECT_EQ(nue_of(run).layers, 2);
   EXPECT_LE(check_routes(f, run.out).vls, 2);
 }
 
@@ -336,13 +343,13 @@ TEST(NueRoute, ParallelLinksSingleSwitchAndTinyFabrics) {
   route(one, "", 4, single);
   ASSERT_TRUE(single.ok);
   EXPECT_TRUE(check_routes(one, single.out).ok);
-  EXPECT_EQ(single.rep.get("layers"), "1");
+  EXPECT_EQ(nue_of(single).layers, 1);
   // More layers than switches.
   const Fabric two = fixtures::from_links(2, {{0, 1}}, {.hcas = 1});
   NueRun small;
   route(two, "", 8, small);
   ASSERT_TRUE(small.ok);
-  EXPECT_EQ(small.rep.get("layers"), "2");
+  EXPECT_EQ(nue_of(small).layers, 2);
   EXPECT_TRUE(check_routes(two, small.out).ok);
 }
 
@@ -404,7 +411,7 @@ TEST(NueRoute, NineToFifteenVls) {
         fixtures::run_captured(f, "keiro-nue", {.max_vls = k, .max_sls = 16});
     ASSERT_TRUE(run.ok) << "k=" << k << ": " << run.last_line();
     EXPECT_EQ(run.log.count(LogLevel::kError), 0);
-    EXPECT_EQ(run.rep.get("layers"), std::to_string(k));
+    EXPECT_EQ(nue_of(run).layers, k);
     const fixtures::RouteCheck c = check_routes(f, run.out);
     ASSERT_TRUE(c.ok) << "k=" << k << ": " << c.problem;
     EXPECT_EQ(c.vls, k);
