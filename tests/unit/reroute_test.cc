@@ -453,7 +453,7 @@ TEST(Reroute, SpareSlsKeepEverySlThroughAFailInPlaceSeries) {
 // layout's grid, and LOREN's forwarding then loops for some destinations
 // (its livelock check fails). The fabric only lost parts, so the previous
 // routing is repaired incrementally before LOREN runs at all
-// (reroute_without_engine): every pair still connected keeps its SL (counted
+// (reroute::without_engine, step 0): every pair still connected keeps its SL (counted
 // from the two Routings), the tables are deadlock free (independent
 // oracle), no WARN and no ERROR line. When the fabric also gained an end
 // (here: a previous routing in which one CA's LID was not in use yet), LOREN
