@@ -204,18 +204,4 @@ std::string loren_walk(const Fabric &f, const loren::Layout &l, const loren::Lor
   return "";
 }
 
-RouteCheck route_and_walk(const Fabric &f, const char *engine, EngineRun &run) {
-  run = run_captured(f, engine, {.max_vls = 8});
-  EXPECT_TRUE(run.ok) << run.last_line();
-  EXPECT_EQ(run.log.count(LogLevel::kError), 0);
-  RouteCheck rc = check_routes(f, run.out);
-  EXPECT_TRUE(rc.ok) << rc.problem;
-  EXPECT_EQ(rc.paths, static_cast<int64_t>(f.num_switches()) * f.lids().size());
-  EXPECT_GE(rc.vls, 1);
-  EXPECT_LE(rc.vls, 8);
-  EXPECT_EQ(credit_loop_problem(f, run.out), "");
-  rc.ok = rc.ok && run.ok;
-  return rc;
-}
-
 }  // namespace keiro::fixtures

@@ -302,6 +302,19 @@ RouteCheck check_routes(const Fabric &f, const Routing &r);
 // with the independent walker (check_routes, credit_loop_problem): every
 // (switch, LID) path, 1..8 VLs, no error line, no credit loop. Returns the
 // walker's figures (rc.ok false on any failure, also reported).
-RouteCheck route_and_walk(const Fabric &f, const char *engine, EngineRun &run);
+// Inline: the benchmarks link oracles.cc without GoogleTest.
+inline RouteCheck route_and_walk(const Fabric &f, const char *engine, EngineRun &run) {
+  run = run_captured(f, engine, {.max_vls = 8});
+  EXPECT_TRUE(run.ok) << run.last_line();
+  EXPECT_EQ(run.log.count(LogLevel::kError), 0);
+  RouteCheck rc = check_routes(f, run.out);
+  EXPECT_TRUE(rc.ok) << rc.problem;
+  EXPECT_EQ(rc.paths, static_cast<int64_t>(f.num_switches()) * f.lids().size());
+  EXPECT_GE(rc.vls, 1);
+  EXPECT_LE(rc.vls, 8);
+  EXPECT_EQ(credit_loop_problem(f, run.out), "");
+  rc.ok = rc.ok && run.ok;
+  return rc;
+}
 
 }  // namespace keiro::fixtures
