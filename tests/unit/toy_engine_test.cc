@@ -119,7 +119,8 @@ TEST(ToyEngine, FixedSlComesFromThePipeline) {
   EXPECT_EQ(run.stages.fixed.sa_vls, 1);
   EXPECT_EQ(run.stages.fixed.attempts, 1);
   // Every path's SL is renamed around SL 3, and SL 3 takes the engine's VL.
-  for (uint16_t lid : fixtures::ring(6, {.hcas = 1}).lids())
+  const Fabric ring = fixtures::ring(6, {.hcas = 1});
+  for (uint16_t lid : ring.lids())
     EXPECT_NE(run.out.path_sl(0, lid), 3) << lid;
 }
 
