@@ -120,8 +120,7 @@ TEST(ToyEngine, FixedSlComesFromThePipeline) {
   EXPECT_EQ(run.stages.fixed.attempts, 1);
   // Every path's SL is renamed around SL 3, and SL 3 takes the engine's VL.
   const Fabric ring = fixtures::ring(6, {.hcas = 1});
-  for (uint16_t lid : ring.lids())
-    EXPECT_NE(run.out.path_sl(0, lid), 3) << lid;
+  for (uint16_t lid : ring.lids()) EXPECT_NE(run.out.path_sl(0, lid), 3) << lid;
 }
 
 TEST(ToyEngine, ReRoutingComesFromThePipeline) {
