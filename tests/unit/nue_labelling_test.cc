@@ -19,6 +19,8 @@
 // seeded ones 560-576 at max_vls=1. Bound: 1.12x (the largest measured,
 // 1.095x, plus 2.5%: ties among equal candidates still fall to ids where the
 // structure cannot tell them apart); spread <= 1.15 (issue 32).
+// Runtime (both tests): 1.8 s at -O2, 8.9 s with AddressSanitizer +
+// UndefinedBehaviorSanitizer (scripts/build-asan.sh), 2-core VM at load 3-4.
 #include <gtest/gtest.h>
 
 #include <algorithm>
