@@ -7,6 +7,9 @@
 // then, when node heights are given, a parent whose tree path does not turn
 // there as a valley (the parent lower than both its own parent and the node),
 // then the parent with the fewest children so far, then the smallest arc id.
+// With heights, the nodes of a level choose in the order of their number of
+// candidate parents (fewest first; BFS order among equals), so that the
+// fewest-children rule follows the structure more than the order of the ids.
 // The children rule makes the tree bushy: traffic that has to follow the
 // tree (Nue's escape paths and escape repairs) spreads over more links
 // instead of a few long chains.

@@ -155,6 +155,21 @@ TEST(SpanningTree, NoValleyParentWithHeights) {
   EXPECT_EQ(g.tail[parent[3]], 1);
 }
 
+TEST(SpanningTree, ConstrainedNodesChooseFirstWithHeights) {
+  // 0-1, 0-2, 1-3, 2-3, 1-4: at depth 2, 3 can hang below 1 or 2, 4 only
+  // below 1. In BFS order 3 takes 1 (smaller arc id) and 4 must follow it;
+  // with heights (no valleys here) 4 chooses first and 3 then takes 2.
+  const Graph g = graph_from_edges(5, Edges{{0, 1}, {0, 2}, {1, 3}, {2, 3}, {1, 4}});
+  std::vector<int32_t> parent(5);
+  min_depth_spanning_tree(g, 0, {}, parent);
+  EXPECT_EQ(g.tail[parent[3]], 1);
+  EXPECT_EQ(g.tail[parent[4]], 1);
+  const std::vector<int32_t> flat(5, 0);
+  min_depth_spanning_tree(g, 0, {}, parent, flat);
+  EXPECT_EQ(g.tail[parent[3]], 2);
+  EXPECT_EQ(g.tail[parent[4]], 1);
+}
+
 TEST(Betweenness, StructuralTieBreak) {
   // Path 0-1-2-3-4 weighted at the ends: 1, 2 and 3 tie (2.0 each) and have
   // the same weighted distance sum (4); 2 has the smallest eccentricity (2).
