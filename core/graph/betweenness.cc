@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
+
+#include "core/graph/bfs.h"
 
 namespace keiro::graph {
 
@@ -65,6 +68,49 @@ int32_t most_central(std::span<const double> centrality, const uint8_t *node_in)
     }
     const double a = centrality[v], b = centrality[best];
     if (a > b && a - b > 1e-9 * std::max(std::fabs(a), std::fabs(b))) best = v;
+  }
+  return best;
+}
+
+namespace {
+
+// (weighted distance sum, eccentricity) of v over the nodes of nonzero weight
+// in the subgraph.
+std::tuple<double, int32_t> spread_from(const Graph &g, int32_t v, const uint8_t *node_in,
+                                        const uint8_t *arc_in, std::span<const double> weight,
+                                        std::vector<int32_t> &dist, std::vector<int32_t> &order) {
+  const int32_t reached = bfs(g, v, dist, order, node_in, arc_in);
+  double sum = 0;
+  int32_t ecc = 0;
+  for (int32_t i = 0; i < reached; ++i) {
+    const int32_t t = order[i];
+    const double w = weight.empty() ? 1.0 : weight[t];
+    if (w == 0.0) continue;
+    sum += w * dist[t];
+    ecc = std::max(ecc, dist[t]);
+  }
+  return {sum, ecc};
+}
+
+}  // namespace
+
+int32_t most_central(const Graph &g, std::span<const double> centrality, const uint8_t *node_in,
+                     const uint8_t *arc_in, std::span<const double> weight) {
+  const int32_t first = most_central(centrality, node_in);
+  if (first < 0) return first;
+  const double top = centrality[first];
+  const int32_t n = static_cast<int32_t>(centrality.size());
+  std::vector<int32_t> dist(n), order(n);
+  int32_t best = first;
+  auto best_key = spread_from(g, first, node_in, arc_in, weight, dist, order);
+  for (int32_t v = 0; v < n; ++v) {
+    if (v == first || (node_in && !node_in[v])) continue;
+    if (top - centrality[v] > 1e-9 * std::max(std::fabs(top), std::fabs(centrality[v]))) continue;
+    const auto key = spread_from(g, v, node_in, arc_in, weight, dist, order);
+    if (key < best_key || (key == best_key && v < best)) {
+      best = v;
+      best_key = key;
+    }
   }
   return best;
 }

@@ -32,4 +32,14 @@ std::vector<double> betweenness(const Graph &g, const uint8_t *node_in, const ui
 // the subgraph is empty. Values within a relative 1e-9 count as equal.
 int32_t most_central(std::span<const double> centrality, const uint8_t *node_in);
 
+// The same choice with the exact ties (within the same 1e-9) broken by the
+// structure instead of the ids: the smallest weighted distance sum to the
+// subgraph's nodes (sum of weight[t] * hops, all weights 1 when empty), then
+// the smallest eccentricity over the nodes of nonzero weight, and only among
+// nodes equal in all three the smallest id (on symmetric fabrics such nodes
+// are usually images of each other under an automorphism). A BFS in the
+// subgraph per tied node: O(ties * (n' + m')) on top of the betweenness.
+int32_t most_central(const Graph &g, std::span<const double> centrality, const uint8_t *node_in,
+                     const uint8_t *arc_in, std::span<const double> weight = {});
+
 }  // namespace keiro::graph

@@ -84,6 +84,7 @@
 #include "core/graph/spanning_tree.h"
 #include "core/log.h"
 #include "core/nue/channel_load.h"
+#include "core/nue/escape_paths.h"
 #include "core/nue/layer_routing.h"
 #include "core/parallel.h"
 
@@ -202,6 +203,10 @@ class Router {
     }
     // Every channel still has the initial weight: uniform tree costs.
     const std::vector<int64_t> tree_cost(f_.num_channels(), 2 * w0_);
+    // On layered fabrics (fat trees) the escape trees avoid valleys where
+    // they can (graph/spanning_tree.h): the structure decides, not the ids.
+    std::vector<int32_t> height;
+    if (!layered_heights(f_, height)) height.clear();
     routers_.resize(layers_);
     parallel_for(worker_count(opt_.threads, layers_), layers_, 1, [&](int, int layer) {
       std::vector<int32_t> dest_count(num_sw_, 0), parent(num_sw_), dest_switches;
@@ -217,11 +222,12 @@ class Router {
         const std::vector<double> centrality_weight(dest_count.begin(), dest_count.end());
         const std::vector<double> c =
             graph::betweenness(g_, h.node_in.data(), h.arc_in.data(), centrality_weight);
-        info.root = graph::most_central(c, h.node_in.data());
+        info.root =
+            graph::most_central(g_, c, h.node_in.data(), h.arc_in.data(), centrality_weight);
       }
       info.ports = static_cast<int32_t>(layer_begin_[layer + 1] - layer_begin_[layer]);
       info.switches = static_cast<int32_t>(dest_switches.size());
-      graph::min_depth_spanning_tree(g_, info.root, tree_cost, parent);
+      graph::min_depth_spanning_tree(g_, info.root, tree_cost, parent, height);
       routers_[layer] = std::make_unique<LayerRouter>(f_);
       routers_[layer]->set_layer(info.root, parent, dest_count);
       routers_[layer]->set_all_escape_turns(layer == opt_.mcast_layer);

@@ -136,5 +136,57 @@ TEST(SpanningTree, MinDepthAndCheapestParent) {
   EXPECT_EQ(p2[2], -1);
 }
 
+TEST(SpanningTree, NoValleyParentWithHeights) {
+  // Root 0 (height 1) with a lower neighbour 1 (height 0) and a higher one 2
+  // (height 2); node 3 (height 1) can hang below either. Below 1 its tree
+  // path would turn at a valley (0 -> 1 -> 3 both above 1), below 2 not.
+  const Graph g = graph_from_edges(4, Edges{{0, 1}, {0, 2}, {1, 3}, {2, 3}});
+  std::vector<int32_t> parent(4);
+  min_depth_spanning_tree(g, 0, {}, parent);
+  EXPECT_EQ(g.tail[parent[3]], 1);  // no heights: smaller arc id
+  const std::vector<int32_t> height = {1, 0, 2, 1};
+  min_depth_spanning_tree(g, 0, {}, parent, height);
+  EXPECT_EQ(g.tail[parent[3]], 2);
+  // Cost still comes first.
+  std::vector<int64_t> cost(g.num_arcs(), 1);
+  for (int32_t a = 0; a < g.num_arcs(); ++a)
+    if (g.tail[a] == 2 && g.head[a] == 3) cost[a] = 10;
+  min_depth_spanning_tree(g, 0, cost, parent, height);
+  EXPECT_EQ(g.tail[parent[3]], 1);
+}
+
+TEST(SpanningTree, ConstrainedNodesChooseFirstWithHeights) {
+  // 0-1, 0-2, 1-3, 2-3, 1-4: at depth 2, 3 can hang below 1 or 2, 4 only
+  // below 1. In BFS order 3 takes 1 (smaller arc id) and 4 must follow it;
+  // with heights (no valleys here) 4 chooses first and 3 then takes 2.
+  const Graph g = graph_from_edges(5, Edges{{0, 1}, {0, 2}, {1, 3}, {2, 3}, {1, 4}});
+  std::vector<int32_t> parent(5);
+  min_depth_spanning_tree(g, 0, {}, parent);
+  EXPECT_EQ(g.tail[parent[3]], 1);
+  EXPECT_EQ(g.tail[parent[4]], 1);
+  const std::vector<int32_t> flat(5, 0);
+  min_depth_spanning_tree(g, 0, {}, parent, flat);
+  EXPECT_EQ(g.tail[parent[3]], 2);
+  EXPECT_EQ(g.tail[parent[4]], 1);
+}
+
+TEST(Betweenness, StructuralTieBreak) {
+  // Path 0-1-2-3-4 weighted at the ends: 1, 2 and 3 tie (2.0 each) and have
+  // the same weighted distance sum (4); 2 has the smallest eccentricity (2).
+  const Graph g = graph_from_edges(5, Edges{{0, 1}, {1, 2}, {2, 3}, {3, 4}});
+  const std::vector<double> w = {1, 0, 0, 0, 1};
+  const std::vector<double> c = betweenness(g, nullptr, nullptr, w);
+  EXPECT_EQ(most_central(c, nullptr), 1);  // ties by id
+  EXPECT_EQ(most_central(g, c, nullptr, nullptr, w), 2);
+  // The tree 2-1-5-3-4-0 with 6 on 1: 1 and 5 both lie on 9 unordered
+  // pairs (18 ordered), but 5 is closer to the rest (distance sum 11 < 12).
+  const Graph t = graph_from_edges(7, Edges{{0, 4}, {1, 2}, {1, 5}, {1, 6}, {3, 4}, {3, 5}});
+  const std::vector<double> ct = betweenness(t, nullptr, nullptr);
+  EXPECT_DOUBLE_EQ(ct[1], 18.0);
+  EXPECT_DOUBLE_EQ(ct[5], 18.0);
+  EXPECT_EQ(most_central(ct, nullptr), 1);
+  EXPECT_EQ(most_central(t, ct, nullptr, nullptr), 5);
+}
+
 }  // namespace
 }  // namespace keiro::graph
