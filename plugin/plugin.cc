@@ -28,6 +28,7 @@
 #include "core/engine/engine.h"
 #include "core/io/path_sl_file.h"
 #include "core/options.h"
+#include "core/pipeline/settings.h"
 #include "core/registry/registry.h"
 #include "plugin/engine_callbacks.h"
 #include "plugin/osm_logger.h"
@@ -85,7 +86,8 @@ void destroy_plugin(void *data) {
 
 // Where the path-SL file goes; empty when none is wanted.
 std::string path_sl_dump_path(const PluginState &p) {
-  if (p.options.has("sl_dump")) return p.options.get("sl_dump");
+  const std::string chosen = pipeline::read_settings(p.options).sl_dump;
+  if (!chosen.empty()) return chosen;
   const osm_opensm_t *osm = p.osm;
   if (!osm_log_is_active(&osm->log, OSM_LOG_ROUTING)) return {};
   const char *dir = osm->subn.opt.dump_files_dir;

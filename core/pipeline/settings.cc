@@ -9,6 +9,7 @@ Settings read_settings(const Options &o) {
   Settings s;
   s.max_vls = static_cast<int>(o.get_int("max_vls"));
   s.max_sls = static_cast<int>(o.get_int("max_sls"));
+  s.sl_dump = o.get("sl_dump");
   s.threads = static_cast<int>(o.get_int("threads"));
   s.fixed_sl = o.has("fixed_sl") ? static_cast<int>(o.get_int("fixed_sl")) : -1;
   s.keep_sls = o.get_int("keep_sls") != 0;

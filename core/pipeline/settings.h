@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/layers/realize.h"
@@ -18,6 +19,7 @@ namespace keiro::pipeline {
 struct Settings {
   int max_vls = 8;             // max_vls: cap on the fabric's VLs
   int max_sls = 16;            // max_sls
+  std::string sl_dump;         // sl_dump: where the plugin writes the path-SL file ("": default)
   int threads = 0;             // threads (0: the machine's cores, at most 8)
   int fixed_sl = -1;           // fixed_sl, -1 when not set (docs/fixed-sl.md)
   bool keep_sls = true;        // keep_sls (docs/rerouting.md)
