@@ -115,7 +115,6 @@ bool read_options(const Options &o, const Fabric &f, int max_layers, NueOptions 
     return false;
   }
   opt.seed = static_cast<int>(o.get_int("nue_seed"));
-  opt.threads = static_cast<int>(o.get_int("threads"));
   opt.root = -1;
   if (o.has("nue_root")) {
     std::string why;

@@ -24,7 +24,8 @@ namespace keiro::nue {
 // NueOptions from the engine options: opt.layers = max_layers (clamped to
 // 1..kMaxDataVls), nue_partition, nue_seed, nue_root (resolved on f by
 // Fabric::find_switch). False with one sentence in err for an unknown
-// partition method or a nue_root that names no switch or several.
+// partition method or a nue_root that names no switch or several. The
+// general settings (threads, the multicast layer) come from EngineInput.
 bool read_options(const Options &o, const Fabric &f, int max_layers, NueOptions &opt,
                   std::string &err);
 

@@ -24,6 +24,7 @@
 
 #include "core/nue/engine.h"
 #include "core/nue/nue.h"
+#include "core/pipeline/settings.h"
 #include "core/registry/registry.h"
 #include "tests/unit/fabrics.h"
 #include "tests/unit/oracles.h"
@@ -98,6 +99,7 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "nue_bench: %s\n", err.c_str());
         return 2;
       }
+      opt.threads = keiro::pipeline::read_settings(options).threads;
       double best = 1e30, sum = 0, best_cpu = 1e30;
       keiro::nue::NueResult res;
       for (int i = 0; i < reps; ++i) {
