@@ -6,3 +6,4 @@ include tests/bench/bench.mk
 include tests/harness/harness.mk
 include tests/integration/integration.mk
 include tests/fuzz/fuzz.mk
+include tests/docs/docs.mk
