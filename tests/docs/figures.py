@@ -76,7 +76,7 @@ class Doc:
         for i, line in enumerate(self.lines):
             if line.lstrip().startswith("```"):
                 fence = not fence
-            if not fence and open_name is None:
+            if not fence:
                 m = re.match(r"(#+)\s+(.*)", line)
                 if m:
                     self.headings.append((i, len(m.group(1)), slug(m.group(2))))
