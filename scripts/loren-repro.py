@@ -246,7 +246,7 @@ def main():
 
     # End to end.
     w('## keiro-loren end to end: ACRO layers, VLs and SLs (max_vls 8, 16 SLs)\n')
-    w('run_engine(): LOREN, ACRO, the realization as SLs + SL2VL, then the self-check '
+    w('pipeline::route(): LOREN, ACRO, the realization as SLs + SL2VL, then the self-check '
       '(reachability, loops, credit loops over (channel, VL)). keiro-acro (balanced minimal '
       'routes) on the same fabric for comparison.\n')
     w('| fabric | seed | engine | t_max | ok | required | avg hops (minimal) | layers | VLs | SLs '
