@@ -70,6 +70,42 @@ def run_table(prog, *args, check=True, verbose=False):
     return table
 
 
+def source_commit(src=ROOT):
+    """The short commit of the source tree src (`git rev-parse --short
+    HEAD`), with ' + local changes' when tracked files outside docs/ differ
+    from it; 'unknown (no git)' outside a git checkout."""
+    def git(*args):
+        return subprocess.run(['git', '-C', src] + list(args), capture_output=True,
+                              text=True, check=True).stdout.strip()
+    try:
+        commit = git('rev-parse', '--short', 'HEAD')
+        dirty = git('status', '--porcelain', '--untracked-files=no', '--', '.', ':!docs')
+    except (OSError, subprocess.CalledProcessError):
+        return 'unknown (no git)'
+    return commit + (' + local changes' if dirty else '')
+
+
+def write_block_page(path, name, title, body):
+    """Writes a generated page: body between `<!-- name:begin -->` and
+    `<!-- name:end -->`. When path already holds both markers only the text
+    between them is replaced (the title and anything else outside stay as
+    they are); otherwise the page is written whole: an SPDX comment, the
+    title line (no figures in it), then the block."""
+    begin, end = '<!-- %s:begin -->' % name, '<!-- %s:end -->' % name
+    body = body.strip('\n')
+    old = ''
+    if os.path.isfile(path):
+        with open(path, encoding='utf-8') as f:
+            old = f.read()
+    a, b = old.find(begin), old.find(end)
+    if 0 <= a < b:
+        text = old[:a + len(begin)] + '\n' + body + '\n' + old[b:]
+    else:
+        text = '<!-- %s -->\n%s\n\n%s\n%s\n%s\n' % (SPDX, title, begin, body, end)
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write(text)
+
+
 def run_json(prog, *args):
     """Runs prog with args (e.g. `keiro analyze DUMPS --json`) and returns its
     stdout parsed as JSON (whatever the exit status: keiro analyze exits 1
