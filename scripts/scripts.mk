@@ -12,4 +12,4 @@ dist_noinst_SCRIPTS += scripts/demo.sh scripts/build.sh scripts/build-asan.sh sc
 	scripts/sim-papers.sh scripts/fail-in-place.sh scripts/mcast-survey.sh scripts/mcast-figures.sh scripts/package-test.sh tests/package/installed-plugin.sh tests/package/deb-depends.sh run-demo.sh \
 	run-tests.sh .ci/run
 EXTRA_DIST += scripts/keiro_bench.py scripts/bench_table.py
-dist_noinst_SCRIPTS += scripts/relabel-survey.py
+dist_noinst_SCRIPTS += scripts/relabel-survey.py scripts/engine-figures.py
