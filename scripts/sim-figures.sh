@@ -15,7 +15,8 @@
 #                 free-running and pairwise exchange with windows 1, 8, 32
 #   sim-speed     the 4,000-CA all-to-all's wall time, packets and flits per
 #                 second, and (with --booksim) keiro against Booksim2 on the
-#                 same 10x10x10 torus under uniform traffic
+#                 10x10x10 torus with the same dimension-order routes under
+#                 uniform traffic
 #
 # usage: scripts/sim-figures.sh [--quick] [--no-doc] [-o FILE] [-w DIR] [--booksim DIR]
 #   --quick      small fabrics only (up to 256 CAs), fewer seeds: a smoke run
@@ -149,55 +150,132 @@ sim t4x4-alltoall-w32 "$work/t4x4" --traffic alltoall --alltoall-window 32
 sim t4x4-alltoall-w32-fifo "$work/t4x4" --traffic alltoall --alltoall-window 32 --source-queue fifo
 sim t4x4-alltoall-free-fifo "$work/t4x4" --traffic alltoall --alltoall-sync free --source-queue fifo
 
-# --- speed: keiro and Booksim2 on the same network, uniform traffic ---
-# Booksim's anynet with the same routers, links and nodes (node i = keiro's
-# terminal i), min routing (one shortest path per pair; keiro runs
-# keiro-nue's tables), as many VCs as keiro's tables use VLs, packets of 32
-# flits (keiro's 2 KiB packets of 64-byte credits), 64 flits of buffer per
-# (port, VC) (keiro's 4 KiB), a 4-cycle router against keiro's
-# --switch-latency 20.48 (4 cycles), one-cycle channels. Load 0.02 flits per
-# node per cycle, below both tools' saturation. Booksim: one warm-up period
-# and one sample of $period cycles, then its drain; keiro is given the same
+# --- speed: keiro and Booksim2 on the same torus with the same routes ---
+# Booksim's torus holds one node per router, so the comparison runs on the
+# 10x10x10 torus with one CA per switch (quick: 4x4x4). keiro's tables are
+# rewritten to Booksim's routes: dimension order (x, y, z), the shorter way
+# round (ties at distance k/2 by the destination's parity), path SL bit d
+# set when the segment in dimension d crosses the wrap link, and SL2VL
+# putting a hop in dimension d on VL = that bit: Booksim's `dim_order` on
+# its `torus` with 2 VCs (dateline), as scripts/sim-vs-booksim.sh does for
+# its 8x8 torus; `keiro check` must pass them. Matched: packets of 32 flits
+# (keiro's 2 KiB packets of 64-byte credits), 64 flits of buffer per (port,
+# VC) (keiro's 4 KiB), a 4-cycle router against keiro's --switch-latency
+# 20.48 (4 cycles), one-cycle channels, uniform traffic at 0.1 flits per node
+# per cycle, below both tools' saturation. Booksim runs one warm-up period
+# and one sample of $period cycles, then drains; keiro is given the same
 # number of cycles.
-if [ "$quick" = 1 ]; then period=1000; else period=5000; fi
-python3 - "$work/$big.net" "$work/$big.anynet" <<'EOF'
+if [ "$quick" = 1 ]; then
+  net tq torus 4x4x4 --hcas-per-switch 1
+  dor_base=tq dor_k=4 period=1000
+else
+  dor_base=t10 dor_k=10 period=5000
+fi
+dor=$dor_base-dor
+echo "$dor $dor_k" >"$work/runs/speed-net"
+if [ ! -d "$work/$dor" ]; then
+  cp -r "$work/$dor_base" "$work/$dor"
+  python3 - "$work/$dor" "$dor_k" <<'EOF'
 import re, sys
-rows, cur, hosts = [], None, {}
-for line in open(sys.argv[1]):
-    m = re.match(r'Switch \d+ "S(\d+)"', line)
+d, k = sys.argv[1], int(sys.argv[2])
+LINK = re.compile(r'\{ (SW|CA) Ports:\S+ SystemGUID:\S+ NodeGUID:(\S+) PortGUID:(\S+) .*?'
+                  r'\{([^}]*)\} LID:(\S+) PN:(\S+) \}')
+def coords(name):  # 'torus 3,5,1' / 'torus 3,5,1 hca 0' -> (3, 5, 1)
+    return tuple(int(v) for v in name.split()[1].split(','))
+links, lids = {}, {}
+for line in open(d + '/opensm-subnet.lst'):
+    m = LINK.findall(line)
+    if len(m) != 2:
+        continue
+    (k1, _, _, n1, l1, p1), (k2, _, _, n2, l2, p2) = m
+    lids[int(l1, 16)] = (k1, n1)
+    lids[int(l2, 16)] = (k2, n2)
+    if k1 == 'SW':
+        links[(n1, int(p1))] = (k2, n2)
+def step(c, t):
+    """(direction, crosses the wrap) of the shorter way from c to t."""
+    fwd = (t - c) % k
+    plus = fwd < k - fwd or (fwd == k - fwd and t % 2 == 0)
+    return (1, c > t) if plus else (-1, c < t)
+port_to, dim_of = {}, {}
+for (s, p), (kind, n) in links.items():
+    if kind == 'CA':
+        port_to[(s, 'ca')] = p
+    else:
+        port_to[(s, coords(n))] = p
+        dim_of[(s, p)] = next(i for i, (a, b) in enumerate(zip(coords(s), coords(n))) if a != b)
+def hop(s, lid):
+    kind, name = lids[lid]
+    sc, dc = coords(s), coords(name)
+    i = next((i for i in range(len(sc)) if sc[i] != dc[i]), None)
+    if i is None:
+        return 0 if kind == 'SW' else port_to[(s, 'ca')]
+    nc = list(sc)
+    nc[i] = (sc[i] + step(sc[i], dc[i])[0]) % k
+    return port_to[(s, tuple(nc))]
+def sl(s, lid):
+    sc, dc = coords(s), coords(lids[lid][1])
+    return sum(1 << i for i in range(len(sc)) if sc[i] != dc[i] and step(sc[i], dc[i])[1])
+out, cur = [], None
+for line in open(d + '/opensm-lfts.dump'):
+    m = re.match(r"Unicast lids .*\('(.*)'\)", line)
     if m:
-        cur = [int(m.group(1)), [], []]
-        rows.append(cur)
-        continue
-    if re.match(r'(Hca|Ca|Rt) ', line):  # a CA's own record: its links are listed above
-        cur = None
-        continue
-    m = re.match(r'\[\d+\] "([SH])([\d-]+)"', line)
-    if m and cur is not None:
-        if m.group(1) == 'S':
-            cur[1].append(int(m.group(2)))
-        else:
-            cur[2].append(hosts.setdefault(m.group(2), len(hosts)))
-with open(sys.argv[2], 'w') as f:
-    for r, sws, cas in rows:
-        f.write('router %d %s%s\n' % (r, ''.join('node %d ' % c for c in cas),
-                                      ' '.join('router %d' % s for s in sws)))
+        cur = m.group(1)
+    m2 = re.match(r'(0x[0-9a-fA-F]+) (\d+)( .*)?$', line.rstrip('\n'))
+    if m2 and cur:
+        line = '%s %03d%s\n' % (m2.group(1), hop(cur, int(m2.group(1), 16)), m2.group(3) or '')
+    out.append(line)
+open(d + '/opensm-lfts.dump', 'w').writelines(out)
+out, cur = [], None
+for line in open(d + '/opensm-sl2vl.dump'):
+    m = re.match(r'(Switch|Channel Adapter) \S+, base LID \d+, "(.*)"', line)
+    if m:
+        cur = m.group(2) if m.group(1) == 'Switch' else None
+    m2 = re.match(r'(\d+\s+)(\d+)(\s+: )', line)
+    if m2:
+        o, vls = int(m2.group(2)), [0] * 16
+        if cur and (cur, o) in dim_of:
+            vls = [(s >> dim_of[(cur, o)]) & 1 for s in range(16)]
+        line = m2.group(1) + m2.group(2) + m2.group(3) + ' '.join('%-2d' % v for v in vls) + ' \n'
+    out.append(line)
+open(d + '/opensm-sl2vl.dump', 'w').writelines(out)
+names = {}
+for line in open(d + '/opensm-lfts.dump'):
+    m = re.match(r"Unicast lids .* guid (0x[0-9a-fA-F]+) \('(.*)'\)", line)
+    if m:
+        names[int(m.group(1), 16)] = m.group(2)
+out = []
+for line in open(d + '/keiro-path-sl.dump'):
+    if line.startswith('engine '):
+        line = 'engine dor-dateline\n'
+    m = re.match(r'switch (0x[0-9a-fA-F]+) (\S+)$', line.rstrip('\n'))
+    if m:
+        s = names[int(m.group(1), 16)]
+        line = 'switch %s %s\n' % (m.group(1), ''.join(
+            '%x' % sl(s, lid) if lid in lids else '-' for lid in range(1, len(m.group(2)) + 1)))
+    out.append(line)
+open(d + '/keiro-path-sl.dump', 'w').writelines(out)
 EOF
-vls=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["vls_used"])' "$work/runs/$big-analyze.json")
+  "$keiro" check "$work/$dor" >"$work/runs/$dor.check" 2>&1 || {
+    say "the dimension-order tables of $dor fail keiro check: $(tail -n 3 "$work/runs/$dor.check")"
+    exit 1
+  }
+fi
 bs_cycles=$((3 * period))
 if [ -n "$booksim" ]; then
-  if [ ! -s "$work/runs/booksim.out" ]; then
-    say "booksim: $big, uniform 0.02"
+  if ! grep -q '^Time taken is' "$work/runs/booksim.out" 2>/dev/null; then
+    say "booksim: torus $dor_k-ary 3-cube, dim_order, uniform 0.1"
     cat >"$work/runs/booksim.cfg" <<EOF
-topology = anynet;
-network_file = $work/$big.anynet;
-routing_function = min;
-num_vcs = $vls;
+topology = torus;
+k = $dor_k;
+n = 3;
+routing_function = dim_order;
+num_vcs = 2;
 vc_buf_size = 64;
 packet_size = 32;
 traffic = uniform;
 injection_rate_uses_flits = 1;
-injection_rate = 0.02;
+injection_rate = 0.1;
 sim_type = latency;
 warmup_periods = 1;
 sample_period = $period;
@@ -211,8 +289,9 @@ EOF
   bs_cycles=$(sed -nE 's/^Time taken is ([0-9]+) cycles/\1/p' "$work/runs/booksim.out" | tail -n 1)
   bs_cycles=${bs_cycles:-$((3 * period))}
 fi
-sim speed-uniform "$work/$big" --load 0.02 --switch-latency 20.48 --warmup "$period" \
+sim "speed-uniform-$bs_cycles" "$work/$dor" --load 0.1 --switch-latency 20.48 --warmup "$period" \
   --cycles $((bs_cycles - period))
+echo "speed-uniform-$bs_cycles" >"$work/runs/speed-tag"
 
 # --- the blocks ---
 rev=$(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown)

@@ -269,22 +269,27 @@ if j and t:
             "packets, %.3g flits per user CPU second)." % (
                 FAB[big], n(j["packets_delivered"]), 2048 // CREDIT, n(j["cycles"]), t[0], t[1], t[2],
                 j["packets_delivered"] / t[0], flits / t[0], j["packets_delivered"] / t[1], flits / t[1]), ""]
-k = J("speed-uniform")
-kt = T("speed-uniform")
+dor, kk = open(os.path.join(runs, "speed-net")).read().split()
+kk = int(kk)
+nodes = kk ** 3
+tag = open(os.path.join(runs, "speed-tag")).read().strip()
+k, kt = J(tag), T(tag)
 bs = os.path.join(runs, "booksim.out")
-out += ["Against Booksim2 (%s) on the same network: uniform traffic at 0.02 flits per node per cycle, "
-        "packets of 32 flits, 64 flits of buffer per (port, VC), %s VCs, a 4-cycle router (keiro "
-        "`--switch-latency 20.48`), one-cycle channels; Booksim's `anynet` with `min` routing (one "
-        "shortest path per pair) on the same routers, links and nodes, keiro with keiro-nue's tables. "
-        "Booksim runs one warm-up period and one sample, then drains; keiro runs the same number of "
-        "cycles. Flits delivered: accepted rate x nodes x cycles." % (
-            "commit " + brev if brev != "-" else "not run: give --booksim BOOKSIM_DIR",
-            A(big).get("vls_used", "-")), "",
+out += ["Against Booksim2 (%s) on the %d-ary 3-cube torus with one CA per switch (%s nodes: Booksim's "
+        "`torus` holds one node per router) and the same routes: Booksim's `dim_order` with 2 VCs "
+        "(dateline), keiro with dimension-order tables and dateline VLs written into its dump directory "
+        "(`keiro check` passes them). Matched: uniform traffic at 0.1 flits per node per cycle, packets of "
+        "32 flits, 64 flits of buffer per (port, VC), a 4-cycle router (keiro `--switch-latency 20.48`), "
+        "one-cycle channels. Booksim runs one warm-up period and one sample, then drains; keiro runs the "
+        "same number of cycles. Flits delivered: accepted rate x nodes x cycles; wall and user time of the "
+        "whole process (Booksim's own timer, which leaves out building the network, in brackets)." % (
+            "commit " + brev if brev != "-" else "not run: give --booksim BOOKSIM_DIR", kk, n(nodes)), "",
         "| tool | cycles | accepted flits / node / cycle | flits delivered | wall | user | flits / wall s | packets / wall s |",
         "|---|---|---|---|---|---|---|---|"]
-nodes = K[big][1]
+rates = {}
 if k and kt:
     fl = k["throughput"] * nodes * k["cycles"]
+    rates["keiro"] = fl / kt[0]
     out.append("| keiro | %s | %.4f | %.3g | %.2f s | %.2f s | %.3g | %.3g |" % (
         n(k["cycles"]), k["throughput"], fl, kt[0], kt[1], fl / kt[0], fl / 32 / kt[0]))
 if os.path.exists(bs):
@@ -295,11 +300,15 @@ if os.path.exists(bs):
     bt = T("booksim")
     if acc and cyc and bt:
         fl = float(acc[-1]) * nodes * int(cyc[-1])
-        out.append("| Booksim2 | %s | %.4f | %.3g | %.2f s (%.2f s simulating) | %.2f s | %.3g | %.3g |" % (
+        rates["booksim"] = fl / bt[0]
+        out.append("| Booksim2 | %s | %.4f | %.3g | %.2f s (%.2f s) | %.2f s | %.3g | %.3g |" % (
             n(int(cyc[-1])), float(acc[-1]), fl, bt[0], float(run[-1]) if run else float("nan"), bt[1],
             fl / bt[0], fl / 32 / bt[0]))
     else:
-        out.append("| Booksim2 | run failed: see WORK/runs/booksim.out | | | | | | |")
+        out.append("| Booksim2 | the run did not finish: see WORK/runs/booksim.out | | | | | | |")
+if len(rates) == 2:
+    out += ["", "keiro simulated %.0f times as many flits per wall second as Booksim2 on this workload." % (
+        rates["keiro"] / rates["booksim"])]
 out += ["", "The whole script ran for %s s." % secs]
 out += footer("sim-speed")
 print("\n".join(out))
