@@ -244,17 +244,12 @@ for line in open(d + '/opensm-lfts.dump'):
     m = re.match(r"Unicast lids .* guid (0x[0-9a-fA-F]+) \('(.*)'\)", line)
     if m:
         names[int(m.group(1), 16)] = m.group(2)
-out = []
-for line in open(d + '/keiro-path-sl.dump'):
-    if line.startswith('engine '):
-        line = 'engine dor-dateline\n'
-    m = re.match(r'switch (0x[0-9a-fA-F]+) (\S+)$', line.rstrip('\n'))
-    if m:
-        s = names[int(m.group(1), 16)]
-        line = 'switch %s %s\n' % (m.group(1), ''.join(
-            '%x' % sl(s, lid) if lid in lids else '-' for lid in range(1, len(m.group(2)) + 1)))
-    out.append(line)
-open(d + '/keiro-path-sl.dump', 'w').writelines(out)
+max_lid = max(lids)
+with open(d + '/keiro-path-sl.dump', 'w') as f:  # core/io/path_sl_file.h, one row per source switch
+    f.write('keiro-path-sl 1\nengine dor-dateline\nmax_lid %d\nscope source-switch\n' % max_lid)
+    for guid, s in sorted(names.items()):
+        f.write('switch 0x%016x %s\n' % (guid, ''.join(
+            '%x' % sl(s, lid) if lid in lids else '-' for lid in range(1, max_lid + 1))))
 EOF
   "$keiro" check "$work/$dor" >"$work/runs/$dor.check" 2>&1 || {
     say "the dimension-order tables of $dor fail keiro check: $(tail -n 3 "$work/runs/$dor.check")"

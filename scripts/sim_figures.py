@@ -268,7 +268,8 @@ if j and t:
             "2-core machine shared with other jobs: **%.3g packets and %.3g flits per wall second** (%.3g "
             "packets, %.3g flits per user CPU second)." % (
                 FAB[big], n(j["packets_delivered"]), 2048 // CREDIT, n(j["cycles"]), t[0], t[1], t[2],
-                j["packets_delivered"] / t[0], flits / t[0], j["packets_delivered"] / t[1], flits / t[1]), ""]
+                j["packets_delivered"] / max(t[0], 0.01), flits / max(t[0], 0.01),
+                j["packets_delivered"] / max(t[1], 0.01), flits / max(t[1], 0.01)), ""]
 dor, kk = open(os.path.join(runs, "speed-net")).read().split()
 kk = int(kk)
 nodes = kk ** 3
@@ -289,9 +290,10 @@ out += ["Against Booksim2 (%s) on the %d-ary 3-cube torus with one CA per switch
 rates = {}
 if k and kt:
     fl = k["throughput"] * nodes * k["cycles"]
-    rates["keiro"] = fl / kt[0]
+    w = max(kt[0], 0.01)  # GNU time's resolution
+    rates["keiro"] = fl / w
     out.append("| keiro | %s | %.4f | %.3g | %.2f s | %.2f s | %.3g | %.3g |" % (
-        n(k["cycles"]), k["throughput"], fl, kt[0], kt[1], fl / kt[0], fl / 32 / kt[0]))
+        n(k["cycles"]), k["throughput"], fl, kt[0], kt[1], fl / w, fl / 32 / w))
 if os.path.exists(bs):
     b = open(bs).read()
     acc = re.findall(r"Accepted flit rate average = (\S+)", b)
