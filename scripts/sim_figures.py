@@ -311,6 +311,8 @@ if os.path.exists(bs):
 if len(rates) == 2:
     out += ["", "keiro simulated %.0f times as many flits per wall second as Booksim2 on this workload." % (
         rates["keiro"] / rates["booksim"])]
-out += ["", "The whole script ran for %s s." % secs]
+out += ["", "This run of the script took %s s of wall time; it reuses the runs already in its work "
+        "directory (-w), so a run from scratch takes longer (the sum of the times above and the "
+        "routing)." % secs]
 out += footer("sim-speed")
 print("\n".join(out))
