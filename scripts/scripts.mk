@@ -13,3 +13,5 @@ dist_noinst_SCRIPTS += scripts/demo.sh scripts/build.sh scripts/build-asan.sh sc
 	run-tests.sh .ci/run
 EXTRA_DIST += scripts/keiro_bench.py scripts/bench_table.py
 dist_noinst_SCRIPTS += scripts/relabel-survey.py scripts/engine-figures.py
+dist_noinst_SCRIPTS += scripts/sim-figures.sh scripts/sim-vs-booksim.sh
+EXTRA_DIST += scripts/sim_figures.py
