@@ -522,6 +522,9 @@ def find_cycle(deps):
 
 def run(args):
     d = args.dir
+    stale = getattr(args, 'stale_sls', None)
+    if stale and args.sls:
+        raise Unusable('give --sls or --stale-sls, not both')
     fab = read_subnet(os.path.join(d, 'opensm-subnet.lst'))
     lft, lmc = read_lfts(os.path.join(d, 'opensm-lfts.dump'))
     fab.lmc = args.lmc if args.lmc is not None else lmc
@@ -534,9 +537,6 @@ def run(args):
         notes.append('no opensm-sl2vl.dump: every SL on VL 0')
     mode = 'fixed' if args.fixed_sl is not None else 'mixed' if args.mixed_sl is not None else 'path'
     fixed = args.fixed_sl if args.fixed_sl is not None else args.mixed_sl
-    stale = getattr(args, 'stale_sls', None)
-    if stale and args.sls:
-        raise Unusable('give --sls or --stale-sls, not both')
     pairs = getattr(args, 'pairs', None) or 'all'
     if pairs not in ('all', 'ca-sources', 'ca'):
         raise Unusable('--pairs %s: all, ca-sources or ca' % pairs)
