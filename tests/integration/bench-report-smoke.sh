@@ -15,7 +15,10 @@
 #  - torus-2QoS installed (not a fallback), with a Γ in (0, 1] and a
 #    simulated all-to-all throughput > 0;
 #  - the measured picks (one row per fabric) and the recommendations section,
-#    and two SVG charts with one bar per run.
+#    and two SVG charts with one bar per run;
+#  - each of these keiro check verdicts (minhop's credit loop, keiro's
+#    engines and torus-2QoS deadlock free) is also the independent oracle's
+#    (tests/oracle/oracle.py, it_oracle_agrees, with the same --pairs ca).
 . "${KEIRO_SRCDIR:-$(dirname "$0")/../..}/tests/integration/common.sh"
 it_require_sim
 rm -rf "$IT_DIR" && mkdir -p "$IT_DIR"
@@ -61,6 +64,9 @@ dumps=$out/torus4x4x4-f1/minhop/dumps
 rc=$?
 [ $rc -eq 1 ] && grep -q 'credit loops *FOUND' "$IT_DIR/minhop-check.txt" ||
   it_fail "keiro check on minhop's torus tables: exit $rc, no credit loop found"
+IT_VERDICTS=$IT_DIR/minhop it_oracle_agrees "$dumps" --pairs ca --fixed-sl 0 &&
+  [ "$(kh_json "$IT_DIR/minhop-oracle.json" credit_loop)" = true ] ||
+  it_fail "the oracle finds no credit loop in minhop's torus tables with SL 0"
 r=$(row torus4x4x4-f1 minhop)
 [ "$(col "$r" 10)" = "**credit loop**" ] && [ "$(col "$r" 11)" = "**credit loop**" ] ||
   it_fail "minhop's torus row does not show the credit loop in both check columns: $r"
@@ -71,6 +77,7 @@ for f in $fabs; do
     [ "$f:$e" = ft4x3:keiro-loren ] || [ "$f:$e" = torus4x4x4-f1:keiro-loren ] && continue
     "$IT_KEIRO" check "$out/$f/$e/dumps" --pairs ca >"$IT_DIR/$f.$e.check.txt" 2>&1 ||
       it_fail "keiro check fails on $e's tables on $f"
+    IT_VERDICTS=$IT_DIR/$f.$e it_oracle_agrees "$out/$f/$e/dumps" --pairs ca
     r=$(row "$f" "$e")
     [ "$(col "$r" 10)" = "deadlock free" ] || it_fail "$e on $f: check column '$(col "$r" 10)'"
   done
@@ -82,6 +89,9 @@ g=$(col "$r" 8) t=$(col "$r" 12)
 awk -v g="$g" -v t="$t" 'BEGIN { exit !(g > 0 && g <= 1 && t > 0 && t <= 1) }' ||
   it_fail "torus-2QoS: Γ '$g' or simulated throughput '$t' out of range: $r"
 [ "$(col "$r" 10)" = "deadlock free" ] || it_fail "torus-2QoS with the SA's SLs: '$(col "$r" 10)'"
+t2q=$out/torus4x4x4-f1/torus-2QoS
+IT_VERDICTS=$IT_DIR/torus-2QoS it_oracle_agrees "$t2q/dumps" --pairs ca --sls "$t2q/sa-path-sl.dump" &&
+  [ "$IT_ORACLE_RC" = 0 ] || it_fail "torus-2QoS with the SA's SLs: keiro check and the oracle do not both pass"
 
 grep -q '^### Measured picks' "$page" || it_fail "no measured picks"
 picks=$(sed -n '/^### Measured picks/,/^<!--/p' "$page" | grep -cE '^\| (ft4x3|torus4x4x4-f1|lrt16) \|')

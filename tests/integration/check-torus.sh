@@ -7,6 +7,8 @@
 #  - updn (rooted), lash and dfsssp pass (dfsssp for the traffic CAs send:
 #    it leaves switch-sourced paths out of its dependency graph, so those
 #    are only reported);
+#  - every verdict of keiro check here (--pairs, no SLs, --assume-sl too) is
+#    also the independent oracle's (tests/oracle/oracle.py, it_oracle_agrees);
 #  - keiro analyze compares minhop and lash in one table and draws the charts;
 #    the table's figures are those README.md shows for this example (read
 #    from the README: pairs checked, credit loop verdicts, path length, EFI,
@@ -20,7 +22,8 @@ net="$IT_DIR/torus-3x3x3.net"
 # updn needs a root on a torus: the first switch of the file.
 sed -n 's/^switchguid=//p' "$net" | head -n 1 >"$IT_DIR/root.guids"
 
-# check_dumps ENGINE WANT_RC [keiro check options]
+# check_dumps ENGINE WANT_RC [keiro check options]: keiro check exits
+# WANT_RC, and the independent oracle agrees (oracle_agrees).
 check_dumps() {
   local engine=$1 want=$2 rc
   shift 2
@@ -32,7 +35,18 @@ check_dumps() {
     return 1
   fi
   it_log "$engine: keiro check $* -> $rc ($(grep -E '^  (credit loops|check time)' "$IT_OUT/check$*.txt" | sed 's/  */ /g' | tr '\n' ';'))"
-  return 0
+  oracle_agrees "$engine" --sls "$IT_OUT/sa-path-sl.dump" "$@"
+}
+
+# oracle_agrees ENGINE [keiro check options]: the oracle gives keiro check's
+# verdict on the run's dumps with these options (it_oracle_agrees; verdict
+# files $IT_OUT/verdict-OPTIONS-{keiro,oracle}.json).
+oracle_agrees() {
+  local engine=$1 tag
+  shift
+  tag=$(echo "$*" | sed "s|$IT_OUT/||g; s|[^A-Za-z0-9.-]|_|g")
+  IT_VERDICTS="$IT_OUT/verdict-$tag" it_oracle_agrees "$IT_OUT/dumps" "$@" || return 1
+  it_log "$engine: the oracle agrees with keiro check $(echo "$*" | sed "s|$IT_OUT/||g") (exit $IT_ORACLE_RC)"
 }
 
 for engine in minhop updn lash dfsssp; do
@@ -57,19 +71,23 @@ for engine in minhop updn lash dfsssp; do
       # no verdict (exit 2); --assume-sl 0, deliberately, checks (minhop's
       # SA answers SL 0) and finds the loop.
       "$IT_KEIRO" check "$IT_OUT/dumps" --sls /dev/null >/dev/null 2>&1 && it_fail "minhop: --sls /dev/null accepted"
+      oracle_agrees minhop --sls /dev/null
       rm "$IT_OUT/dumps/keiro-path-sl.dump"
       "$IT_KEIRO" check "$IT_OUT/dumps" >"$IT_OUT/check-nosl.txt" 2>&1
       [ $? -eq 2 ] || it_fail "minhop without SLs: expected exit 2"
       grep -q 'pairs need a path SL and have none: no path-SL file' "$IT_OUT/check-nosl.txt" ||
         it_fail "minhop without SLs: $(cat "$IT_OUT/check-nosl.txt")"
+      oracle_agrees minhop
       "$IT_KEIRO" check "$IT_OUT/dumps" --assume-sl 0 >"$IT_OUT/check-sl0.txt" 2>&1
       [ $? -eq 1 ] || it_fail "minhop --assume-sl 0: expected exit 1 (credit loop)"
+      oracle_agrees minhop --assume-sl 0
       cp "$IT_OUT/sa-path-sl.dump" "$IT_OUT/dumps/keiro-path-sl.dump"
       ;;
     dfsssp)
       check_dumps dfsssp 0 --pairs ca-sources
       "$IT_KEIRO" check "$IT_OUT/dumps" --sls "$IT_OUT/sa-path-sl.dump" >"$IT_OUT/check-all.txt" 2>&1
       it_log "dfsssp: all pairs incl. switch-sourced traffic -> $(grep '^  credit loops' "$IT_OUT/check-all.txt" | sed 's/  */ /g')"
+      oracle_agrees dfsssp --sls "$IT_OUT/sa-path-sl.dump"
       ;;
     *)
       check_dumps "$engine" 0

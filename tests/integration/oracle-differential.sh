@@ -6,9 +6,11 @@
 #  - the randomized differential of `keiro check --json` against it
 #    (differential.py, seed 1 unless KEIRO_ORACLE_SEED is set): fabrics from
 #    `keiro topo` routed by every keiro engine, mutated LFTs, SL2VL tables and
-#    path SLs, fixed/mixed SLs, multicast cases; every case must agree and
-#    the targets (cases, credit-loop cases, HCA-port-only and fixed-SL-only
-#    credit loops, multicast cases) must be met. About 25 s on 2 cores.
+#    path SLs, fixed/mixed SLs, --pairs subsets, stale SLs (--stale-sls),
+#    multicast cases; every case must agree and the targets (cases,
+#    credit-loop cases, HCA-port-only and fixed-SL-only credit loops,
+#    multicast cases, --pairs subsets that pass where all pairs fail, stale
+#    SLs with drops and with credit loops) must be met.
 . "${KEIRO_SRCDIR:-$(dirname "$0")/../..}/tests/integration/common.sh"
 rm -rf "$IT_DIR" && mkdir -p "$IT_DIR"
 command -v python3 >/dev/null || { echo "ERROR: python3 is missing (scripts/install-deps.sh)"; exit 99; }

@@ -5,7 +5,9 @@
 # link fails, then a whole switch with its HCAs, then both come back. After
 # each change's sweeps the installed tables pass keiro check with the SA's
 # new SLs, and with the SLs the SA gave before the change for every pair
-# still connected (new SLs for pairs that were not connected). Every engine
+# still connected (new SLs for pairs that were not connected); the
+# independent oracle (tests/oracle/oracle.py) gives both verdicts too
+# (it_check_installed, it_oracle_agrees). Every engine
 # must keep every SL: the SA's answers before and after each change are
 # compared pair by pair (every pair with a PathRecord both times must get the
 # same SL), and no WARN line about changed SLs may appear: keiro-nue
@@ -83,6 +85,8 @@ step() {
   "$IT_KEIRO" check "$IT_OUT/dumps" --sls "$IT_OUT/sa-mixed-$tag.dump" --lmc 0 --vls 4 \
     >"$IT_OUT/check-old-$tag.txt" 2>&1
   rc=$?
+  IT_VERDICTS=$IT_OUT/verdict-old-$tag it_oracle_agrees "$IT_OUT/dumps" --sls "$IT_OUT/sa-mixed-$tag.dump" \
+    --lmc 0 --vls 4 || { it_fail "$e $tag: the oracle disagrees on the old SLs"; return 1; }
   warn=$(( $(it_log_count "keiro: WARN: $e: re-route") - warn0 ))
   # The SA's answers themselves, pair by pair: a pair connected before and
   # after the change must keep its SL (independent of the engine's WARN line

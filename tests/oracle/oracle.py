@@ -7,8 +7,9 @@ Written apart from core/check on purpose, in plain Python (standard library
 only), as small and obvious as it can be: it follows packets through the
 dumped tables one hop at a time and collects what it sees.
 
-    oracle.py DIR [--sls FILE] [--fixed-sl N | --mixed-sl N] [--assume-sl N]
-                  [--lmc N] [--mcast-sl N] [--json]
+    oracle.py DIR [--sls FILE | --stale-sls FILE] [--fixed-sl N | --mixed-sl N]
+                  [--assume-sl N] [--pairs all|ca-sources|ca] [--lmc N]
+                  [--mcast-sl N] [--json]
 
 DIR holds opensm-subnet.lst, opensm-lfts.dump, opensm-sl2vl.dump (absent:
 every SL on VL 0), keiro-path-sl.dump (or --sls FILE), and optionally
@@ -282,13 +283,14 @@ class Oracle:
 
     # -- verdict 2: the (channel, VL) dependencies of the walk to dlid
 
-    def follow(self, dlid, sw, inp, sl, memo, deps):
+    def follow(self, dlid, sw, inp, sl, memo, deps, drops):
         """Follows a packet for dlid on SL sl (0..15, or 'any': the SL is
         unknown and every SL must give the same VLs) that entered switch sw on
         port inp. Adds the dependencies between consecutive switch-to-switch
-        hops to deps. memo (per dlid) maps a state (sw, inp, sl) to
-        (first channel or None, dropped ahead, SL needed ahead).
-        Returns that tuple for the start state."""
+        hops to deps, and every hop that maps the packet onto VL 15, as
+        (dlid, switch, out port), to drops. memo (per dlid) maps a
+        state (sw, inp, sl) to (first channel or None, dropped ahead, SL
+        needed ahead). Returns that tuple for the start state."""
         walk, on_walk = [], set()
         state = (sw, inp, sl)
         tail = (None, False, False)
@@ -314,6 +316,7 @@ class Oracle:
             else:
                 vl = self.vl(sw, inp, port, sl)
             if vl == DROP_VL:
+                drops.add((dlid, sw, port))
                 tail = (None, True, False)
                 break
             walk.append((state, (sw, port, vl) if kind == 'switch' else None))
@@ -329,15 +332,20 @@ class Oracle:
             memo[state] = tail
         return tail
 
-    def check_unicast(self, sl_mode, path_sl, fixed_sl, assume_sl):
-        """Verdicts 1 and 2. sl_mode: 'path', 'fixed' or 'mixed'."""
+    def check_unicast(self, sl_mode, path_sl, fixed_sl, assume_sl, pairs='all', stale=False):
+        """Verdicts 1 and 2. sl_mode: 'path', 'fixed' or 'mixed'. pairs: the
+        traffic checked: 'all' (every LID to every LID), 'ca-sources' (sent
+        by CA/router ports) or 'ca' (between CA/router ports). stale: the path
+        SLs are stale ones (from before a re-route): a packet mapped onto VL
+        15 is a stale drop, not a VL error."""
         fab = self.fab
         counts = dict(pairs=0, delivered=0, loops=0, black_holes=0, wrong_delivery=0,
-                      vl_errors=0, pairs_without_sl=0)
-        deps = set()
+                      vl_errors=0, pairs_without_sl=0, stale_drops=0, stale_drop_pairs=0)
+        deps, drops = set(), set()
         sources = []  # (guid, source LID, switch, in port, is a CA port)
         for g in fab.switches:
-            sources.append((g, fab.switches[g]['lid'], g, 0, False))
+            if pairs == 'all':
+                sources.append((g, fab.switches[g]['lid'], g, 0, False))
         for g, c in fab.cas.items():
             rem = fab.remote(g, c['port'])
             if rem is None or not fab.is_switch(rem[0]):
@@ -348,6 +356,8 @@ class Oracle:
                 sources.append((g, slid, rem[0], entry, True))
         for dlid in sorted(self.owner):
             dest = self.owner[dlid]
+            if pairs == 'ca' and fab.is_switch(dest):
+                continue
             outcome = self.outcomes(dlid)
             memo = {}
             for src, slid, sw, inp, is_ca in sources:
@@ -371,14 +381,17 @@ class Oracle:
                             counts['pairs_without_sl'] += 1
                             continue
                         if first == {DROP_VL}:
+                            drops.add((dlid, src, 0))
                             dropped = True
                             continue
-                    _, drop, need_sl = self.follow(dlid, sw, inp, s, memo, deps)
+                    _, drop, need_sl = self.follow(dlid, sw, inp, s, memo, deps, drops)
                     dropped |= drop
                     if need_sl:
                         counts['pairs_without_sl'] += 1
                 if dropped:
-                    counts['vl_errors'] += 1
+                    counts['stale_drop_pairs' if stale else 'vl_errors'] += 1
+        if stale:  # dropping hops (switch, out port; or a CA port), once per destination
+            counts['stale_drops'] = len(drops)
         counts['unreachable'] = counts['black_holes'] + counts['wrong_delivery']
         return counts, deps
 
@@ -509,6 +522,9 @@ def find_cycle(deps):
 
 def run(args):
     d = args.dir
+    stale = getattr(args, 'stale_sls', None)
+    if stale and args.sls:
+        raise Unusable('give --sls or --stale-sls, not both')
     fab = read_subnet(os.path.join(d, 'opensm-subnet.lst'))
     lft, lmc = read_lfts(os.path.join(d, 'opensm-lfts.dump'))
     fab.lmc = args.lmc if args.lmc is not None else lmc
@@ -521,9 +537,14 @@ def run(args):
         notes.append('no opensm-sl2vl.dump: every SL on VL 0')
     mode = 'fixed' if args.fixed_sl is not None else 'mixed' if args.mixed_sl is not None else 'path'
     fixed = args.fixed_sl if args.fixed_sl is not None else args.mixed_sl
+    pairs = getattr(args, 'pairs', None) or 'all'
+    if pairs not in ('all', 'ca-sources', 'ca'):
+        raise Unusable('--pairs %s: all, ca-sources or ca' % pairs)
+    if pairs != 'all':
+        notes.append('--pairs %s: only these pairs checked' % pairs)
     path_sl = None
     if mode != 'fixed':
-        sls_file = args.sls or os.path.join(d, 'keiro-path-sl.dump')
+        sls_file = stale or args.sls or os.path.join(d, 'keiro-path-sl.dump')
         if os.path.exists(sls_file):
             path_sl = read_path_sls(sls_file, fab)
         else:
@@ -531,7 +552,7 @@ def run(args):
 
     o = Oracle(fab, lft, sl2vl)
     o.ca_entry_port0 = getattr(args, 'ca_entry_port0', False)
-    counts, udeps = o.check_unicast(mode, path_sl, fixed, args.assume_sl)
+    counts, udeps = o.check_unicast(mode, path_sl, fixed, args.assume_sl, pairs, bool(stale))
     if counts['pairs_without_sl']:
         raise Unusable('%d (source, destination) pairs need a path SL and have none'
                        % counts['pairs_without_sl'])
@@ -541,7 +562,7 @@ def run(args):
         return '%s port %d VL %d' % (fab.name(n[0]), n[1], n[2])
 
     nodes = {a for a, _ in udeps} | {b for _, b in udeps}
-    out = dict(mode=mode, sl=fixed, lmc=fab.lmc, notes=notes,
+    out = dict(mode=mode, sl=fixed, lmc=fab.lmc, notes=notes, pairs=pairs, stale_sls=bool(stale),
                switches=len(fab.switches), ca_ports=len(fab.cas), lids=len(o.owner))
     out['unicast'] = counts
     out['credit_loop'] = cycle is not None
@@ -606,12 +627,13 @@ def text_of(fab, n):
 
 
 def check_dir(d, sls=None, fixed_sl=None, mixed_sl=None, assume_sl=None, lmc=None,
-              mcast_sl=0, ca_entry_port0=False, confirm=None):
+              mcast_sl=0, ca_entry_port0=False, confirm=None, pairs='all', stale_sls=None):
     """The verdicts on dump directory d as a dict (what --json prints);
     raises Unusable (and OSError, ValueError, ...) on unusable input."""
     return run(argparse.Namespace(dir=d, sls=sls, fixed_sl=fixed_sl, mixed_sl=mixed_sl,
                                   assume_sl=assume_sl, lmc=lmc, mcast_sl=mcast_sl,
-                                  ca_entry_port0=ca_entry_port0, confirm_cycle=confirm))
+                                  ca_entry_port0=ca_entry_port0, confirm_cycle=confirm,
+                                  pairs=pairs, stale_sls=stale_sls))
 
 
 def summary(out):
@@ -622,6 +644,9 @@ def summary(out):
     lines.append('  pairs %d: delivered %d, loops %d, black holes %d, wrong delivery %d, '
                  'VL 15 drops %d' % (u['pairs'], u['delivered'], u['loops'], u['black_holes'],
                                      u['wrong_delivery'], u['vl_errors']))
+    if out['stale_sls']:
+        lines.append('  stale drops: %d hops drop stale-SL traffic (VL 15), %d pairs dropped'
+                     % (u['stale_drops'], u['stale_drop_pairs']))
     lines.append('  credit loop: %s' % (' -> '.join(out['cycle']) if out['credit_loop'] else 'none'))
     if 'mcast' in out:
         m = out['mcast']
@@ -646,6 +671,11 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     p.add_argument('dir')
     p.add_argument('--sls', help='path-SL file instead of DIR/keiro-path-sl.dump')
+    p.add_argument('--stale-sls', metavar='FILE',
+                   help='path SLs from before a re-route: VL 15 is a stale drop, not an error')
+    p.add_argument('--pairs', choices=('all', 'ca-sources', 'ca'), default='all',
+                   help='traffic checked: every LID to every LID (all), from CA/router '
+                        'ports (ca-sources) or between them (ca)')
     g = p.add_mutually_exclusive_group()
     g.add_argument('--fixed-sl', type=int, help='every pair on SL N')
     g.add_argument('--mixed-sl', type=int, help='every pair on its own SL and on SL N')

@@ -55,9 +55,10 @@ def ca_end(i):
     return end('CA', ca_node(i), ca_port(i), 'H%d' % i, N + 1 + i, 1, 1)
 
 
-def write_ring(d, route=minimal, vl=lambda sw, inp, out, sl: 0, sls=None, mcast=None, sa=None):
+def write_ring(d, route=minimal, vl=lambda sw, inp, out, sl: 0, sls=None, mcast=None, sa=None,
+               sw_route=None):
     """A dump directory for the ring. route(i, j): port of switch i towards
-    switch j's LIDs. vl(sw, in, out, sl): the switches' SL2VL. sls: path SL
+    switch j's LIDs (sw_route(i, j), if given, for switch j's own LID). vl(sw, in, out, sl): the switches' SL2VL. sls: path SL
     per destination LID (default 0). mcast: {mlid: {switch: ports}}; sa:
     [(mlid, sl, [member port guids])]."""
     os.makedirs(d, exist_ok=True)
@@ -76,7 +77,7 @@ def write_ring(d, route=minimal, vl=lambda sw, inp, out, sl: 0, sls=None, mcast=
                     % (max_lid, i + 1, sw_guid(i), i))
             for j in range(N):  # switch j's LID, then CA j's
                 f.write("0x%04x %03d # Switch portguid 0x%016x: 'S%d'\n"
-                        % (j + 1, route(i, j), sw_guid(j), j))
+                        % (j + 1, (sw_route or route)(i, j), sw_guid(j), j))
             for j in range(N):
                 p = 3 if i == j else route(i, j)
                 f.write("0x%04x %03d # Channel Adapter portguid 0x%016x: 'H%d'\n"
@@ -196,6 +197,70 @@ class RingTest(unittest.TestCase):
         self.assertEqual(u['loops'], 2 * 4)
         # LIDs 4 and 8 from S0 and H0 (S3 sends them right).
         self.assertEqual(u['black_holes'], 2 * 2)
+
+    def test_pairs_subset_without_the_looping_pairs(self):
+        # S0 and S1 send S2's own LID (3) to each other, not H2's: the only
+        # forwarding loop is to a switch's LID. Sources S0, S1, H0, H1 loop.
+        def route(i, j):
+            if j == 2 and i in (0, 1):
+                return 1 if i == 0 else 2
+            return minimal(i, j)
+        # Two VLs as in test_two_vls_break_the_loop: no credit loop.
+        d = self.dir('pairs-loop', sw_route=route, vl=lambda sw, inp, out, sl: 1 if inp in (1, 2) else 0)
+        u = oracle.check_dir(d)['unicast']
+        self.assertEqual((u['pairs'], u['loops']), (8 * 7, 4))
+        # From CA ports only: H0 and H1 still loop.
+        u = oracle.check_dir(d, pairs='ca-sources')['unicast']
+        self.assertEqual((u['pairs'], u['loops']), (4 * 7, 2))
+        # Between CA ports only: no switch LID is a destination, no loop.
+        out = oracle.check_dir(d, pairs='ca')
+        self.assertEqual((out['unicast']['pairs'], out['unicast']['loops']), (4 * 3, 0))
+        self.assertTrue(out['ok'])
+
+    def test_pairs_subset_without_the_switch_traffic(self):
+        # A CA's first hop (entered on port 3) on VL 1, every other hop on
+        # VL 0: only the switches' own 2-hop paths close the VL 0 ring.
+        d = self.dir('pairs-credit', vl=lambda sw, inp, out, sl: 1 if inp == 3 else 0)
+        out = oracle.check_dir(d)
+        self.assertTrue(out['credit_loop'])
+        for pairs in ('ca-sources', 'ca'):
+            out = oracle.check_dir(d, pairs=pairs)
+            self.assertFalse(out['credit_loop'], pairs)
+            self.assertTrue(out['ok'], pairs)
+        self.assertRaises(oracle.Unusable, oracle.check_dir, d, pairs='switches')
+
+    def test_stale_sls(self):
+        # New SLs: all 1 (safe, as test_two_vls_break_the_loop). SL 0 is on
+        # VL 0 everywhere (the ring's credit loop); SL 2 is dropped (VL 15)
+        # from one switch to the next after a switch-to-switch hop.
+        def vl(sw, inp, out, sl):
+            if sl == 1:
+                return 1 if inp in (1, 2) else 0
+            if sl == 2:
+                return 15 if inp in (1, 2) and out in (1, 2) else 0
+            return 0
+        lids = range(1, 2 * N + 1)
+        d = self.dir('stale', vl=vl, sls={lid: 1 for lid in lids})
+        self.assertTrue(oracle.check_dir(d)['ok'])
+        loop = os.path.join(self.dir('stale-sl0', sls={lid: 0 for lid in lids}), 'keiro-path-sl.dump')
+        drop = os.path.join(self.dir('stale-sl2', sls={lid: 2 for lid in lids}), 'keiro-path-sl.dump')
+        # A stale SL that closes a credit loop fails, drops or not.
+        out = oracle.check_dir(d, stale_sls=loop)
+        self.assertTrue(out['credit_loop'])
+        self.assertFalse(out['ok'])
+        self.assertEqual(out['unicast']['stale_drops'], 0)
+        # A stale SL that is dropped: no error. Every LID's 2-hop paths (from
+        # the switch opposite and its CA) are dropped at one hop, the one
+        # into the destination's switch.
+        out = oracle.check_dir(d, stale_sls=drop)
+        u = out['unicast']
+        self.assertTrue(out['ok'])
+        self.assertEqual((u['stale_drops'], u['stale_drop_pairs'], u['vl_errors']), (2 * N, 2 * 2 * N, 0))
+        # The same SLs as current ones: every drop is a VL error.
+        out = oracle.check_dir(d, sls=drop)
+        self.assertFalse(out['ok'])
+        self.assertEqual((out['unicast']['vl_errors'], out['unicast']['stale_drops']), (2 * 2 * N, 0))
+        self.assertRaises(oracle.Unusable, oracle.check_dir, d, sls=drop, stale_sls=drop)
 
     def test_mcast_tree(self):
         # Members H0, H1, H2; tree S0 - S1 - S2.
