@@ -286,6 +286,9 @@ it_live_check() {
   fi
   it_log "$(basename "$IT_OUT"): keiro check --live -> $rc ($(grep -E '^  (path SLs|credit loops)|read the fabric' \
     "$IT_OUT/live-check.txt" | sed 's/  */ /g' | tr '\n' ';'))"
+  # The verdict is also the independent oracle's, on what was read live.
+  IT_VERDICTS=$IT_OUT/live-verdict it_oracle_agrees "$IT_OUT/live" || return 1
+  [ "$IT_ORACLE_RC" -eq "$want" ] || { it_fail "$IT_OUT: the oracle exited $IT_ORACLE_RC on the live read, expected $want"; return 1; }
 }
 
 # it_same_lfts: what the switches hold (it_live_check's $IT_OUT/live) equals
