@@ -13,4 +13,4 @@ dist_noinst_SCRIPTS += scripts/demo.sh scripts/build.sh scripts/build-asan.sh sc
 	run-tests.sh .ci/run
 EXTRA_DIST += scripts/keiro_bench.py scripts/bench_table.py
 dist_noinst_SCRIPTS += scripts/relabel-survey.py
-dist_noinst_SCRIPTS += scripts/soak-figures.sh
+dist_noinst_SCRIPTS += scripts/soak-figures.sh scripts/rerouting-figures.sh
