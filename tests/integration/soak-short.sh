@@ -44,9 +44,7 @@ for engine in $engines; do
 done
 for engine in $engines; do
   if wait "${pid[$engine]}"; then
-    for n in 1 2 3; do
-      it_log "$engine: $(sed -n ${n}p "$IT_DIR/$engine/summary.txt" | sed 's/^soak: //')"
-    done
+    while read -r line; do it_log "$engine: ${line#soak: }"; done <"$IT_DIR/$engine/summary.txt"
   else
     it_fail "$engine: soak failed:"
     tail -n 20 "$IT_DIR/$engine.out"

@@ -15,6 +15,14 @@
 #  - records OpenSM's resident memory (VmRSS, /proc/PID/status).
 # At the end: no crash, every check passed, and OpenSM's RSS after the last
 # sweep at most the RSS after the warm-up sweeps plus the bound (-r).
+# Every re-route's facts line (keiro's INFO line `ENGINE: previous_pairs=...,
+# sls_changed=..., sls_kept=...`) goes into reroutes.tsv, and the summary
+# counts them: re-routes that kept every SL (and how many of those without
+# routing afresh), those that changed SLs (one WARN line each) and the pairs
+# changed, split by how: the relaxed incremental route with every stale path
+# dropped (VL 15), the relaxed route with some stale paths unsafe (their old
+# SL can close a credit loop), and the rest (pinned steps or a fresh routing,
+# which do not guard stale SLs); and OpenSM's RSS growth after the warm-up.
 # The link of each flap is drawn (seeded, -S) among the switch-to-switch
 # links whose loss keeps the fabric connected, so every sweep routes all
 # switches. The default fabric is an LRT of 64 switches on an 8x8 grid, one
@@ -42,6 +50,8 @@
 # OpenSM's LD_PRELOAD, e.g. the sanitizer runtime: tests/soak/asan-plugin.sh),
 # KEIRO_VERBOSE=1.
 # Output in OUTDIR: soak.tsv (sweep, flap, link, seconds, VmRSS kB, check),
+# reroutes.tsv (sweep, previous_pairs, sls_changed, sls_kept, routed_afresh,
+# incremental_relaxed, stale_sls_dropped, stale_sls_unsafe of every re-route),
 # opensm.log, the failing sweeps' dumps, summary.txt (the last lines printed).
 # Exit: 0 passed, 1 failed, 2 usage.
 # END
@@ -160,8 +170,22 @@ check_sweep() {
   return 0
 }
 
+# reroute_facts OFFSET SWEEP: the facts lines of the re-routes logged after
+# byte OFFSET of the log, as rows of reroutes.tsv (absent facts: "-" or 0).
+reroute_facts() {
+  tail -c +$(($1 + 1)) "$KH_DIR/opensm.log" | grep -E "keiro: $engine: (.*, )?previous_pairs=" |
+    awk -v n="$2" '
+      function fact(k) { return match($0, "[:,] " k "=[^,]*") ? substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3) : "" }
+      { printf "%d\t%s\t%d\t%s\t%s\t%s\t%d\t%d\n", n, fact("previous_pairs"), fact("sls_changed") + 0,
+          fact("sls_kept") == "" ? "-" : fact("sls_kept"), fact("routed_afresh") == "no" ? "no" : "yes",
+          fact("incremental_relaxed") == "yes" ? "yes" : "no", fact("stale_sls_dropped") + 0,
+          fact("stale_sls_unsafe") + 0 }' >>"$KH_DIR/reroutes.tsv"
+}
+
 RANDOM=$seed
 t_start=$SECONDS
+printf 'sweep\tprevious_pairs\tsls_changed\tsls_kept\trouted_afresh\trelaxed\tstale_dropped\tstale_unsafe\n' \
+  >"$KH_DIR/reroutes.tsv"
 printf 'sweep\tflap\tlink\tseconds\tvmrss_kb\tcheck\n' >"$KH_DIR/soak.tsv"
 check_sweep 0 && c=pass || c=FAIL
 rss0=$(rss_kb)
@@ -176,9 +200,11 @@ while [ $sweep -lt "$sweeps" ] && [ $fails -eq 0 ]; do
     cmd="ReLink $link"
   fi
   ups=$(kh_count 'SUBNET UP') cfg=$(configured) t0=$SECONDS
+  off=$(stat -c %s "$KH_DIR/opensm.log")
   kh_ibsim_cmd "$cmd" || { fail "ibsim is gone"; break; }
   wait_sweep "$ups" "$cfg" || break
   sweep=$((sweep + 1))
+  reroute_facts "$off" $sweep
   [ "$(kh_installed_engine "$KH_DIR/opensm.log")" = "$engine" ] ||
     fail "sweep $sweep: OpenSM installed '$(kh_installed_engine "$KH_DIR/opensm.log")', not $engine"
   [ "$(kh_count 'keiro: ERR KE')" -eq 0 ] ||
@@ -196,6 +222,16 @@ done
     "(engine runs: $(configured), SUBNET UP: $(kh_count 'SUBNET UP'))"
   echo "soak: OpenSM VmRSS: first $rss0 kB, after $warm warm-up sweeps ${rss_ref:-?} kB," \
     "last ${rss:-$rss0} kB, peak $(sed -nE 's/^VmHWM:[[:space:]]+([0-9]+) kB/\1/p' "/proc/$KH_OSM_PID/status" 2>/dev/null) kB"
+  # What the re-routes did with the SLs (reroutes.tsv).
+  awk -F'\t' 'NR > 1 { n++; if ($3 == 0) { kept++; if ($5 == "no") noafresh++ } else {
+      ch++; pairs += $3; if ($3 > mx) mx = $3
+      if ($6 == "yes" && $8 == 0) dropped++; else if ($6 == "yes") { unsafe++; upaths += $8 } else other++ } }
+    END { printf "soak: re-routes: %d; every SL kept in %d (%d without routing afresh); SLs changed in %d" \
+            " (one WARN line each): %d pairs in all, at most %d in one; relaxed with every stale path" \
+            " dropped: %d; relaxed with some stale paths unsafe: %d (%d paths); pinned steps or fresh: %d\n",
+            n, kept, noafresh, ch, pairs, mx, dropped, unsafe, upaths, other }' "$KH_DIR/reroutes.tsv"
+  [ $sweep -gt "$warm" ] && [ -n "${rss:-}" ] &&
+    echo "soak: OpenSM VmRSS growth after the warm-up: $((rss - rss_ref)) kB over $((sweep - warm)) sweeps"
 } | tee "$KH_DIR/summary.txt"
 [ $sweep -eq "$sweeps" ] || [ $fails -gt 0 ] || fail "only $sweep of $sweeps sweeps ran"
 if [ "$rss_mb" -gt 0 ] && [ $sweep -gt "$warm" ] && [ -n "${rss:-}" ] &&
