@@ -19,11 +19,16 @@ class Usage {
   // every_path: the turns of every path; else of the paths with SL sl.
   Usage(const Fabric &f, const Routing &r, uint8_t sl, bool every_path)
       : f_(f), r_(r), sl_(sl), every_(every_path), walk_(f, r), seen_(f.num_channels(), 0) {
+    int64_t outs = 0;
     for (int32_t s = 0; s < f.num_switches(); ++s) {
       base_.push_back(static_cast<int64_t>(used_.size()));
+      out_base_.push_back(outs);
       const size_t n = f.sw(s).num_ports + 1u;
       used_.resize(used_.size() + n * n, 0);
+      outs += static_cast<int64_t>(n);
     }
+    vls_noted_.assign(static_cast<size_t>(outs), 0);
+    sources_marked_.assign(static_cast<size_t>(outs), 0);
   }
 
   void run() {
@@ -39,10 +44,14 @@ class Usage {
         note_vls(s, out, psl, c);
         sl_paths_ += psl == sl_;
         if (!every_ && psl != sl_) continue;
-        // The sources on s: its CA ports and port 0.
-        mark(s, 0, out);
-        for (int32_t t : f_.terminals_of(s))
-          if (f_.terminal(t).lid != d) mark(s, f_.terminal(t).sw_port, out);
+        // The sources on s: its CA ports and port 0; their turns depend on
+        // out only, so once per (s, out). (The turn of d's own CA port is a
+        // u-turn, which isolate_sl never reads.)
+        if (out <= f_.sw(s).num_ports && !sources_marked_[out_base_[s] + out]) {
+          sources_marked_[out_base_[s] + out] = 1;
+          mark(s, 0, out);
+          for (int32_t t : f_.terminals_of(s)) mark(s, f_.terminal(t).sw_port, out);
+        }
         // Transit: every switch after s on the path, once per destination.
         for (int32_t x = c >= 0 ? f_.channel(c).dst : -1, cin = c; cin >= 0 && seen_[cin] != stamp;
              cin = walk_.next_channel(x), x = cin >= 0 ? f_.channel(cin).dst : -1) {
@@ -69,8 +78,12 @@ class Usage {
   // The VLs this destination's paths from s take on the first switch hop
   // (later hops are first hops of the switches after). Over every in port
   // of s, since the SL2VL may depend on it.
+  // Depends on (s, out, psl) only: once each.
   void note_vls(int32_t s, uint8_t out, uint8_t psl, int32_t c) {
-    if (c < 0 || psl >= kNumSls) return;
+    if (c < 0 || psl >= kNumSls || out > f_.sw(s).num_ports) return;
+    uint16_t &noted = vls_noted_[out_base_[s] + out];
+    if (noted >> psl & 1u) return;
+    noted = static_cast<uint16_t>(noted | 1u << psl);
     vl_mask_ |= 1u << r_.vl(s, 0, out, psl);
     for (int32_t t : f_.terminals_of(s))
       vl_mask_ |= 1u << r_.vl(s, f_.terminal(t).sw_port, out, psl);
@@ -87,6 +100,9 @@ class Usage {
   std::vector<uint32_t> seen_;
   std::vector<int64_t> base_;
   std::vector<uint8_t> used_;
+  std::vector<int64_t> out_base_;         // per switch: its first (s, out) index
+  std::vector<uint16_t> vls_noted_;       // per (s, out): the path SLs note_vls has seen
+  std::vector<uint8_t> sources_marked_;   // per (s, out): the sources' turns are marked
   uint32_t vl_mask_ = 0;
 };
 

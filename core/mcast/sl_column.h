@@ -22,8 +22,10 @@
 // Unicast traffic is untouched: every entry a path uses keeps its VL, so
 // the unicast dependency graph and the check's verdicts are the same.
 //
-// Time O(L * (S + C)) (each destination's paths walked once per channel,
-// core/check's walk), plus, with protect_all_traffic and an in-port-
+// Time O(L * (S + C) + S * P * (T/S + P) * 16) (each destination's paths
+// walked once per channel, core/check's walk; the sources' turns and the
+// VLs a hop may take looked up once per (switch, out port, SL), not per
+// destination), plus, with protect_all_traffic and an in-port-
 // dependent column, one check of the tables with every path on the SL
 // (check::verify, fixed_sl); memory O(S * P + T) besides the Routing.
 #pragma once
