@@ -100,9 +100,9 @@ class Usage {
   std::vector<uint32_t> seen_;
   std::vector<int64_t> base_;
   std::vector<uint8_t> used_;
-  std::vector<int64_t> out_base_;         // per switch: its first (s, out) index
-  std::vector<uint16_t> vls_noted_;       // per (s, out): the path SLs note_vls has seen
-  std::vector<uint8_t> sources_marked_;   // per (s, out): the sources' turns are marked
+  std::vector<int64_t> out_base_;        // per switch: its first (s, out) index
+  std::vector<uint16_t> vls_noted_;      // per (s, out): the path SLs note_vls has seen
+  std::vector<uint8_t> sources_marked_;  // per (s, out): the sources' turns are marked
   uint32_t vl_mask_ = 0;
 };
 
