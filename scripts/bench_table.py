@@ -362,11 +362,12 @@ def report_picks(rows, fabs):
     return '\n'.join(out) + '\n'
 
 
-def report_markdown(rows, fabrics, imgs, elapsed, quick, rundir='.'):
+def report_markdown(rows, fabrics, imgs, elapsed, quick, rundir='.', commit=None, note=None):
     fabs = fabrics_in_order(rows)
-    out = ['Produced by `scripts/bench-report.sh`%s in one run of %s s (OpenSM 3.3.23 + ibsim, '
-           'every engine installed by OpenSM; keiro engines through the plugin).' % (
-               ' (BENCH_QUICK=1)' if quick else '', elapsed if elapsed is not None else '?'), '',
+    out = ['Produced by `scripts/bench-report.sh`%s at commit %s in one run of %s s (OpenSM 3.3.23 '
+           '+ ibsim, every engine installed by OpenSM; keiro engines through the plugin)%s.' % (
+               ' (BENCH_QUICK=1)' if quick else '', commit or 'unknown',
+               elapsed if elapsed is not None else '?', '; ' + note if note else ''), '',
            '| fabric | description | switches | HCAs | switch links |', '|---|---|---|---|---|']
     for f in fabrics:
         if f['fabric'] in fabs:
@@ -447,8 +448,15 @@ def report_main(a):
             rel = os.path.relpath(path, os.path.dirname(os.path.abspath(a.doc))) if a.doc else path
             imgs.append((rel, title))
     text = report_markdown(rows, fabrics, imgs, a.elapsed, a.quick,
-                           os.path.dirname(os.path.abspath(a.tsv)))
+                           os.path.dirname(os.path.abspath(a.tsv)), a.commit, a.note)
     emit(a, text, 'bench-report')
+
+
+def header(a, kind):
+    """The block's first line: the script that wrote it and the commit of the
+    source tree it ran on (tests/docs/figures.py asks for both), then --note."""
+    return 'Written by `scripts/bench-%s.sh` at commit %s%s.\n\n' % (
+        kind, a.commit or 'unknown', ' ' + a.note if a.note else '')
 
 
 def emit(a, text, block):
@@ -474,6 +482,8 @@ def main():
     ap.add_argument('--fabrics')
     ap.add_argument('--elapsed')
     ap.add_argument('--quick', action='store_true')
+    ap.add_argument('--commit', help='the source tree\'s commit the run measured')
+    ap.add_argument('--note', help='how the run was made, after the header\'s commit')
     a = ap.parse_args()
     if a.kind == 'report':
         report_main(a)
@@ -491,7 +501,7 @@ def main():
             chart(rows, a.svg)
     if not rows:
         sys.exit('bench_table: no rows in %s' % a.tsv)
-    emit(a, text, 'bench-' + a.kind)
+    emit(a, header(a, a.kind) + text, 'bench-' + a.kind)
 
 
 if __name__ == '__main__':
