@@ -32,9 +32,9 @@ kb_init() {
 }
 
 # kb_note: how the run was made, for the page's header: the date, the time
-# the run took and the machine (cores, load average at the end).
+# the run took, the cores and the load average at the end.
 kb_note() {
-  printf 'on %s, %s s, %s cores (load average %s at the end; other jobs share the machine, so times are inflated alike for every engine)' \
+  printf 'on %s in %s s on %s cores shared with other jobs (load average %s at the end; times are inflated alike for every engine)' \
     "$(date -u +%Y-%m-%d)" "$(($(date +%s) - KB_START))" "$(nproc 2>/dev/null || echo '?')" \
     "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
 }

@@ -15,7 +15,9 @@ installed, route_s, vls, efi_max, efi_avg, gamma_uniform, avg_hops, verdict
 (ftree falling back to minhop on a fabric it does not recognize) is shown
 with what was installed and never counts as the best built-in engine.
 --doc FILE replaces the text between '<!-- bench-KIND:begin -->' and
-'<!-- bench-KIND:end -->' in FILE with the tables.
+'<!-- bench-KIND:end -->' in FILE with the tables. Every kind also takes
+--commit C (the source tree's commit the run measured) and --note TEXT (how
+the run was made); the text starts with a line naming the script and C.
 
 scale (scripts/bench-scale.sh): OFFLINE.tsv has the columns family, fabric,
 engine, switches, lids, threads, wall_s, user_s, rss_mb, route_s, check_s,
