@@ -22,6 +22,7 @@ INTEGRATION_TESTS = tests/integration/topologies-up.sh \
 	tests/integration/no-silent-skips.sh tests/integration/mcast-join-leave.sh \
 	tests/integration/mcast-trees.sh tests/integration/oracle-differential.sh \
 	tests/integration/real-fabrics.sh tests/integration/relabel-survey.sh \
+	tests/integration/mcast-figures-quick.sh \
 	tests/golden/tables.sh tests/arch/include-graph.sh
 TESTS += $(INTEGRATION_TESTS)
 dist_noinst_SCRIPTS += $(INTEGRATION_TESTS) tests/integration/common.sh \
