@@ -13,7 +13,9 @@
 #    installed keiro-nue and the built-in nue as asked, both with a routing
 #    time from OpenSM's log, and the page's "time / keiro-nue" column is the
 #    ratio of the two times in the raw results;
-#  - both pages' first line names the script and the source tree's commit.
+#  - both pages' first line names the script and the source tree's commit;
+#  - the scale page's targets table on crafted rows: a run within its
+#    target is "met", one over it (time or SLs) "not met".
 . "${KEIRO_SRCDIR:-$(dirname "$0")/../..}/tests/integration/common.sh"
 it_require_sim
 rm -rf "$IT_DIR" && mkdir -p "$IT_DIR"
@@ -71,4 +73,20 @@ got=$(awk -F' [|] ' '$2 == "nue" && $3 == "nue" { sub(/ [|]$/, "", $5); print $5
   it_fail "page's nue / keiro-nue ratio '$got', raw results give '$want'"
 [ "$(grep -vc '^#' "$out/opensm.tsv")" -eq 4 ] ||
   it_fail "opensm.tsv: $(grep -vc '^#' "$out/opensm.tsv") rows, want 4 (keiro-nue nue dfsssp lash)"
+# The targets table on crafted rows (bench_table.py alone).
+t=$IT_DIR/targets.tsv
+{
+  head -n 1 "$out/offline.tsv"
+  printf 'torus\ttorus10x10x10-h4\tkeiro-nue\t1000\t5000\t2\t2.90\t3\t30\t2\t1\t-\t8\t8\tok\n'
+  printf 'torus\ttorus10x10x10-h4\tkeiro-acro\t1000\t5000\t2\t10.10\t10\t99\t9\t1\t-\t4\t9 (16)\tok\n'
+  printf 'torus\ttorus10x10x10-h4\tkeiro-dl\t1000\t5000\t2\t7.00\t7\t60\t6\t1\t-\t8\t17 (17)\tok\n'
+} >"$t"
+python3 "$KEIRO_SRCDIR/scripts/bench_table.py" scale "$t" --md "$IT_DIR/targets.md" >/dev/null ||
+  it_fail "bench_table.py scale failed on $t"
+for want in "keiro-nue|met" "keiro-acro|**not met**" "keiro-dl|**not met**"; do
+  grep -qF "| torus10x10x10-h4 | ${want%%|*} | " "$IT_DIR/targets.md" &&
+    [ "$(grep -F "| torus10x10x10-h4 | ${want%%|*} | " "$IT_DIR/targets.md" | tail -n 1 |
+      awk -F' [|] ' '{ sub(/ [|]$/, "", $NF); print $NF }')" = "${want#*|}" ] ||
+    it_fail "targets: ${want%%|*} is not '${want#*|}': $(grep -F "${want%%|*} | " "$IT_DIR/targets.md" | tail -n 1)"
+done
 it_done
