@@ -264,13 +264,17 @@ def markdown_group(rows):
     return out
 
 
-def markdown(groups, page, quick, elapsed):
-    """The summary: a header naming the script and the commit, then one
-    table per group (title, seeds, reference)."""
+def source_commit():
+    """The source tree's commit (git rev-parse --short HEAD), or 'unknown'."""
     src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     r = subprocess.run(["git", "-C", src, "rev-parse", "--short", "HEAD"], capture_output=True,
                        text=True)
-    commit = r.stdout.strip() if r.returncode == 0 else "unknown"
+    return r.stdout.strip() if r.returncode == 0 else "unknown"
+
+
+def markdown(groups, page, quick, elapsed, commit):
+    """The summary: a header naming the script and the commit (taken when
+    the run started), then one table per group (title, seeds, reference)."""
     how = " --page" + (" --quick" if quick else "") if page else ""
     out = ["Written by `scripts/relabel-survey.py%s` at commit %s on %s in %.0f s (offline `keiro "
            "route --json`, route + self-check, one run at a time, on %s cores shared with other "
@@ -317,7 +321,7 @@ def main():
         sets = QUICK if a.quick else PAGE
     else:
         sets = [("survey", a.fabrics, a.engines, a.vls, a.seeds, a.reference)]
-    t0 = time.time()
+    t0, commit = time.time(), source_commit()
     groups, all_rows = [], []
     with tempfile.TemporaryDirectory(prefix="relabel-survey.") as tmp:
         for title, fabrics, engines, vls, seeds, reference in sets:
@@ -329,7 +333,7 @@ def main():
         with open(a.json, "w") as f:
             json.dump(all_rows, f, indent=1)
     if a.md or a.doc:
-        text = markdown(groups, a.page, a.quick, time.time() - t0)
+        text = markdown(groups, a.page, a.quick, time.time() - t0, commit)
         if a.md:
             with open(a.md, "w") as f:
                 f.write(text)
