@@ -92,8 +92,11 @@ done
 
 doc=()
 [ -n "${BENCH_DOC:-}" ] && doc=(--doc "$BENCH_DOC")
+quick=
+[ "${BENCH_QUICK:-0}" = 1 ] && quick='(BENCH_QUICK=1) '
 python3 "$src/scripts/bench_table.py" balance "$tsv" --svg "$out/balance.svg" \
-  --md "$out/balance.md" ${doc[@]+"${doc[@]}"} || failed=1
+  --md "$out/balance.md" --commit "$KB_COMMIT" \
+  --note "${quick}$(kb_note), keiro engines with max_vls=$vls" ${doc[@]+"${doc[@]}"} || failed=1
 cat "$out/balance.md"
 [ -n "${BENCH_DOC:-}" ] && cp "$out/balance.svg" "$(dirname "$BENCH_DOC")/balance.svg"
 exit $failed

@@ -14,8 +14,10 @@
 
 # kb_init NAME [BUILDDIR [OUTDIR]]: the benchmarks' common arguments. Sets
 # build (default $src/build), out (default BUILDDIR/NAME, created), keiro
-# (the built tool) and exports KEIRO_BUILDDIR for the harness; exits 2 when
-# the build tree or its keiro is missing.
+# (the built tool), KB_COMMIT (the source tree's commit at the start of the
+# run, for the page's header; "unknown" outside a git checkout), KB_START
+# (seconds since the epoch) and exports KEIRO_BUILDDIR for the harness; exits
+# 2 when the build tree or its keiro is missing.
 kb_init() {
   build=$(cd "${2:-$src/build}" && pwd) || exit 2
   out=${3:-$build/$1}
@@ -25,6 +27,16 @@ kb_init() {
   KH_BUILDDIR=$build
   keiro=$build/keiro
   [ -x "$keiro" ] || { echo "$1: no $keiro (build first)" >&2; exit 2; }
+  KB_COMMIT=$(git -C "$src" rev-parse --short HEAD 2>/dev/null) || KB_COMMIT=unknown
+  KB_START=$(date +%s)
+}
+
+# kb_note: how the run was made, for the page's header: the date, the time
+# the run took, the cores and the load average at the end.
+kb_note() {
+  printf 'on %s in %s s on %s cores shared with other jobs (load average %s at the end; times are inflated alike for every engine)' \
+    "$(date -u +%Y-%m-%d)" "$(($(date +%s) - KB_START))" "$(nproc 2>/dev/null || echo '?')" \
+    "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
 }
 
 # kb_keiro_engines NAME [EXTRA_OF_NUE]: keiro's engines as the built tool

@@ -181,10 +181,17 @@ for entry in ${set_[@]+"${set_[@]}"}; do
   done
 done
 elapsed=$(($(date +%s) - start))
+# The commit and the machine are those of the run, also when the page is
+# only written again (BENCH_TABLES_ONLY=1).
 if [ "${BENCH_TABLES_ONLY:-0}" = 1 ]; then
   elapsed=$(cat "$out/elapsed" 2>/dev/null || echo '?')
+  KB_COMMIT=$(cat "$out/commit" 2>/dev/null || echo unknown)
+  note=$(cat "$out/note" 2>/dev/null)
 else
   echo "$elapsed" >"$out/elapsed"
+  echo "$KB_COMMIT" >"$out/commit"
+  note="$(date -u +%Y-%m-%d), $(nproc 2>/dev/null || echo '?') cores shared with other jobs (load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?') at the end)"
+  echo "$note" >"$out/note"
 fi
 
 page=${BENCH_DOC:-$out/benchmarks.md}
@@ -194,6 +201,7 @@ mkdir -p "$imgdir"
 quick=()
 [ "${BENCH_QUICK:-0}" = 1 ] && quick=(--quick)
 python3 "$src/scripts/bench_table.py" report "$tsv" --fabrics "$fabtsv" --svg "$imgdir/bench-report" \
-  --md "$out/report.md" --doc "$page" --elapsed "$elapsed" ${quick[@]+"${quick[@]}"} || failed=1
+  --md "$out/report.md" --doc "$page" --elapsed "$elapsed" --commit "$KB_COMMIT" --note "$note" \
+  ${quick[@]+"${quick[@]}"} || failed=1
 echo "bench-report: $page written ($elapsed s)" >&2
 exit $failed

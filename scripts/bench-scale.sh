@@ -20,7 +20,8 @@
 #   OUTDIR    run files, offline.tsv, opensm.tsv, scale.md, scale-*.svg
 #             (default BUILDDIR/bench-scale)
 # Environment:
-#   BENCH_QUICK=1     small sizes only (a smoke run of a minute or two)
+#   BENCH_QUICK=1     small sizes only, part 2 on a 4x4x4 torus (a smoke run
+#                     of well under a minute; tests/integration/bench-scripts.sh)
 #   BENCH_THREADS     thread counts (default "1 2")
 #   BENCH_TIMEOUT     seconds per offline run before it counts as failed (900)
 #   BENCH_OPENSM=0    skip part 2
@@ -135,8 +136,12 @@ fi
 
 doc=()
 [ -n "${BENCH_DOC:-}" ] && doc=(--doc "$BENCH_DOC")
+what="offline keiro route --opt max_vls=8 (route + self-check), threads $threads"
+[ "${BENCH_OPENSM:-1}" = 1 ] && what+=", and OpenSM + ibsim on $fab"
+[ "${BENCH_QUICK:-0}" = 1 ] && what+="; BENCH_QUICK=1"
 python3 "$src/scripts/bench_table.py" scale "$tsv" --opensm "$osm" --md "$out/scale.md" \
-  --svg "$out/scale-time.svg" ${doc[@]+"${doc[@]}"} || failed=1
+  --svg "$out/scale-time.svg" --commit "$KB_COMMIT" --note "($what) $(kb_note)" \
+  ${doc[@]+"${doc[@]}"} || failed=1
 cat "$out/scale.md"
 [ -n "${BENCH_DOC:-}" ] && cp "$out/scale-time.svg" "$(dirname "$BENCH_DOC")/scale-time.svg"
 exit $failed

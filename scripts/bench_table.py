@@ -15,7 +15,9 @@ installed, route_s, vls, efi_max, efi_avg, gamma_uniform, avg_hops, verdict
 (ftree falling back to minhop on a fabric it does not recognize) is shown
 with what was installed and never counts as the best built-in engine.
 --doc FILE replaces the text between '<!-- bench-KIND:begin -->' and
-'<!-- bench-KIND:end -->' in FILE with the tables.
+'<!-- bench-KIND:end -->' in FILE with the tables. Every kind also takes
+--commit C (the source tree's commit the run measured) and --note TEXT (how
+the run was made); the text starts with a line naming the script and C.
 
 scale (scripts/bench-scale.sh): OFFLINE.tsv has the columns family, fabric,
 engine, switches, lids, threads, wall_s, user_s, rss_mb, route_s, check_s,
@@ -185,6 +187,64 @@ def replace_block(doc, text, tag):
         f.write(body[:a + len(begin)] + '\n' + text + body[b:])
 
 
+# Issue 15's targets ("keiro at scale"), judged on the threads=2 rows (2 is the
+# default on a 2-core machine): fabric, engine, wall seconds at most, peak MB
+# at most (or None), the engine's SLs at most (or None), and on top the
+# OpenSM half's built-in nue / keiro-nue routing time ratio on the torus at
+# least.
+SCALE_TARGETS = [
+    ('torus10x10x10-h4', 'keiro-nue', 3, None, None),
+    ('torus10x10x10-h4', 'keiro-acro', 10, None, 16),
+    ('torus10x10x10-h4', 'keiro-dl', 10, None, 16),
+    ('rrg1024-d16-h8', 'keiro-nue', 10, None, None),
+    ('ft18x3-f2-s11', 'keiro-nue', 15, None, None),
+    ('rrg1900-d12-h24', 'keiro-nue', 45, 4096, None),
+    ('rrg1900-d12-h24', 'keiro-acro', 30, None, 16),
+    ('rrg1900-d12-h24', 'keiro-dl', 30, None, 16),
+]
+SCALE_NUE_FABRIC, SCALE_NUE_RATIO = 'torus10x10x10-h4', 20
+
+
+def engine_sls(r):
+    """The engine's own SLs of an offline row ('7 (16)' -> 7)."""
+    return num(r['sls'].split()[0]) if r.get('sls') else None
+
+
+def scale_targets(rows, osm):
+    """The targets table (only the targets whose rows the run has)."""
+    out = []
+    for fab, eng, wall, mb, sls in SCALE_TARGETS:
+        r = next((r for r in rows if r['fabric'] == fab and r['engine'] == eng
+                  and r['threads'] == '2'), None)
+        if r is None:
+            continue
+        want = ['wall <= %d s' % wall]
+        ok = r['result'] == 'ok' and num(r['wall_s']) is not None and num(r['wall_s']) <= wall
+        if mb:
+            want.append('peak <= %d MB' % mb)
+            ok = ok and num(r['rss_mb']) is not None and num(r['rss_mb']) <= mb
+        if sls:
+            want.append('<= %d SLs' % sls)
+            ok = ok and engine_sls(r) is not None and engine_sls(r) <= sls
+        out.append('| %s | %s | %s s, %s MB, %s VLs / %s SLs | %s | %s |' % (
+            fab, eng, r['wall_s'], r['rss_mb'], r['vls'], r['sls'], ', '.join(want),
+            'met' if ok else '**not met**'))
+    k = next((num(r['route_s']) for r in osm if r['engine'] == 'keiro-nue'
+              and r['installed'] == 'keiro-nue'), None)
+    n = next((r for r in osm if r['engine'] == 'nue' and r['installed'] == 'nue'), None)
+    if k and n and num(n['route_s']) is not None and n['fabric'] == SCALE_NUE_FABRIC:
+        ratio = num(n['route_s']) / k
+        out.append('| %s (OpenSM + ibsim) | keiro-nue against OpenSM\'s nue | %.1fx (%s s / %.3f s) '
+                   '| nue / keiro-nue >= %dx | %s |' % (
+                       n['fabric'], ratio, n['route_s'], k, SCALE_NUE_RATIO,
+                       'met' if ratio >= SCALE_NUE_RATIO else '**not met**'))
+    if not out:
+        return []
+    return (['Issue 15\'s targets, threads=2 (the default on 2 cores):\n',
+             '| fabric | engine | measured | target | verdict |', '|---|---|---|---|---|'] +
+            out + [''])
+
+
 def scale_markdown(rows, osm):
     out = ['| fabric | engine | switches | LIDs | threads | wall s | user s | peak MB | route s '
            '| check s | engine phases (s) | VLs | SLs | result |',
@@ -212,6 +272,7 @@ def scale_markdown(rows, osm):
             out.append('| %s | %s | %s | %s | %s |' % (r['fabric'], r['engine'], r['installed'],
                                                         r['route_s'], ratio))
         out.append('')
+    out += scale_targets(rows, osm)
     return '\n'.join(out) + '\n'
 
 
@@ -362,11 +423,12 @@ def report_picks(rows, fabs):
     return '\n'.join(out) + '\n'
 
 
-def report_markdown(rows, fabrics, imgs, elapsed, quick, rundir='.'):
+def report_markdown(rows, fabrics, imgs, elapsed, quick, rundir='.', commit=None, note=None):
     fabs = fabrics_in_order(rows)
-    out = ['Produced by `scripts/bench-report.sh`%s in one run of %s s (OpenSM 3.3.23 + ibsim, '
-           'every engine installed by OpenSM; keiro engines through the plugin).' % (
-               ' (BENCH_QUICK=1)' if quick else '', elapsed if elapsed is not None else '?'), '',
+    out = ['Produced by `scripts/bench-report.sh`%s at commit %s in one run of %s s (OpenSM 3.3.23 '
+           '+ ibsim, every engine installed by OpenSM; keiro engines through the plugin)%s.' % (
+               ' (BENCH_QUICK=1)' if quick else '', commit or 'unknown',
+               elapsed if elapsed is not None else '?', '; ' + note if note else ''), '',
            '| fabric | description | switches | HCAs | switch links |', '|---|---|---|---|---|']
     for f in fabrics:
         if f['fabric'] in fabs:
@@ -447,8 +509,15 @@ def report_main(a):
             rel = os.path.relpath(path, os.path.dirname(os.path.abspath(a.doc))) if a.doc else path
             imgs.append((rel, title))
     text = report_markdown(rows, fabrics, imgs, a.elapsed, a.quick,
-                           os.path.dirname(os.path.abspath(a.tsv)))
+                           os.path.dirname(os.path.abspath(a.tsv)), a.commit, a.note)
     emit(a, text, 'bench-report')
+
+
+def header(a, kind):
+    """The block's first line: the script that wrote it and the commit of the
+    source tree it ran on (tests/docs/figures.py asks for both), then --note."""
+    return 'Written by `scripts/bench-%s.sh` at commit %s%s.\n\n' % (
+        kind, a.commit or 'unknown', ' ' + a.note if a.note else '')
 
 
 def emit(a, text, block):
@@ -474,6 +543,8 @@ def main():
     ap.add_argument('--fabrics')
     ap.add_argument('--elapsed')
     ap.add_argument('--quick', action='store_true')
+    ap.add_argument('--commit', help='the source tree\'s commit the run measured')
+    ap.add_argument('--note', help='how the run was made, after the header\'s commit')
     a = ap.parse_args()
     if a.kind == 'report':
         report_main(a)
@@ -491,7 +562,7 @@ def main():
             chart(rows, a.svg)
     if not rows:
         sys.exit('bench_table: no rows in %s' % a.tsv)
-    emit(a, text, 'bench-' + a.kind)
+    emit(a, header(a, a.kind) + text, 'bench-' + a.kind)
 
 
 if __name__ == '__main__':

@@ -33,6 +33,8 @@ keiro="$build/keiro"
 work=$(mktemp -d /tmp/mcast-figures.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 t0=$SECONDS
+# The commit the run measures: the source tree's HEAD when it starts.
+commit=$(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown)
 
 fabrics=(torus:"torus 4x4x4 --hcas-per-switch 2" random1:"random 64 4 --hcas-per-switch 2 --seed 1")
 [ $quick = 1 ] || fabrics+=(random2:"random 64 4 --hcas-per-switch 2 --seed 2"
@@ -111,7 +113,6 @@ if [ $quick = 0 ]; then
   done
 fi
 
-commit=$(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown)
 block=$(
   echo "<!-- mcast-figures:begin -->"
   echo "Written by \`scripts/mcast-figures.sh$([ $quick = 1 ] && echo ' -q')\` at commit $commit in $((SECONDS - t0)) s; do not edit."

@@ -19,10 +19,18 @@ keiro topo writes for lrt fabrics only.
 
 usage: scripts/relabel-survey.py [--keiro PATH] [--engines nue,acro,dl]
            [--vls 1,8] [--seeds 1,2,3] [--reference EFI] [--json FILE]
-           FABRIC [FABRIC...]
+           [--md FILE] FABRIC [FABRIC...]
+       scripts/relabel-survey.py --page [--quick] [--keiro PATH] [--json FILE]
+           [--md FILE] [--doc FILE]
 --vls V runs every engine with max_vls=V (8 is keiro's default budget).
 --reference EFI adds each labelling's max EFI over EFI (e.g. k^3 - k,
 OpenSM ftree's max EFI on a k-ary 3-tree).
+--md FILE writes one summary row per (fabric, engine, max_vls) as markdown,
+headed by a line naming this script and the source tree's commit.
+--page runs the survey of docs/relabelling.md (PAGE below: fat trees,
+director fabrics, an LRT) in one run; --quick a small set of the same kinds
+(QUICK, well under a minute, run by tests/integration/relabel-survey.sh).
+--doc FILE puts the summary between FILE's relabel-survey:begin/end markers.
 """
 import argparse
 import json
@@ -31,6 +39,32 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
+
+
+# The survey of docs/relabelling.md: (title, fabrics, engines, max_vls
+# values, seeds, reference max EFI or 0).
+PAGE = [
+    ("12-ary 3-tree (432 switches, 1,728 HCAs)",
+     ["fattree 12 3", "fattree 12 3 --port-split hca-low", "fattree 12 3 --port-split hca-high"],
+     "nue,acro,dl", "1,8", "1,2,3,4,5", 1716),
+    ("18-ary 3-tree (972 switches, 5,832 HCAs)",
+     ["fattree 18 3", "fattree 18 3 --port-split hca-low"], "nue", "1,8", "1,2,3", 5814),
+    ("director fabric, even cabling (214 switches, 936 HCAs)",
+     ["director 3 52"], "nue,acro,dl", "8", "1,2,3", 0),
+    ("director fabric, uneven cabling",
+     ["director 3 52 --uplinks 16"], "nue,acro,dl", "1,8", "1,2,3", 0),
+    ("director fabric, uneven cabling, 2% of the links failed",
+     ["director 3 52 --uplinks 16 --fail-links 0.02"], "acro", "8", "1", 0),
+    ("LRT(64,4,2), 2 HCAs per switch, with its layout",
+     ["lrt 64 4 2 --hcas-per-switch 2"], "loren,nue,acro,dl", "8", "1,2,3", 0),
+]
+QUICK = [
+    ("4-ary 3-tree", ["fattree 4 3", "fattree 4 3 --port-split hca-high"], "nue,acro", "1,8",
+     "1,2", 60),
+    ("LRT(16,4,2) with its layout", ["lrt 16 4 2 --hcas-per-switch 1 --seed 1"], "loren,dl", "8",
+     "1", 0),
+]
 
 
 def find_keiro(given):
@@ -172,34 +206,139 @@ def report(fabric, engine, vls, rows, reference):
                min(r["vls"] for r in good), max(r["vls"] for r in good)))
 
 
+def survey(keiro, fabrics, engines, vls_list, seeds, reference, tmp):
+    """Every (fabric, engine, max_vls) over the labellings; prints the text
+    report and returns the rows."""
+    all_rows = []
+    for fabric in fabrics:
+        d = tempfile.mkdtemp(dir=tmp)
+        labs = labellings(keiro, fabric, seeds, d)
+        for engine in engines.split(","):
+            for vls in (int(v) for v in vls_list.split(",")):
+                rows = [(name, route(keiro, net, engine, vls)) for name, net in labs]
+                report(fabric, engine, vls, rows, reference)
+                sys.stdout.flush()
+                all_rows += [dict(r, fabric=fabric, engine=engine, max_vls=vls, labelling=n,
+                                  reference=reference) for n, r in rows]
+    return all_rows
+
+
+def span(values, fmt):
+    """'a' or 'a-b' over values with fmt."""
+    lo, hi = fmt.format(min(values)), fmt.format(max(values))
+    return lo if lo == hi else "%s-%s" % (lo, hi)
+
+
+def markdown_group(rows):
+    """One table row per (fabric, engine, max_vls), in survey order."""
+    keys = []
+    for r in rows:
+        k = (r["fabric"], r["engine"], r["max_vls"])
+        if k not in keys:
+            keys.append(k)
+    out = ["| fabric | engine | max_vls | labellings | max EFI as-written | reversed | seeds "
+           "| spread max/min | max/avg EFI | avg hops | VLs | seconds |", "|" + "---|" * 12]
+    for fabric, engine, vls in keys:
+        g = [r for r in rows if (r["fabric"], r["engine"], r["max_vls"]) == (fabric, engine, vls)]
+        ok = [r for r in g if r["ok"]]
+        by = {r["labelling"]: r for r in ok}
+        seeds = [r for r in ok if r["labelling"].startswith("seed-")]
+        efi = lambda r: "{:,}".format(r["max_efi"]) if r else "failed"
+        cells = ["`%s`" % fabric, "keiro-" + engine, str(vls),
+                 "%d of %d routed" % (len(ok), len(g)) if len(ok) < len(g) else str(len(g))]
+        if not ok:
+            out.append("| " + " | ".join(cells) + " |" + " - |" * 8)
+            continue
+        ref = ok[0].get("reference") or 0
+        sp = spread([r["max_efi"] for r in ok])
+        cells += [efi(by.get("as-written")), efi(by.get("reversed")),
+                  span([r["max_efi"] for r in seeds], "{:,}") if seeds else "-",
+                  "%.3f" % sp + (" (max %.3fx the reference)" % (max(r["max_efi"] for r in ok) / ref)
+                                 if ref else ""),
+                  span([r["max_over_avg"] for r in ok], "{:.2f}"),
+                  span([r["avg_hops"] for r in ok], "{:.3f}") +
+                  ("" if spread([r["avg_hops"] for r in ok]) < 1.0005 else
+                   " (spread %.3f)" % spread([r["avg_hops"] for r in ok])),
+                  span([r["vls"] for r in ok], "{}"), span([r["seconds"] for r in ok], "{:.1f}")]
+        out.append("| " + " | ".join(cells) + " |")
+    return out
+
+
+def source_commit():
+    """The source tree's commit (git rev-parse --short HEAD), or 'unknown'."""
+    src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    r = subprocess.run(["git", "-C", src, "rev-parse", "--short", "HEAD"], capture_output=True,
+                       text=True)
+    return r.stdout.strip() if r.returncode == 0 else "unknown"
+
+
+def markdown(groups, page, quick, elapsed, commit):
+    """The summary: a header naming the script and the commit (taken when
+    the run started), then one table per group (title, seeds, reference)."""
+    how = " --page" + (" --quick" if quick else "") if page else ""
+    out = ["Written by `scripts/relabel-survey.py%s` at commit %s on %s in %.0f s (offline `keiro "
+           "route --json`, route + self-check, one run at a time, on %s cores shared with other "
+           "jobs). Labellings: as-written, reversed, and seed-S (`keiro topo ... --relabel S`) for "
+           "every seed given; spread max/min is over all of them; max EFI over switch-to-switch "
+           "links, all HCA pairs." % (how, commit, time.strftime("%Y-%m-%d", time.gmtime()),
+                                      elapsed, os.cpu_count() or "?"), ""]
+    for title, rows, seeds, reference in groups:
+        extra = "; reference max EFI %s" % "{:,}".format(int(reference)) if reference else ""
+        out += ["**%s** (seeds %s%s)" % (title, seeds.replace(",", ", "), extra), ""]
+        out += markdown_group(rows) + [""]
+    return "\n".join(out) + "\n"
+
+
+def replace_block(doc, text, tag="relabel-survey"):
+    begin, end = "<!-- %s:begin -->" % tag, "<!-- %s:end -->" % tag
+    with open(doc) as f:
+        body = f.read()
+    a, b = body.find(begin), body.find(end)
+    if a < 0 or b < a:
+        sys.exit("relabel-survey: %s has no %s ... %s block" % (doc, begin, end))
+    with open(doc, "w") as f:
+        f.write(body[:a + len(begin)] + "\n" + text + body[b:])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("fabrics", nargs="+", metavar="FABRIC")
+    ap.add_argument("fabrics", nargs="*", metavar="FABRIC")
     ap.add_argument("--keiro")
     ap.add_argument("--engines", default="nue,acro,dl")
     ap.add_argument("--vls", default="1,8")
     ap.add_argument("--seeds", default="1,2,3")
     ap.add_argument("--reference", type=float, default=0)
     ap.add_argument("--json", help="also write every figure there")
+    ap.add_argument("--md", help="write the summary tables there")
+    ap.add_argument("--page", action="store_true", help="the survey of docs/relabelling.md")
+    ap.add_argument("--quick", action="store_true", help="with --page: a small set")
+    ap.add_argument("--doc", help="put the summary into this page's relabel-survey block")
     a = ap.parse_args()
+    if a.page == bool(a.fabrics):
+        ap.error("give FABRICs or --page")
     keiro = find_keiro(a.keiro)
-    seeds = [int(s) for s in a.seeds.split(",") if s]
-    all_rows = []
+    if a.page:
+        sets = QUICK if a.quick else PAGE
+    else:
+        sets = [("survey", a.fabrics, a.engines, a.vls, a.seeds, a.reference)]
+    t0, commit = time.time(), source_commit()
+    groups, all_rows = [], []
     with tempfile.TemporaryDirectory(prefix="relabel-survey.") as tmp:
-        for i, fabric in enumerate(a.fabrics):
-            d = os.path.join(tmp, str(i))
-            os.mkdir(d)
-            labs = labellings(keiro, fabric, seeds, d)
-            for engine in a.engines.split(","):
-                for vls in (int(v) for v in a.vls.split(",")):
-                    rows = [(name, route(keiro, net, engine, vls)) for name, net in labs]
-                    report(fabric, engine, vls, rows, a.reference)
-                    sys.stdout.flush()
-                    all_rows += [dict(r, fabric=fabric, engine=engine, max_vls=vls, labelling=n)
-                                 for n, r in rows]
+        for title, fabrics, engines, vls, seeds, reference in sets:
+            seed_list = [int(s) for s in seeds.split(",") if s]
+            rows = survey(keiro, fabrics, engines, vls, seed_list, reference, tmp)
+            groups.append((title, rows, seeds, reference))
+            all_rows += rows
     if a.json:
         with open(a.json, "w") as f:
             json.dump(all_rows, f, indent=1)
+    if a.md or a.doc:
+        text = markdown(groups, a.page, a.quick, time.time() - t0, commit)
+        if a.md:
+            with open(a.md, "w") as f:
+                f.write(text)
+        if a.doc:
+            replace_block(a.doc, text)
 
 
 if __name__ == "__main__":

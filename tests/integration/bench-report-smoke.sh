@@ -105,4 +105,8 @@ for s in gamma alltoall; do
   [ "$bars" = "$runs" ] || it_fail "$svg: $bars bars, want $runs (one per run)"
   grep -q "img/bench-report-$s.svg" "$page" || it_fail "page does not show $s chart"
 done
+# The block's first line names the script and the source tree's commit.
+commit=$(git -C "$KEIRO_SRCDIR" rev-parse --short HEAD 2>/dev/null) || commit=unknown
+grep -qF "Produced by \`scripts/bench-report.sh\` (BENCH_QUICK=1) at commit $commit " "$page" ||
+  it_fail "the block's header does not name the script and commit $commit: $(grep -m1 '^Produced by' "$page")"
 it_done

@@ -7,9 +7,15 @@
 #    results, as keiro analyze measured it) is within 5% of ftree's, both
 #    pass the deadlock check, and the rendered table gives ftree (the best
 #    built-in engine there) ratio 1.00x and the chart one bar per run;
-#  - bench-scale.sh offline (no OpenSM) on its quick fabrics with 1 and 2
-#    threads: every run routes and passes its self-check, and both thread
-#    counts give the same VLs and SLs.
+#  - bench-scale.sh on its quick fabrics with 1 and 2 threads: every
+#    offline run routes and passes its self-check, and both thread counts
+#    give the same VLs and SLs; its OpenSM half on the 4x4x4 torus: OpenSM
+#    installed keiro-nue and the built-in nue as asked, both with a routing
+#    time from OpenSM's log, and the page's "time / keiro-nue" column is the
+#    ratio of the two times in the raw results;
+#  - both pages' first line names the script and the source tree's commit;
+#  - the scale page's targets table on crafted rows: a run within its
+#    target is "met", one over it (time or SLs) "not met".
 . "${KEIRO_SRCDIR:-$(dirname "$0")/../..}/tests/integration/common.sh"
 it_require_sim
 rm -rf "$IT_DIR" && mkdir -p "$IT_DIR"
@@ -35,9 +41,16 @@ grep -qE '^\| ftree \| = \| 1 \| [0-9,]+ \(1\.00x\)' "$out/balance.md" ||
   it_fail "ftree's row does not show ratio 1.00x: $(grep '^| ftree' "$out/balance.md")"
 bars=$(grep -c '<rect x=' "$out/balance.svg")
 [ "$bars" -eq 3 ] || it_fail "balance.svg has $bars bars, want 3 (one per run)"
+# header PAGE SCRIPT: the page's first line names the script and the commit.
+commit=$(git -C "$KEIRO_SRCDIR" rev-parse --short HEAD 2>/dev/null) || commit=unknown
+header() {
+  head -n 1 "$1" | grep -qF "Written by \`scripts/$2\` at commit $commit " ||
+    it_fail "$1: first line does not name scripts/$2 at commit $commit: $(head -n 1 "$1")"
+}
+header "$out/balance.md" bench-balance.sh
 
 out=$IT_DIR/scale
-BENCH_QUICK=1 BENCH_OPENSM=0 "$KEIRO_SRCDIR/scripts/bench-scale.sh" "$KEIRO_BUILDDIR" "$out" \
+BENCH_QUICK=1 "$KEIRO_SRCDIR/scripts/bench-scale.sh" "$KEIRO_BUILDDIR" "$out" \
   >"$IT_DIR/scale.txt" 2>&1 || it_fail "bench-scale.sh failed: $(tail -n 3 "$IT_DIR/scale.txt")"
 rows=$(grep -vc '^#' "$out/offline.tsv")
 [ "$rows" -ge 30 ] || it_fail "bench-scale.sh wrote $rows rows, want >= 30 (16 runs x 2 thread counts)"
@@ -47,4 +60,33 @@ diff <(awk -F'\t' '!/^#/ && $6 == 1 { print $2, $3, $13, $14 }' "$out/offline.ts
   <(awk -F'\t' '!/^#/ && $6 == 2 { print $2, $3, $13, $14 }' "$out/offline.tsv") >"$IT_DIR/threads.diff" ||
   it_fail "1 and 2 threads differ in VLs/SLs: $(head -n 4 "$IT_DIR/threads.diff")"
 grep -q '<polyline' "$out/scale-time.svg" || it_fail "scale-time.svg has no curve"
+header "$out/scale.md" bench-scale.sh
+# The OpenSM half: installed as asked, a time each, the page's ratio.
+osm() { awk -F'\t' -v e="$1" -v c="$2" '!/^#/ && $2 == e { print $c }' "$out/opensm.tsv"; }
+for e in keiro-nue nue; do
+  [ "$(osm "$e" 3)" = "$e" ] || it_fail "OpenSM on the quick torus: $e installed '$(osm "$e" 3)'"
+  awk -v t="$(osm "$e" 4)" 'BEGIN { exit !(t + 0 > 0) }' || it_fail "$e: no routing time ('$(osm "$e" 4)')"
+done
+want=$(awk -v k="$(osm keiro-nue 4)" -v n="$(osm nue 4)" 'BEGIN { if (k > 0) printf "%.1fx", n / k }')
+got=$(awk -F' [|] ' '$2 == "nue" && $3 == "nue" { sub(/ [|]$/, "", $5); print $5 }' "$out/scale.md")
+[ -n "$want" ] && [ "$got" = "$want" ] ||
+  it_fail "page's nue / keiro-nue ratio '$got', raw results give '$want'"
+[ "$(grep -vc '^#' "$out/opensm.tsv")" -eq 4 ] ||
+  it_fail "opensm.tsv: $(grep -vc '^#' "$out/opensm.tsv") rows, want 4 (keiro-nue nue dfsssp lash)"
+# The targets table on crafted rows (bench_table.py alone).
+t=$IT_DIR/targets.tsv
+{
+  head -n 1 "$out/offline.tsv"
+  printf 'torus\ttorus10x10x10-h4\tkeiro-nue\t1000\t5000\t2\t2.90\t3\t30\t2\t1\t-\t8\t8\tok\n'
+  printf 'torus\ttorus10x10x10-h4\tkeiro-acro\t1000\t5000\t2\t10.10\t10\t99\t9\t1\t-\t4\t9 (16)\tok\n'
+  printf 'torus\ttorus10x10x10-h4\tkeiro-dl\t1000\t5000\t2\t7.00\t7\t60\t6\t1\t-\t8\t17 (17)\tok\n'
+} >"$t"
+python3 "$KEIRO_SRCDIR/scripts/bench_table.py" scale "$t" --md "$IT_DIR/targets.md" >/dev/null ||
+  it_fail "bench_table.py scale failed on $t"
+for want in "keiro-nue|met" "keiro-acro|**not met**" "keiro-dl|**not met**"; do
+  grep -qF "| torus10x10x10-h4 | ${want%%|*} | " "$IT_DIR/targets.md" &&
+    [ "$(grep -F "| torus10x10x10-h4 | ${want%%|*} | " "$IT_DIR/targets.md" | tail -n 1 |
+      awk -F' [|] ' '{ sub(/ [|]$/, "", $NF); print $NF }')" = "${want#*|}" ] ||
+    it_fail "targets: ${want%%|*} is not '${want#*|}': $(grep -F "${want%%|*} | " "$IT_DIR/targets.md" | tail -n 1)"
+done
 it_done

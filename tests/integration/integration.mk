@@ -25,6 +25,7 @@ INTEGRATION_TESTS = tests/integration/topologies-up.sh \
 	tests/integration/real-fabrics.sh tests/integration/relabel-survey.sh \
 	tests/integration/eval-scripts.sh \
 	tests/integration/engine-figures.sh \
+	tests/integration/mcast-figures-quick.sh \
 	tests/golden/tables.sh tests/arch/include-graph.sh
 TESTS += $(INTEGRATION_TESTS)
 dist_noinst_SCRIPTS += $(INTEGRATION_TESTS) tests/integration/common.sh \

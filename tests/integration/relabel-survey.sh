@@ -5,11 +5,16 @@
 # labelling routes and passes keiro's check, and the labellings are the same
 # fabric: the same switch and HCA counts (keiro topo show) and, with
 # keiro-acro, the same average path length and the same max EFI (k^3 - k = 60
-# on the fat tree, the leaf bound keiro-acro reaches there). Needs python3,
-# no simulator.
+# on the fat tree, the leaf bound keiro-acro reaches there). Then the page's
+# survey in its quick mode (--page --quick --md, and --doc on a copy of
+# docs/relabelling.md): the summary names the script and the commit,
+# keiro-acro's rows on the 4-ary 3-tree show 60 in every labelling (spread
+# 1.000), the as-written cells of keiro-nue (fat tree) and keiro-loren (LRT,
+# with its layout) equal `keiro route` run here, and --doc replaces only the
+# page's relabel-survey block. Needs python3, no simulator.
 . "${KEIRO_SRCDIR:-$(dirname "$0")/../..}/tests/integration/common.sh"
 command -v python3 >/dev/null || { echo "$IT_NAME: ERROR: python3 is missing" >&2; exit 99; }
-mkdir -p "$IT_DIR"
+rm -rf "$IT_DIR" && mkdir -p "$IT_DIR"
 survey="$KEIRO_SRCDIR/scripts/relabel-survey.py"
 
 # check_survey JSON ROWS EFI: ROWS rows, every one routed and checked, one
@@ -48,5 +53,46 @@ if ! python3 "$survey" --keiro "$IT_KEIRO" --engines dl --vls 8 --seeds 3 \
 else
   check_survey "$IT_DIR/director.json" 3 ""
 fi
+
+# The page's survey, quick.
+md=$IT_DIR/page.md
+page=$IT_DIR/relabelling.md
+cp "$KEIRO_SRCDIR/docs/relabelling.md" "$page"
+if ! python3 "$survey" --keiro "$IT_KEIRO" --page --quick --md "$md" --doc "$page" \
+    >"$IT_DIR/page.txt" 2>&1; then
+  it_fail "relabel-survey.py --page --quick failed: $(tail -n 3 "$IT_DIR/page.txt")"
+fi
+commit=$(git -C "$KEIRO_SRCDIR" rev-parse --short HEAD 2>/dev/null) || commit=unknown
+head -n 1 "$md" | grep -qF "Written by \`scripts/relabel-survey.py --page --quick\` at commit $commit " ||
+  it_fail "summary header does not name the script and commit $commit: $(head -n 1 "$md")"
+# cell FABRIC ENGINE VLS N: the Nth cell of that summary row.
+cell() {
+  awk -F' [|] ' -v f="| \`$1\`" -v e="$2" -v v="$3" -v n="$4" \
+    '$1 == f && $2 == e && $3 == v { sub(/ [|]$/, "", $NF); print $n; exit }' "$md"
+}
+for v in 1 8; do
+  for n in 5 6 7; do
+    [ "$(cell "fattree 4 3" keiro-acro $v $n)" = 60 ] ||
+      it_fail "keiro-acro max_vls=$v: cell $n '$(cell "fattree 4 3" keiro-acro $v $n)', want 60"
+  done
+  case $(cell "fattree 4 3" keiro-acro $v 8) in 1.000*) ;; *) it_fail "keiro-acro max_vls=$v: spread not 1.000" ;; esac
+done
+# efi_here ENGINE NET [OPT...]: keiro route's max EFI at max_vls=8.
+efi_here() {
+  local e=$1 net=$2
+  shift 2
+  "$IT_KEIRO" route --topology "$net" --engine "$e" --opt max_vls=8 "$@" --json 2>/dev/null |
+    python3 -c 'import json, sys; print("{:,}".format(json.load(sys.stdin)["efi"]["max"]))'
+}
+"$IT_KEIRO" topo fattree 4 3 -o "$IT_DIR/ft.net" >/dev/null 2>&1
+"$IT_KEIRO" topo lrt 16 4 2 --hcas-per-switch 1 --seed 1 -o "$IT_DIR/lrt.net" >/dev/null 2>&1
+want=$(efi_here nue "$IT_DIR/ft.net") got=$(cell "fattree 4 3" keiro-nue 8 5)
+[ -n "$want" ] && [ "$got" = "$want" ] || it_fail "keiro-nue as-written: summary '$got', keiro route '$want'"
+want=$(efi_here loren "$IT_DIR/lrt.net" --opt loren_layout="$IT_DIR/lrt.layout")
+got=$(cell "lrt 16 4 2 --hcas-per-switch 1 --seed 1" keiro-loren 8 5)
+[ -n "$want" ] && [ "$got" = "$want" ] || it_fail "keiro-loren as-written: summary '$got', keiro route '$want'"
+strip() { sed '/<!-- relabel-survey:begin -->/,/<!-- relabel-survey:end -->/d' "$1"; }
+cmp -s <(strip "$page") <(strip "$KEIRO_SRCDIR/docs/relabelling.md") || it_fail "--doc changed the page outside the block"
+grep -qF "$(head -n 1 "$md")" "$page" || it_fail "--doc did not write the summary into the page"
 it_log "$(grep -c '^  [a-z]' "$IT_DIR/fattree.txt" "$IT_DIR/director.txt" | tr '\n' ' ')rows"
 it_done
