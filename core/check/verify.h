@@ -217,8 +217,8 @@ struct Options {
   // same Result, slower: the reference the differential tests compare with.
   bool shortcuts = true;
   // false: walk every destination LID, also those whose tree repeats the
-  // one of a LID of the same switch (Checker::reuse_tree in verify.cc).
-  // The same Result, slower: for the differential unit tests.
+  // one of a LID of the same switch (Checker::reuse_tree in verify.cc;
+  // shortcuts = false walks them all as well). The same Result, slower.
   bool reuse_trees = true;
 };
 
