@@ -40,6 +40,11 @@ uint8_t DestinationWalk::entry(int32_t s) const {
   return r_.out_port(s, dlid_);
 }
 
+void DestinationWalk::retarget(uint16_t dlid) {
+  dlid_ = dlid;
+  owner_ = f_.lid_owner(dlid);
+}
+
 void DestinationWalk::run(uint16_t dlid, const uint8_t *ports, size_t stride) {
   dlid_ = dlid;
   owner_ = f_.lid_owner(dlid);

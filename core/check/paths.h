@@ -44,6 +44,13 @@ class DestinationWalk {
   // misses than the Routing's rows); nullptr: read the Routing.
   void run(uint16_t dlid, const uint8_t *ports = nullptr, size_t stride = 1);
 
+  // Makes the last run() the walk of dlid as well, without walking: for a
+  // dlid of the same destination switch, owned by a CA/router port, whose
+  // LFT entries equal the last run's at every other switch and which that
+  // switch forwards to its own port, when the last run delivered from every
+  // switch to a CA/router port (the caller checks this). O(1).
+  void retarget(uint16_t dlid);
+
   uint16_t dlid() const { return dlid_; }
   LidOwner owner() const { return owner_; }
   int32_t dest_switch() const { return dest_sw_; }

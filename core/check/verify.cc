@@ -154,6 +154,9 @@ class Checker {
   // dependency turns and per-block problem lines, merged in block order, so
   // that the result does not depend on the number of threads.
   static constexpr size_t kBlock = 64;
+  // reuse_tree()'s references per worker at most (2 * S * S bytes: 7.2 MB
+  // at 1,900 switches); above, every destination is walked.
+  static constexpr size_t kMaxMemoBytes = size_t{64} << 20;
   // Runs fn(worker, block) for blocks 0..nblocks-1 on the workers
   // (core/parallel.h; worker 0 on the calling thread); fn returns the
   // destinations done, for Options::progress (main pass only).
@@ -234,10 +237,12 @@ class Checker {
     const int32_t S = f_.num_switches();
     src_nlids_.assign(S, 0);
     src_vl15_.assign(S, 0);
+    all_nlids_ = 0;
     for (int32_t s = 0; s < S; ++s)
       for (int32_t i = src_start_[s]; i < src_start_[s + 1]; ++i) {
         const Source &e = sources_[i];
         src_nlids_[s] += e.nlids;
+        all_nlids_ += e.nlids;
         if (e.terminal < 0) continue;
         for (int sl = 0; sl < kNumSls; ++sl)
           if (r_.terminal_vl(e.terminal, static_cast<uint8_t>(sl)) == 15) src_vl15_[s] |= 1u << sl;
@@ -376,6 +381,7 @@ class Checker {
   }
 
   void destination(uint16_t dlid) {
+    if (reuse_tree(dlid)) return;
     start_destination(dlid);
     const int32_t d = walk_.dest_switch();
     const bool tree_done = tree_pass(dlid);
@@ -387,6 +393,83 @@ class Checker {
         continue;
       check_sources(s, d, dlid, fate);
     }
+    if (tree_done && !memo_valid_.empty() && walk_.owner().kind == LidOwner::kTerminal &&
+        walk_.delivered_by_distance().size() == static_cast<size_t>(S))
+      remember_tree(d);
+  }
+
+  // reuse_tree()'s reference for switch d: the current destination's block
+  // columns and last hops. O(S).
+  void remember_tree(int32_t d) {
+    const int32_t S = f_.num_switches();
+    uint8_t *col = &memo_cols_[static_cast<size_t>(d) * 2 * S];
+    for (int32_t s = 0; s < S; ++s) {
+      const size_t a = static_cast<size_t>(s) * kBlock + block_pos_;
+      col[s] = block_lft_[a];
+      col[S + s] = block_sls_[a];
+    }
+    memo_last_[d] = tree_last_;
+    memo_valid_[d] = 1;
+  }
+
+  // The shortcut for the CA/router LIDs of one switch d: destination dlid
+  // whose LFT entries and path SLs (LFT entries only with fixed_sl alone,
+  // whose walk does not read the path SLs) equal those of the reference this worker
+  // remembered for d (remember_tree(): an earlier destination on d whose
+  // tree_pass() covered every source switch and that every switch
+  // delivers to), at every switch but d, which forwards dlid to its own
+  // port. Its walk is then the same, so every switch but d gives the same
+  // counts, VLs, SLs and dependencies, which this worker has already added,
+  // and no problem lines. What remains is d's own sources (check_sources())
+  // and the last hops into dlid's port (the reference's in ports and SLs at
+  // d, checked against this port's SL2VL and VLs). False (nothing done)
+  // when this does not apply or a last hop fails: destination() then does
+  // the full work, naming the paths. Time O(S) for the comparison, instead
+  // of the walk and the tree pass.
+  bool reuse_tree(uint16_t dlid) {
+    if (memo_valid_.empty()) return false;
+    const LidOwner o = f_.lid_owner(dlid);
+    const int32_t d = f_.lid_switch(dlid);
+    if (o.kind != LidOwner::kTerminal || d < 0 || !memo_valid_[d]) return false;
+    const TerminalInfo &ti = f_.terminal(o.id);
+    const uint8_t port = ti.sw_port;
+    const int32_t S = f_.num_switches();
+    const uint8_t *col = &memo_cols_[static_cast<size_t>(d) * 2 * S];
+    for (int32_t s = 0; s < S; ++s) {
+      const size_t b = static_cast<size_t>(s) * kBlock + block_pos_;
+      if (s == d ? block_lft_[b] != port
+                 : col[s] != block_lft_[b] || (!fixed_only_ && col[S + s] != block_sls_[b]))
+        return false;
+    }
+    const int lim = port_limit(d, port, ti.vls);
+    for (const auto &[in, mask] : memo_last_[d])
+      for (uint32_t m = mask; m; m &= m - 1) {
+        const uint8_t v = r_.vl(d, in, port, static_cast<uint8_t>(std::countr_zero(m)));
+        if (v == 15 || v >= lim) return false;
+      }
+    walk_.retarget(dlid);
+    dest_port_ = port;
+    for (const size_t idx : touched_) vlmask_[idx] = 0;
+    touched_.clear();
+    slot_of_sl_.fill(-1);
+    nslots_ = 0;
+    reported_.clear();
+    res_->pairs_checked += all_nlids_ - src_nlids_[d];
+    check_sources(d, d, dlid, Fate::kDelivered);
+    return true;
+  }
+
+  // Sets up reuse_tree() for this worker when it applies (per-source-switch
+  // SLs, block columns, Options::reuse_trees) and the references fit in
+  // kMaxMemoBytes: 2 * S bytes per switch.
+  void init_memo() {
+    const size_t S = static_cast<size_t>(f_.num_switches());
+    if (!opt_.reuse_trees || !opt_.shortcuts || source_sls_ || !memo_valid_.empty() ||
+        2 * S * S > kMaxMemoBytes)
+      return;
+    memo_cols_.assign(2 * S * S, 0);
+    memo_last_.assign(S, {});
+    memo_valid_.assign(S, 0);
   }
 
   // The common case in O(1) for all sources of switch s (not the
@@ -507,10 +590,12 @@ class Checker {
   // Copies the per-source-switch path SLs of destinations dests_[begin..end)
   // switch by switch: one pass over each switch's row segment instead of a
   // strided access per (switch, destination); the LFT entries as well, for
-  // the walk. Time O(S * kBlock), memory 2 * S * kBlock bytes per worker.
+  // the walk and reuse_tree() (with Options::fixed_sl too, whose walk
+  // only needs the LFT entries). Time O(S * kBlock), memory
+  // 2 * S * kBlock bytes per worker.
   void load_block_sls(size_t begin, size_t end) {
     block_sls_on_ = false;
-    if (r_.sl_scope() != Routing::SlScope::kPerSourceSwitch || fixed_only_) return;
+    if (r_.sl_scope() != Routing::SlScope::kPerSourceSwitch) return;
     const int32_t S = f_.num_switches();
     block_sls_.resize(static_cast<size_t>(S) * kBlock);
     block_lft_.resize(static_cast<size_t>(S) * kBlock);
@@ -520,6 +605,7 @@ class Checker {
         block_lft_[static_cast<size_t>(s) * kBlock + (i - begin)] = r_.out_port(s, dests_[i]);
       }
     block_sls_on_ = true;
+    init_memo();
   }
 
   // The dependencies of the current destination in one pass over its tree,
@@ -538,6 +624,7 @@ class Checker {
     if (!opt_.shortcuts || source_sls_) return false;
     const int32_t d = walk_.dest_switch();
     const std::span<const int32_t> order = walk_.delivered_by_distance();
+    tree_last_.clear();
     for (const int32_t u : order) {
       out_sls_[u] = 0;
       std::fill_n(out_vls_.begin() + static_cast<size_t>(u) * kNumSls, kNumSls, 0);
@@ -582,6 +669,7 @@ class Checker {
           const uint8_t v = r_.vl(d, in, dest_port_, static_cast<uint8_t>(std::countr_zero(m)));
           if (v == 15 || v >= dlim) return false;
         }
+        tree_last_.emplace_back(in, out_sls_[u]);
         continue;
       }
       const int32_t c2 = walk_.next_channel(x);
@@ -1218,6 +1306,14 @@ class Checker {
   std::vector<uint8_t> cycle_channel_;  // [channel] is on the cycle
   std::vector<uint8_t> channel_vl_;     // [channel * 16 + SL] -> VL, in-port-free switches
   std::vector<int64_t> src_nlids_;      // [switch] LIDs of its sources
+  int64_t all_nlids_ = 0;               // ... of all switches
+  // reuse_tree(): per destination switch d, the reference's LFT entries
+  // and path SLs ([d * 2S + s], [d * 2S + S + s]), its last hops into d
+  // ((in port, SLs)) and whether there is one; empty: not used.
+  std::vector<uint8_t> memo_cols_;
+  std::vector<std::vector<std::pair<uint8_t, uint16_t>>> memo_last_;
+  std::vector<uint8_t> memo_valid_;
+  std::vector<std::pair<uint8_t, uint16_t>> tree_last_;  // tree_pass(): last hops into d
   std::vector<uint16_t> src_vl15_;      // [switch] SLs a CA/router source of it maps to VL 15
   std::vector<uint8_t> block_sls_;      // load_block_sls(): [switch * kBlock + position]
   std::vector<uint8_t> block_lft_;      // ... the LFT entries, the same way

@@ -47,11 +47,22 @@
 //         LID SLs, missing SLs, VL 15 at a source) cost O(their source
 //         LIDs) per destination. Options::shortcuts = false follows every
 //         source LID (the reference of the differential unit tests).
+//         With per-source-switch SLs, a CA/router destination LID whose LFT
+//         entries and path SLs equal, at every switch but its own, those of
+//         an earlier LID of its switch (keiro-acro, keiro-dl: one tree and
+//         one SL per (source switch, destination switch)) reuses that LID's
+//         tree: O(S) to compare the columns plus O(its switch's sources and
+//         last hops), instead of the walk and the tree pass. Only the first
+//         LID of each switch a worker meets is walked, so the walks cost
+//         O((S + switch LIDs) * workers * (S + C * V)) instead of
+//         O(L * (S + C * V)); the comparisons O(L * S) (byte reads).
 //  memory O(S + T + 16 * C + sum of turns (C * P) + 32 bytes * turns used)
 //         per worker thread, sized once per call (with per-source-switch
 //         SLs also 160 bytes per switch for the tree pass and the block
 //         copies of SLs and LFT entries, and 10 bytes per (switch port, SL)
-//         for the first-hop VLs), plus the problem lines of
+//         for the first-hop VLs; for the tree reuse 2 * S * S bytes, the
+//         reference columns per destination switch, 7.2 MB at 1,900
+//         switches, not used above 64 MB), plus the problem lines of
 //         each block of 64 destinations; SourceLidSls adds its own rows.
 //         The workers add a few MB at 2,000 switches; the Routing being
 //         checked (LFTs S * L bytes, SL2VL S * P * P * 16) dominates.
@@ -205,6 +216,10 @@ struct Options {
   // false: follow every source LID on its own (no per-switch sharing); the
   // same Result, slower: the reference the differential tests compare with.
   bool shortcuts = true;
+  // false: walk every destination LID, also those whose tree repeats the
+  // one of a LID of the same switch (Checker::reuse_tree in verify.cc;
+  // shortcuts = false walks them all as well). The same Result, slower.
+  bool reuse_trees = true;
 };
 
 // One dependency (edge) of an offending cycle and the paths that create it.

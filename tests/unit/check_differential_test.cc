@@ -212,6 +212,101 @@ TEST(VerifyDifferential, FixedSlMixedLmcAndPairSelections) {
   }
 }
 
+// Tables as keiro-acro and keiro-dl make them: one LFT tree per destination
+// switch (min_hop and route_tree give that) and one path SL per (source
+// switch, destination switch), the same for every LID of that switch; SL2VL
+// entries that depend on the in port. The check then walks the first LID of
+// a switch and reuses its tree for the others (Checker::reuse_tree): the
+// result must still equal the reference's.
+Routing switch_scoped(const Fabric &f, Base base, uint64_t seed, int nsl, int nvl) {
+  Routing r = acro_like(f, base, seed, nsl, nvl);
+  const int32_t S = f.num_switches();
+  std::mt19937_64 rng(seed * 31 + 5);
+  std::vector<uint8_t> sl(static_cast<size_t>(S) * S);
+  for (uint8_t &x : sl) x = static_cast<uint8_t>(rng() % nsl);
+  for (int32_t s = 0; s < S; ++s)
+    for (uint32_t lid = 1; lid <= f.max_lid(); ++lid) {
+      const int32_t d = f.lid_switch(static_cast<uint16_t>(lid));
+      if (d >= 0) r.set_path_sl(s, static_cast<uint16_t>(lid), sl[static_cast<size_t>(s) * S + d]);
+    }
+  return r;
+}
+
+TEST(VerifyDifferential, SwitchScopedSlsReuseTrees) {
+  int loops = 0;
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    const Fabric f = small(seed, static_cast<uint8_t>(seed % 2));
+    const std::string tag = " seed " + std::to_string(seed);
+    const check::Result clean =
+        compare(f, switch_scoped(f, Base::kTree, seed, 4, 4), {}, "tree" + tag);
+    EXPECT_TRUE(clean.ok) << clean.first_problem;
+    EXPECT_EQ(clean.vl_mask, 0xFu);
+    const check::Result mh =
+        compare(f, switch_scoped(f, Base::kMinHop, seed, 3, 2), {}, "minhop" + tag);
+    loops += mh.credit_loop;
+    // Faults that only some LIDs of a switch meet: a last hop on VL 15 into
+    // one CA port, a CA port operating one VL, one LID's LFT entry dropped.
+    Routing r = switch_scoped(f, Base::kTree, seed, 4, 4);
+    std::mt19937_64 rng(seed + 200);
+    const TerminalInfo &t = f.terminal(static_cast<int32_t>(rng() % f.num_terminals()));
+    const int32_t d = f.lid_switch(t.lid);
+    for (unsigned in = 0; in <= f.sw(d).num_ports; ++in)
+      r.set_vl(d, static_cast<uint8_t>(in), t.sw_port, 2, 15);
+    const check::Result v15 = compare(f, r, {}, "last hop vl15" + tag);
+    EXPECT_GT(v15.vl_errors, 0);
+    const TerminalInfo &u = f.terminal(static_cast<int32_t>(rng() % f.num_terminals()));
+    std::vector<std::vector<uint8_t>> pv(f.num_switches());
+    for (int32_t s = 0; s < f.num_switches(); ++s) pv[s].assign(f.sw(s).num_ports + 1u, 0);
+    pv[f.lid_switch(u.lid)][u.sw_port] = 1;
+    check::Options o;
+    o.port_vls = &pv;
+    EXPECT_GT(compare(f, r, o, "ca port vls" + tag).vl_errors, v15.vl_errors);
+    Routing drop = switch_scoped(f, Base::kTree, seed, 4, 4);
+    drop.set_out_port(static_cast<int32_t>(rng() % f.num_switches()), u.lid, kNoPort);
+    EXPECT_GT(compare(f, drop, {}, "drop" + tag).black_holes, 0);
+    check::Options mixed;
+    mixed.fixed_sl = 5;
+    mixed.fixed_sl_mixed = true;
+    compare(f, switch_scoped(f, Base::kMinHop, seed, 3, 3), mixed, "mixed" + tag);
+  }
+  EXPECT_GT(loops, 0);
+}
+
+// A credit loop that only the entry hop of one CA closes: tables without a
+// credit loop, and the same tables with that CA's SL2VL rows (its in port
+// at its switch, which only its own traffic uses) mapping every SL to one
+// VL, which have one. Found by search over small fabrics; the check with
+// the shortcuts and the tree reuse must report it as the reference does.
+TEST(VerifyDifferential, CreditLoopClosedByOneCaEntry) {
+  int found = 0;
+  check::Options quick;
+  quick.name_cycle_paths = false;
+  for (uint64_t seed = 1; seed <= 60 && found < 2; ++seed) {
+    const Fabric f = small(seed);
+    const Routing r = switch_scoped(f, Base::kMinHop, seed * 13, 2, 4 + static_cast<int>(seed % 3));
+    if (check::verify(f, r, quick).credit_loop) continue;
+    for (int32_t t = 0; t < f.num_terminals() && found < 2; ++t) {
+      const TerminalInfo &ti = f.terminal(t);
+      const int32_t s = f.lid_switch(ti.lid);
+      for (uint8_t vl = 0; vl < 4; ++vl) {
+        Routing one = r;
+        for (unsigned out = 1; out <= f.sw(s).num_ports; ++out)
+          for (int sl = 0; sl < kNumSls; ++sl)
+            one.set_vl(s, ti.sw_port, static_cast<uint8_t>(out), static_cast<uint8_t>(sl), vl);
+        if (!check::verify(f, one, quick).credit_loop) continue;
+        const std::string tag =
+            strprintf("seed %llu CA %d VL %u", static_cast<unsigned long long>(seed), t, vl);
+        EXPECT_FALSE(compare(f, r, {}, tag + " before").credit_loop);
+        const check::Result c = compare(f, one, {}, tag);
+        EXPECT_TRUE(c.credit_loop) << tag;
+        ++found;
+        break;
+      }
+    }
+  }
+  EXPECT_GT(found, 0);
+}
+
 // Per source LID SLs (SourceLidSls) keep the per-source path: the same
 // result as the reference, whatever the shortcuts.
 TEST(VerifyDifferential, SourceLidSls) {
