@@ -62,13 +62,17 @@ outfile=${outfile:-$work/blocks.md}
 say() { echo "sim-figures.sh: $*" >&2; }
 say "working in $work"
 t_start=$SECONDS
+# The commit the runs are made at (recorded before they start).
+rev=$(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown)
+git -C "$src" diff --quiet HEAD -- core tool scripts 2>/dev/null || rev="$rev (with local changes)"
+reused=0
 
 # net NAME ARGS...: WORK/NAME.net from `keiro topo ARGS` and keiro-nue's
 # tables in WORK/NAME (timed: WORK/runs/NAME-route.time).
 net() {
   local name=$1
   shift
-  [ -d "$work/$name" ] && return 0
+  [ -d "$work/$name" ] && { reused=$((reused + 1)); return 0; }
   if [ "$1" = file ]; then cp "$2" "$work/$name.net"; else "$keiro" topo "$@" -o "$work/$name.net" >/dev/null; fi
   /usr/bin/time -f '%e %U %M' -o "$work/runs/$name-route.time" \
     "$keiro" route --engine nue --topology "$work/$name.net" --out "$work/$name" >"$work/$name.route" 2>&1
@@ -79,7 +83,7 @@ net() {
 sim() {
   local tag=$1 rc=0
   shift
-  [ -s "$work/runs/$tag.json" ] && return 0
+  [ -s "$work/runs/$tag.json" ] && { reused=$((reused + 1)); return 0; }
   say "$tag"
   /usr/bin/time -f '%e %U %M' -o "$work/runs/$tag.time" \
     "$keiro" simulate "$@" --json >"$work/runs/$tag.json" 2>"$work/runs/$tag.err" || rc=$?
@@ -289,14 +293,12 @@ sim "speed-uniform-$bs_cycles" "$work/$dor" --load 0.1 --switch-latency 20.48 --
 echo "speed-uniform-$bs_cycles" >"$work/runs/speed-tag"
 
 # --- the blocks ---
-rev=$(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown)
-git -C "$src" diff --quiet HEAD -- core tool scripts 2>/dev/null || rev="$rev (with local changes)"
 cmd="scripts/sim-figures.sh"
 [ "$quick" = 1 ] && cmd="$cmd --quick"
 [ -n "$booksim" ] && cmd="$cmd --booksim BOOKSIM_DIR"
 booksim_rev=-
 [ -n "$booksim" ] && booksim_rev=$(git -C "$booksim_dir" rev-parse --short HEAD 2>/dev/null || echo unknown)
-python3 "$src/scripts/sim_figures.py" "$work" "$cmd" "$rev" "$booksim_rev" "$((SECONDS - t_start))" >"$outfile"
+python3 "$src/scripts/sim_figures.py" "$work" "$cmd" "$rev" "$booksim_rev" "$((SECONDS - t_start))" "$reused" >"$outfile"
 say "blocks written to $outfile"
 if [ "$doc" = 1 ]; then
   python3 - "$src/docs/simulation.md" "$outfile" <<'EOF'

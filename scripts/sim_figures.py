@@ -15,6 +15,7 @@ import statistics
 import sys
 
 work, cmd, rev, brev, secs = sys.argv[1:6]
+reused = int(sys.argv[6]) if len(sys.argv) > 6 else 0
 runs = os.path.join(work, "runs")
 quick = "--quick" in cmd
 CREDIT = 64  # bytes per credit (flit)
@@ -311,8 +312,11 @@ if os.path.exists(bs):
 if len(rates) == 2:
     out += ["", "keiro simulated %.0f times as many flits per wall second as Booksim2 on this workload." % (
         rates["keiro"] / rates["booksim"])]
-out += ["", "This run of the script took %s s of wall time; it reuses the runs already in its work "
-        "directory (-w), so a run from scratch takes longer (the sum of the times above and the "
-        "routing)." % secs]
+if reused > 0:
+    out += ["", "This run of the script took %s s of wall time; it reused %d runs already in its work "
+            "directory (-w), so a run from scratch takes longer (the sum of the times above and the "
+            "routing)." % (secs, reused)]
+else:
+    out += ["", "This run of the script took %s s of wall time, every run made from scratch." % secs]
 out += footer("sim-speed")
 print("\n".join(out))
