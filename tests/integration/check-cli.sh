@@ -8,7 +8,9 @@
 #    minhop's credit loop on the ring: exit 1), saying how many pairs used the
 #    assumed SL (text and JSON);
 #  - keiro-nue's tables with max_vls=8 on a bundled fabric: exit 0 with
-#    --vls 8, exit 1 with --vls 4 naming a path on VL 4 or above.
+#    --vls 8, exit 1 with --vls 4 naming a path on VL 4 or above;
+#  - both verdicts with a credit-loop answer are also the independent
+#    oracle's (tests/oracle/oracle.py).
 . "${KEIRO_SRCDIR:-$(dirname "$0")/../..}/tests/integration/common.sh"
 rm -rf "$IT_DIR" && mkdir -p "$IT_DIR"
 ring="$KEIRO_SRCDIR/tests/unit/data/ring5-minhop"
@@ -33,6 +35,8 @@ grep -q "assumed SL      $pairs pairs without a path SL checked with SL 0" "$IT_
 "$IT_KEIRO" check "$ring" --assume-sl 0 --json >"$IT_DIR/assume.json" 2>&1
 [ "$(kh_json "$IT_DIR/assume.json" check.pairs_assumed_sl)" = "$pairs" ] ||
   it_fail "JSON pairs_assumed_sl: $(kh_json "$IT_DIR/assume.json" check.pairs_assumed_sl)"
+IT_VERDICTS=$IT_DIR/assume it_oracle_agrees "$ring" --assume-sl 0 && [ "$IT_ORACLE_RC" -eq 1 ] ||
+  it_fail "the independent oracle does not find minhop's credit loop with --assume-sl 0"
 
 # VL budget: keiro-nue with max_vls=8 on the 4x4x4 torus uses VLs 4 and above.
 dumps="$IT_DIR/nue8"
@@ -41,6 +45,8 @@ dumps="$IT_DIR/nue8"
 "$IT_KEIRO" check "$dumps" --vls 8 >"$IT_DIR/vls8.out" 2>&1
 rc=$?
 [ $rc -eq 0 ] || it_fail "check --vls 8: exit $rc: $(tail -n 5 "$IT_DIR/vls8.out")"
+IT_VERDICTS=$IT_DIR/vls8 it_oracle_agrees "$dumps" --vls 8 && [ "$IT_ORACLE_RC" -eq 0 ] ||
+  it_fail "the independent oracle does not pass keiro-nue's tables"
 used=$(sed -n 's/^  VLs used *//p' "$IT_DIR/vls8.out")
 [ "${used:-0}" -gt 4 ] || it_fail "keiro-nue max_vls=8 uses ${used:-no} VLs; the test needs more than 4"
 "$IT_KEIRO" check "$dumps" --vls 4 >"$IT_DIR/vls4.out" 2>&1
