@@ -5,7 +5,8 @@
 #  - bench-balance.sh on a 4-ary 3-tree through ibsim + OpenSM with
 #    keiro-acro, ftree and updn: keiro-acro's max EFI (read from the raw
 #    results, as keiro analyze measured it) is within 5% of ftree's, both
-#    pass the deadlock check, and the rendered table gives ftree (the best
+#    pass the deadlock check (keiro analyze's, and the independent oracle's
+#    on the installed dumps), and the rendered table gives ftree (the best
 #    built-in engine there) ratio 1.00x and the chart one bar per run;
 #  - bench-scale.sh on its quick fabrics with 1 and 2 threads: every
 #    offline run routes and passes its self-check, and both thread counts
@@ -35,6 +36,11 @@ else
 fi
 for e in keiro-acro ftree; do
   [ "$(field "$e" 10)" = "deadlock free" ] || it_fail "$e: verdict '$(field "$e" 10)'"
+  # the same verdict from the independent oracle, on the tables OpenSM installed
+  # (the SLs the script used: keiro's path-SL dump, SL 0 for ftree)
+  sls=(); [ "$e" = ftree ] && sls=(--assume-sl 0)
+  IT_VERDICTS=$IT_DIR/balance-$e it_oracle_agrees "$out/ft4x3/$e/dumps" --pairs ca ${sls[@]+"${sls[@]}"} &&
+    [ "$IT_ORACLE_RC" -eq 0 ] || it_fail "$e: the independent oracle does not pass the installed tables"
   [ "$(field "$e" 3)" = "$e" ] || it_fail "$e: OpenSM installed '$(field "$e" 3)'"
 done
 grep -qE '^\| ftree \| = \| 1 \| [0-9,]+ \(1\.00x\)' "$out/balance.md" ||

@@ -183,6 +183,10 @@ else
   read -r efi_acro _ efi_minhop <<<"$efi"
   # 32 switches + 64 HCAs: 96 LIDs, 96 x 95 ordered pairs
   [ "$(echo $chk)" = "OK (9120)" ] || it_fail "acro-opensm: keiro check '$(echo $chk)', want 'OK (9120)': $row"
+  # The same verdict from the independent oracle, on the installed tables and the SA's SLs.
+  a=$out/rrg32-d4-acro
+  IT_VERDICTS=$IT_DIR/acro-opensm it_oracle_agrees "$a/dumps" --sls "$a/sa-path-sl.dump" &&
+    [ "$IT_ORACLE_RC" -eq 0 ] || it_fail "acro-opensm: the independent oracle does not pass the installed tables"
   [ "$(echo $stretch)" = 1.000 ] || it_fail "acro-opensm: stretch max '$(echo $stretch)', want 1.000"
   if [[ "$layers$vls$sls$efi_acro$efi_minhop" =~ ^[0-9]+$ ]]; then
     [ "$layers" -le "$vls" ] && [ "$vls" -le 5 ] && [ "$sls" -le 16 ] ||
