@@ -65,14 +65,16 @@ t_start=$SECONDS
 # The commit the runs are made at (recorded before they start).
 rev=$(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown)
 git -C "$src" diff --quiet HEAD -- core tool scripts 2>/dev/null || rev="$rev (with local changes)"
-reused=0
+# Runs already in the work directory (-w of an earlier run) are reused, not
+# made again; the speed block says so.
+reused=$(find "$work/runs" -maxdepth 1 -name '*.json' | wc -l)
 
 # net NAME ARGS...: WORK/NAME.net from `keiro topo ARGS` and keiro-nue's
 # tables in WORK/NAME (timed: WORK/runs/NAME-route.time).
 net() {
   local name=$1
   shift
-  [ -d "$work/$name" ] && { reused=$((reused + 1)); return 0; }
+  [ -d "$work/$name" ] && return 0
   if [ "$1" = file ]; then cp "$2" "$work/$name.net"; else "$keiro" topo "$@" -o "$work/$name.net" >/dev/null; fi
   /usr/bin/time -f '%e %U %M' -o "$work/runs/$name-route.time" \
     "$keiro" route --engine nue --topology "$work/$name.net" --out "$work/$name" >"$work/$name.route" 2>&1
@@ -83,7 +85,7 @@ net() {
 sim() {
   local tag=$1 rc=0
   shift
-  [ -s "$work/runs/$tag.json" ] && { reused=$((reused + 1)); return 0; }
+  [ -s "$work/runs/$tag.json" ] && return 0
   say "$tag"
   /usr/bin/time -f '%e %U %M' -o "$work/runs/$tag.time" \
     "$keiro" simulate "$@" --json >"$work/runs/$tag.json" 2>"$work/runs/$tag.err" || rc=$?
