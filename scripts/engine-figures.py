@@ -9,12 +9,16 @@ which runs both through OpenSM on ibsim (scripts/bench-nue.sh). Each page
 gets one generated block, `engine-figures-PAGE`; the script replaces only
 the text between that block's markers, which must exist.
 
-usage: scripts/engine-figures.py [--quick] [--build DIR] [--out DIR]
+usage: scripts/engine-figures.py [--quick] [--keep-dumps] [--build DIR] [--out DIR]
   --build DIR  built keiro tree (default: $KEIRO_BUILDDIR, else ./build)
   --out DIR    work directory (fabrics, dumps, results.json, blocks.md);
                default BUILD/engine-figures
   --quick      small fabrics and one OpenSM cell, about 30 s on 2 cores;
                writes OUT/blocks.md and OUT/results.json, never the docs
+  --keep-dumps every routing also writes its tables (OUT/dumps/NNN, listed
+               with engine, fabric and options in OUT/dumps.json), so that
+               tests/integration/engine-figures.sh can give each verdict to
+               the independent oracle too
 Without --quick the run takes some minutes and writes the docs pages.
 Runs are one at a time, so the times are those of one process on the
 machine as it is (the docs say: a shared 2-core machine).
@@ -33,6 +37,8 @@ A = None          # parsed arguments
 KEIRO = None
 WORK = None
 RESULTS = {}      # section -> list of row dicts (for the integration test)
+DUMPS = []        # with --keep-dumps: every routing's dump directory, for the independent oracle
+PAGE = ""         # the page whose figures are being made (for DUMPS)
 
 
 def sh(cmd, **kw):
@@ -73,9 +79,14 @@ def route(net, engine, opts=(), args=(), out=None):
     for o in opts:
         cmd += ["--opt", o]
     cmd += list(args)
+    if not out and A.keep_dumps:
+        out = os.path.join(WORK, "dumps", "%03d" % len(DUMPS))
     if out:
         cmd += ["--out", out]
     p, wall, user = timed(cmd)
+    if A.keep_dumps:
+        DUMPS.append({"dir": out, "ok": p.returncode == 0, "page": PAGE, "engine": engine, "net": net,
+                      "opts": list(opts), "args": list(args)})
     r = {"ok": p.returncode == 0, "wall": wall, "user": user, "d": None, "error": ""}
     try:
         r["d"] = json.loads(p.stdout)
@@ -500,12 +511,14 @@ def replace_block(path, name, body):
 
 
 def main():
-    global A, KEIRO, WORK
+    global A, KEIRO, WORK, PAGE
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--build", default=os.environ.get("KEIRO_BUILDDIR") or os.path.join(SRC, "build"))
     ap.add_argument("--out")
     ap.add_argument("--only", default="", help="comma-separated pages (nue,dl,...)")
+    ap.add_argument("--keep-dumps", action="store_true",
+                    help="keep every routing's dumps in OUT/dumps and list them in OUT/dumps.json")
     A = ap.parse_args()
     A.build = os.path.abspath(A.build)
     KEIRO = os.path.join(A.build, "keiro")
@@ -521,6 +534,7 @@ def main():
         if only and key not in only:
             continue
         t0 = time.monotonic()
+        PAGE = key
         md = fn(full)
         secs = time.monotonic() - t0
         head = ("Written by `scripts/engine-figures.py`%s at commit %s in %.0f s (this page's "
@@ -529,6 +543,8 @@ def main():
         blocks.append((key, page, head + "\n\n" + "\n".join(md)))
         print("engine-figures: %s done in %.0f s" % (key, secs), file=sys.stderr)
     json.dump(RESULTS, open(os.path.join(WORK, "results.json"), "w"), indent=1)
+    if A.keep_dumps:
+        json.dump(DUMPS, open(os.path.join(WORK, "dumps.json"), "w"), indent=1)
     with open(os.path.join(WORK, "blocks.md"), "w") as f:
         for key, page, body in blocks:
             f.write("<!-- engine-figures-%s:begin -->\n%s\n<!-- engine-figures-%s:end -->\n\n"

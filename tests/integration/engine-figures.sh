@@ -10,13 +10,18 @@
 # max/avg EFI bounds on the 12-ary 3-tree; keiro-dl shorter than
 # up*/down*; keiro-acro perfectly even on 2-level fat trees and on one VL
 # on degraded 3-level ones; the consistent choices on the 8x8x8 torus;
-# fixed_sl=0 on one VL where SL 0 alone has a credit loop.
+# fixed_sl=0 on one VL where SL 0 alone has a credit loop. Every routing's
+# deadlock-free verdict is also the independent oracle's, on the tables it
+# wrote (--keep-dumps): with the path SLs, and with every path on SL N too
+# where the routing had fixed_sl=N; the fixed-SL page's plain routings are
+# also checked with every path on SL 0, where keiro check and the oracle
+# must agree.
 . "${KEIRO_SRCDIR:-$(dirname "$0")/../..}/tests/integration/common.sh"
 it_require_sim
 command -v python3 >/dev/null || { echo "$IT_NAME: ERROR: python3 is missing" >&2; exit 99; }
 rm -rf "$IT_DIR" && mkdir -p "$IT_DIR"
 start=$(date +%s)
-if ! python3 "$KEIRO_SRCDIR/scripts/engine-figures.py" --quick --build "$KEIRO_BUILDDIR" \
+if ! python3 "$KEIRO_SRCDIR/scripts/engine-figures.py" --quick --keep-dumps --build "$KEIRO_BUILDDIR" \
     --out "$IT_DIR" >"$IT_DIR/run.txt" 2>&1; then
   it_fail "engine-figures.py --quick failed: $(tail -n 5 "$IT_DIR/run.txt")"
   it_done
@@ -108,4 +113,30 @@ print("\n".join(bad) if bad else "all values within bounds")
 sys.exit(1 if bad else 0)
 PY
 it_log "$(tail -n 1 "$IT_DIR/asserts.txt")"
+
+# The independent oracle on every routing's tables: dir, then the keiro
+# check / oracle options (one line per check).
+python3 - "$IT_DIR/dumps.json" >"$IT_DIR/oracle-cases.txt" <<'PY' || it_fail "no dumps.json from --keep-dumps"
+import json, re, sys
+for d in json.load(open(sys.argv[1])):
+    if not d["ok"]:
+        continue
+    fixed = [m.group(1) for o in d["opts"] for m in [re.match(r"fixed_sl=(\d+)$", o)] if m]
+    print(d["dir"], "--mixed-sl " + fixed[0] if fixed else "")
+    if d["page"] == "fixed-sl" and not fixed:
+        print(d["dir"], "--fixed-sl 0 any")
+PY
+n=0 sl0=0
+while read -r dir opt val _; do
+  n=$((n + 1))
+  # shellcheck disable=SC2086
+  IT_VERDICTS=$IT_DIR/oracle-$n it_oracle_agrees "$dir" $opt $val || continue
+  if [ "$opt" = --fixed-sl ]; then
+    sl0=$((sl0 + 1))
+  elif [ "$IT_ORACLE_RC" -ne 0 ]; then
+    it_fail "$dir: routed deadlock free, but the independent oracle exits $IT_ORACLE_RC"
+  fi
+done <"$IT_DIR/oracle-cases.txt"
+[ "$n" -ge 40 ] || it_fail "only $n routings checked by the oracle, want >= 40"
+it_log "the independent oracle agrees on $n checks ($sl0 with every path on SL 0)"
 it_done

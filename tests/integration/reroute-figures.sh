@@ -13,7 +13,8 @@
 #    row passing the check with the new SLs; keiro-nue changes no SL; each
 #    summary line says what its table says (steps, steps that changed SLs);
 #  - rerouting-scale: the re-route keeps every one of L x (L - 1) pairs
-#    without running the engine (L the LIDs it names).
+#    without running the engine (L the LIDs it names);
+#  - rerouting-single's verdicts are also the independent oracle's.
 . "${KEIRO_SRCDIR:-$(dirname "$0")/../..}/tests/integration/common.sh"
 [ -x "$IT_KEIRO" ] || { echo "FAIL: keiro not built"; exit 99; }
 rm -rf "$IT_DIR" && mkdir -p "$IT_DIR"
@@ -82,4 +83,23 @@ for b in bad: print(b)
 sys.exit(1 if bad else 0)
 PY
 it_log "$(grep -c '^| ' "$IT_DIR/out.md") table rows in 4 blocks"
+
+# rerouting-single's checks are also the independent oracle's, on the tables
+# the script wrote: every re-route passes with its new SLs and with the old
+# ones (stale SLs), and a fresh routing with the old SLs gets the same
+# verdict from both.
+n=0
+for d in "$IT_DIR"/work/lrt25-{link,switch}-*; do
+  [ -d "$d" ] || continue
+  case $d in *-fresh) continue ;; esac
+  base=$IT_DIR/work/lrt25-${d##*-}-base
+  IT_VERDICTS=$d-new it_oracle_agrees "$d" && [ "$IT_ORACLE_RC" -eq 0 ] ||
+    it_fail "$(basename "$d"): the oracle does not pass the re-route with its new SLs"
+  IT_VERDICTS=$d-stale it_oracle_agrees "$d" --stale-sls "$base/keiro-path-sl.dump" && [ "$IT_ORACLE_RC" -eq 0 ] ||
+    it_fail "$(basename "$d"): the oracle does not pass the re-route with the old SLs"
+  [ -d "$d-fresh" ] && IT_VERDICTS=$d-fresh-old it_oracle_agrees "$d-fresh" --sls "$base/keiro-path-sl.dump"
+  n=$((n + 1))
+done
+[ "$n" -ge 4 ] || it_fail "the oracle saw $n re-routes of rerouting-single, want >= 4"
+it_log "the independent oracle agrees on $n re-routes (new SLs, old SLs, fresh tables with old SLs)"
 it_done
