@@ -5,7 +5,8 @@
 # side, 100 heavy sweeps each after the first (50 link flaps: Unlink, then
 # ReLink, of a switch-to-switch link drawn with seed 1). After every sweep:
 # OpenSM alive, the engine's tables installed (no fallback), no keiro error,
-# and the installed tables pass keiro check. Then a leak bound on OpenSM's
+# and the installed tables pass keiro check (every 10th sweep's also the
+# independent oracle, tests/oracle/oracle.py). Then a leak bound on OpenSM's
 # resident memory (VmRSS after every sweep):
 #
 # Measured without a leak (2026-11-27, this fabric, the four engines side by
@@ -45,6 +46,9 @@ done
 for engine in $engines; do
   if wait "${pid[$engine]}"; then
     while read -r line; do it_log "$engine: ${line#soak: }"; done <"$IT_DIR/$engine/summary.txt"
+    # sweeps 0, 10, ..., 100: also the independent oracle's verdict
+    grep -q '^soak: the independent oracle passed the tables of 11 sweeps' "$IT_DIR/$engine/summary.txt" ||
+      it_fail "$engine: the independent oracle did not pass 11 sweeps' tables"
   else
     it_fail "$engine: soak failed:"
     tail -n 20 "$IT_DIR/$engine.out"

@@ -44,6 +44,9 @@
 #                (default 0: not checked; needs SWEEPS >= W + 2 m)
 #   -m SWEEPS    window of the -g medians (default 10)
 #   -k N         keep the dumps of every Nth sweep (default 0: failures only)
+#   -O N         also give every Nth sweep's tables (and the first and last)
+#                to the independent oracle (tests/oracle/oracle.py), which
+#                must pass them too (default 10; 0: never)
 # Environment: KEIRO_BUILDDIR (build tree with .libs/libkeiro.so and keiro;
 # default .), KEIRO_TOOL (the keiro program; default KEIRO_BUILDDIR/keiro),
 # KEIRO_SRCDIR, KEIRO_PRELOAD (libraries put before umad2sim in
@@ -65,11 +68,11 @@ export KEIRO_BUILDDIR
 usage() { kh_usage "$0" END; }
 
 out= engine=keiro-nue sweeps=200 seed=1 net= layout= popts="max_vls=4" rss_mb=2 warm=4 keep=0
-grow_kb=0 win=10
+grow_kb=0 win=10 oracle_every=10 oracle_runs=0
 kh_options "o=out e=engine n=sweeps S=seed t=net L=layout p=popts r=rss_mb W=warm k=keep \
-  g=grow_kb m=win" usage "$@"
+  g=grow_kb m=win O=oracle_every" usage "$@"
 [ -n "$out" ] || usage
-case $sweeps$seed$rss_mb$warm$keep$grow_kb$win in *[!0-9]*) usage ;; esac
+case $sweeps$seed$rss_mb$warm$keep$grow_kb$win$oracle_every in *[!0-9]*) usage ;; esac
 [ "$grow_kb" -eq 0 ] || [ "$sweeps" -ge $((warm + 2 * win)) ] || usage
 keiro=${KEIRO_TOOL:-$KEIRO_BUILDDIR/keiro}
 [ -x "$keiro" ] || { echo "soak: no $keiro: build first" >&2; exit 1; }
@@ -166,6 +169,16 @@ check_sweep() {
     tail -n 12 "$snap/check.txt"
     return 1
   fi
+  if [ "$oracle_every" -gt 0 ] && { [ $((n % oracle_every)) -eq 0 ] || [ "$n" -eq "$sweeps" ]; }; then
+    python3 "$KEIRO_SRCDIR/tests/oracle/oracle.py" "$snap" >"$snap/oracle.txt" 2>&1
+    rc=$?
+    if [ $rc -ne 0 ]; then
+      fail "sweep $n: keiro check passes, the independent oracle exited $rc (kept in $snap)"
+      tail -n 12 "$snap/oracle.txt"
+      return 1
+    fi
+    oracle_runs=$((oracle_runs + 1))
+  fi
   [ "$keep" -gt 0 ] && [ $((n % keep)) -eq 0 ] || rm -rf "$snap"
   return 0
 }
@@ -230,6 +243,7 @@ done
             " (one WARN line each): %d pairs in all, at most %d in one; relaxed with every stale path" \
             " dropped: %d; relaxed with some stale paths unsafe: %d (%d paths); pinned steps or fresh: %d\n",
             n, kept, noafresh, ch, pairs, mx, dropped, unsafe, upaths, other }' "$KH_DIR/reroutes.tsv"
+  echo "soak: the independent oracle passed the tables of $oracle_runs sweeps that keiro check passed"
   [ $sweep -gt "$warm" ] && [ -n "${rss:-}" ] &&
     echo "soak: OpenSM VmRSS growth after the warm-up: $((rss - rss_ref)) kB over $((sweep - warm)) sweeps"
 } | tee "$KH_DIR/summary.txt"
