@@ -11,18 +11,21 @@
 #  2. through OpenSM on the 4x4x4 torus (scripts/mcast-survey.sh): keiro's
 #     trees, OpenSM's own builder over keiro's tables (mcast_trees=0) and
 #     OpenSM's engines, judged by keiro check and the independent oracle.
-# usage: mcast-figures.sh [-q] [-d DOC] [BUILDDIR]
+# usage: mcast-figures.sh [-q] [-d DOC] [-k DIR] [BUILDDIR]
 #   -q       quick: the offline part on the torus and one random fabric, no OpenSM part
 #   -d DOC   replace the block between <!-- mcast-figures:begin/end --> in DOC
+#   -k DIR   keep every offline routing's tables (with its trees) in
+#            DIR/FABRIC-ENGINE-SETTINGS, for the independent oracle
 # Prints the block on stdout.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
-quick=0 doc=
-while getopts "qd:h" opt; do
+quick=0 doc= keep=
+while getopts "qd:k:h" opt; do
   case $opt in
     q) quick=1 ;;
     d) doc=$OPTARG ;;
+    k) keep=$OPTARG ;;
     *) sed -n '/^# usage:/,/^# Prints/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
   esac
 done
@@ -55,8 +58,10 @@ for fs in "${fabrics[@]}"; do
       mode=${ms%%:*} opts=${ms#*:}
       # fixed_sl=0 on the 1,000-switch torus: minutes of VL search, not run.
       [ "$name" = torus10 ] && [ "$mode" = fixed_sl=0 ] && continue
+      out=()
+      [ -n "$keep" ] && out=(--out "$keep/$name-$e-$mode")
       # shellcheck disable=SC2086
-      "$keiro" route --engine "$e" --topology "$net" --mcast broadcast+4 $opts --json \
+      "$keiro" route --engine "$e" --topology "$net" --mcast broadcast+4 $opts ${out[@]+"${out[@]}"} --json \
         >"$work/$name-$e-$mode.json" 2>"$work/$name-$e-$mode.err"
       rows+=("$(python3 - "$work/$name-$e-$mode.json" "$name" "$e" "$mode" <<'PY'
 import json, sys

@@ -22,6 +22,9 @@ usage: scripts/relabel-survey.py [--keiro PATH] [--engines nue,acro,dl]
            [--md FILE] FABRIC [FABRIC...]
        scripts/relabel-survey.py --page [--quick] [--keiro PATH] [--json FILE]
            [--md FILE] [--doc FILE]
+KEIRO_SURVEY_DUMPS=DIR keeps every routing's tables in DIR/NNNN-ENGINE (for
+    tests/integration/relabel-survey.sh, which gives them to the independent
+    oracle).
 --vls V runs every engine with max_vls=V (8 is keiro's default budget).
 --reference EFI adds each labelling's max EFI over EFI (e.g. k^3 - k,
 OpenSM ftree's max EFI on a k-ary 3-tree).
@@ -168,9 +171,16 @@ def layout_of(net):
     return net[:-len(".net")] + ".layout"
 
 
+KEPT = []  # KEIRO_SURVEY_DUMPS=DIR: every routing's tables, for the independent oracle
+
+
 def route(keiro, net, engine, vls):
     cmd = [keiro, "route", "--topology", net, "--engine", engine, "--json"]
     cmd += ["--opt", "max_vls=%d" % vls]
+    keep = os.environ.get("KEIRO_SURVEY_DUMPS")
+    if keep:
+        KEPT.append(os.path.join(keep, "%04d-%s" % (len(KEPT), engine)))
+        cmd += ["--out", KEPT[-1]]
     if engine == "loren":
         cmd += ["--opt", "loren_layout=" + layout_of(net)]
     r = subprocess.run(cmd, capture_output=True, text=True)

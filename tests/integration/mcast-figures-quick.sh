@@ -11,14 +11,18 @@
 #    mcast_trees=0 and with the default) equals `keiro route --json` run
 #    here with the same options;
 #  - with -d the script replaces only the block of a copy of
-#    docs/multicast.md (the text around it stays byte for byte).
+#    docs/multicast.md (the text around it stays byte for byte);
+#  - every routing's verdict (unicast and multicast together; with
+#    fixed_sl=0 every path on SL 0 too) is also the independent oracle's,
+#    on the tables and trees it wrote (-k): the default and dedicated ones
+#    pass.
 # Needs python3, no simulator.
 . "${KEIRO_SRCDIR:-$(dirname "$0")/../..}/tests/integration/common.sh"
 command -v python3 >/dev/null || { echo "$IT_NAME: ERROR: python3 is missing" >&2; exit 99; }
 rm -rf "$IT_DIR" && mkdir -p "$IT_DIR"
 page=$IT_DIR/multicast.md
 cp "$KEIRO_SRCDIR/docs/multicast.md" "$page"
-"$KEIRO_SRCDIR/scripts/mcast-figures.sh" -q -d "$page" "$KEIRO_BUILDDIR" >"$IT_DIR/block.md" 2>"$IT_DIR/err.txt" ||
+"$KEIRO_SRCDIR/scripts/mcast-figures.sh" -q -d "$page" -k "$IT_DIR/tables" "$KEIRO_BUILDDIR" >"$IT_DIR/block.md" 2>"$IT_DIR/err.txt" ||
   it_fail "mcast-figures.sh -q failed: $(tail -n 3 "$IT_DIR/err.txt")"
 block=$IT_DIR/block.md
 
@@ -65,4 +69,18 @@ got=$(grep '^| torus | [0-9]' "$block" | sed -E 's/ \([+-][0-9.]+%\)//g')
 strip() { sed '/<!-- mcast-figures:begin -->/,/<!-- mcast-figures:end -->/d' "$1"; }
 cmp -s <(strip "$page") <(strip "$KEIRO_SRCDIR/docs/multicast.md") || it_fail "-d changed text outside the block"
 grep -qF "$(sed -n 2p "$block")" "$page" || it_fail "-d did not write the block into the page"
+# The independent oracle on every routing's tables and trees.
+n=0
+for d in "$IT_DIR"/tables/*; do
+  [ -f "$d/opensm-lfts.dump" ] || continue
+  opts=()
+  case $d in *-fixed_sl=0) opts=(--mixed-sl 0) ;; esac
+  IT_VERDICTS=$d it_oracle_agrees "$d" ${opts[@]+"${opts[@]}"} || continue
+  case $d in *-default | *-dedicated)
+    [ "$IT_ORACLE_RC" -eq 0 ] || it_fail "$(basename "$d"): the oracle does not pass the tables and trees" ;;
+  esac
+  n=$((n + 1))
+done
+[ "$n" -ge 12 ] || it_fail "the oracle checked $n routings, want >= 12 (2 fabrics x 3 engines x 2 settings)"
+it_log "the independent oracle agrees on $n routings (unicast and multicast)"
 it_done

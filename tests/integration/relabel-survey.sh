@@ -11,11 +11,14 @@
 # keiro-acro's rows on the 4-ary 3-tree show 60 in every labelling (spread
 # 1.000), the as-written cells of keiro-nue (fat tree) and keiro-loren (LRT,
 # with its layout) equal `keiro route` run here, and --doc replaces only the
-# page's relabel-survey block. Needs python3, no simulator.
+# page's relabel-survey block. Every routing's self-check verdict is also
+# the independent oracle's, on its tables. Needs python3, no simulator.
 . "${KEIRO_SRCDIR:-$(dirname "$0")/../..}/tests/integration/common.sh"
 command -v python3 >/dev/null || { echo "$IT_NAME: ERROR: python3 is missing" >&2; exit 99; }
 rm -rf "$IT_DIR" && mkdir -p "$IT_DIR"
 survey="$KEIRO_SRCDIR/scripts/relabel-survey.py"
+# every routing's tables, for the independent oracle at the end
+export KEIRO_SURVEY_DUMPS=$IT_DIR/tables
 
 # check_survey JSON ROWS EFI: ROWS rows, every one routed and checked, one
 # avg hops value, max EFI EFI in every row (any value when EFI is empty).
@@ -95,4 +98,15 @@ strip() { sed '/<!-- relabel-survey:begin -->/,/<!-- relabel-survey:end -->/d' "
 cmp -s <(strip "$page") <(strip "$KEIRO_SRCDIR/docs/relabelling.md") || it_fail "--doc changed the page outside the block"
 grep -qF "$(head -n 1 "$md")" "$page" || it_fail "--doc did not write the summary into the page"
 it_log "$(grep -c '^  [a-z]' "$IT_DIR/fattree.txt" "$IT_DIR/director.txt" | tr '\n' ' ')rows"
+# The independent oracle on every routing's tables: each passed keiro's
+# check (asserted above), so each must pass the oracle too.
+n=0
+for d in "$KEIRO_SURVEY_DUMPS"/*; do
+  [ -f "$d/opensm-lfts.dump" ] || continue
+  IT_VERDICTS=$d it_oracle_agrees "$d" && [ "$IT_ORACLE_RC" -eq 0 ] ||
+    it_fail "$(basename "$d"): the independent oracle does not pass the tables"
+  n=$((n + 1))
+done
+[ "$n" -ge 7 ] || it_fail "the oracle checked $n routings, want >= 7"
+it_log "the independent oracle agrees on $n routings"
 it_done
