@@ -25,6 +25,9 @@
 #   BENCH_THREADS     thread counts (default "1 2")
 #   BENCH_TIMEOUT     seconds per offline run before it counts as failed (900)
 #   BENCH_OPENSM=0    skip part 2
+#   BENCH_KEEP_DUMPS=1  every offline run also writes its tables to
+#                     OUTDIR/FABRIC.ENGINE.tT.dumps (for the independent oracle;
+#                     the times then include writing them)
 #   BENCH_DOC         also put the tables into this markdown file (between its
 #                     bench-scale:begin/end markers, e.g. docs/performance.md)
 #                     and the SVGs next to it
@@ -82,9 +85,11 @@ for entry in "${set_[@]}"; do
     for t in $threads; do
       base=$out/$fab.$e.t$t
       echo "bench-scale: $fab: keiro-$e, $t thread(s)" >&2
+      keep=()
+      [ "${BENCH_KEEP_DUMPS:-0}" = 1 ] && keep=(--out "$base.dumps")
       timeout "$limit" /usr/bin/time -o "$base.time" -f '%e %U %M' \
         "$keiro" route --topology "$net" --engine "$e" "${opts[@]}" --opt "threads=$t" --json \
-        >"$base.json" 2>"$base.err"
+        ${keep[@]+"${keep[@]}"} >"$base.json" 2>"$base.err"
       rc=$?
       # GNU time puts "Command exited with non-zero status N" first.
       read -r wall user rss_kb < <(tail -n 1 "$base.time" 2>/dev/null) || wall=- user=- rss_kb=

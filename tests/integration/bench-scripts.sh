@@ -9,8 +9,9 @@
 #    on the installed dumps), and the rendered table gives ftree (the best
 #    built-in engine there) ratio 1.00x and the chart one bar per run;
 #  - bench-scale.sh on its quick fabrics with 1 and 2 threads: every
-#    offline run routes and passes its self-check, and both thread counts
-#    give the same VLs and SLs; its OpenSM half on the 4x4x4 torus: OpenSM
+#    offline run routes and passes its self-check (and the independent
+#    oracle, on the tables it wrote), and both thread counts give the same
+#    VLs and SLs and the same tables; its OpenSM half on the 4x4x4 torus: OpenSM
 #    installed keiro-nue and the built-in nue as asked, both with a routing
 #    time from OpenSM's log, and the page's "time / keiro-nue" column is the
 #    ratio of the two times in the raw results;
@@ -56,7 +57,7 @@ header() {
 header "$out/balance.md" bench-balance.sh
 
 out=$IT_DIR/scale
-BENCH_QUICK=1 "$KEIRO_SRCDIR/scripts/bench-scale.sh" "$KEIRO_BUILDDIR" "$out" \
+BENCH_QUICK=1 BENCH_KEEP_DUMPS=1 "$KEIRO_SRCDIR/scripts/bench-scale.sh" "$KEIRO_BUILDDIR" "$out" \
   >"$IT_DIR/scale.txt" 2>&1 || it_fail "bench-scale.sh failed: $(tail -n 3 "$IT_DIR/scale.txt")"
 rows=$(grep -vc '^#' "$out/offline.tsv")
 [ "$rows" -ge 30 ] || it_fail "bench-scale.sh wrote $rows rows, want >= 30 (16 runs x 2 thread counts)"
@@ -65,6 +66,19 @@ bad=$(awk -F'\t' '!/^#/ && $15 != "ok"' "$out/offline.tsv")
 diff <(awk -F'\t' '!/^#/ && $6 == 1 { print $2, $3, $13, $14 }' "$out/offline.tsv") \
   <(awk -F'\t' '!/^#/ && $6 == 2 { print $2, $3, $13, $14 }' "$out/offline.tsv") >"$IT_DIR/threads.diff" ||
   it_fail "1 and 2 threads differ in VLs/SLs: $(head -n 4 "$IT_DIR/threads.diff")"
+# Every offline run's self-check verdict is also the independent oracle's,
+# and 2 threads write the same tables as 1.
+n=0
+for d in "$out"/*.t1.dumps; do
+  [ -f "$d/opensm-lfts.dump" ] || continue
+  IT_VERDICTS=${d%.dumps} it_oracle_agrees "$d" && [ "$IT_ORACLE_RC" -eq 0 ] ||
+    it_fail "$(basename "$d"): the independent oracle does not pass the tables"
+  for f in opensm-lfts.dump opensm-sl2vl.dump keiro-path-sl.dump; do
+    cmp -s "$d/$f" "${d%.t1.dumps}.t2.dumps/$f" || it_fail "$(basename "$d"): 2 threads wrote another $f"
+  done
+  n=$((n + 1))
+done
+[ "$n" -ge 15 ] || it_fail "the oracle checked $n bench-scale runs, want >= 15"
 grep -q '<polyline' "$out/scale-time.svg" || it_fail "scale-time.svg has no curve"
 header "$out/scale.md" bench-scale.sh
 # The OpenSM half: installed as asked, a time each, the page's ratio.
