@@ -7,7 +7,8 @@
 #  - keiro route on the bundled random-16sw fabric (16 switches, 2 CAs on
 #    each): the JSON counts (switches, terminals and LIDs from the net file,
 #    LID pairs L(L-1), CA-to-CA routes T(T-1)), the dump directory it writes
-#    (one LFT block per switch) passing keiro check, the same dumps on a
+#    (one LFT block per switch) passing keiro check and the independent
+#    oracle, the same dumps on a
 #    second run (deterministic), --lmc 2 giving 4 LIDs per CA port; an
 #    unknown engine, a missing file and a bad option exit 2; an engine that
 #    cannot route within its VL budget exits 1 with one ERROR line.
@@ -52,6 +53,8 @@ done
 expect_rc 0 check-r1 "$IT_KEIRO" check "$IT_DIR/r1" --vls 8 --json
 [ "$(kh_json "$IT_DIR/check-r1.out" check.pairs_checked)" = $((lids * (lids - 1))) ] ||
   it_fail "keiro check on the route dumps: pairs $(head -c 300 "$IT_DIR/check-r1.out")"
+IT_VERDICTS=$IT_DIR/r1-verdict it_oracle_agrees "$IT_DIR/r1" --vls 8 && [ "$IT_ORACLE_RC" -eq 0 ] ||
+  it_fail "the independent oracle does not pass keiro route's dumps"
 expect_rc 0 route-again "$IT_KEIRO" route --engine nue --topology "$net" --out "$IT_DIR/r2"
 for f in opensm-lfts.dump opensm-sl2vl.dump keiro-path-sl.dump; do
   cmp -s "$IT_DIR/r1/$f" "$IT_DIR/r2/$f" || it_fail "two runs wrote different $f"
