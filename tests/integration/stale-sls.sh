@@ -4,7 +4,8 @@
 # scripts/fail-in-place.sh as docs/rerouting.md runs it: a 6x6x6 torus with
 # 2 HCAs per switch loses 1% of its links one after the other, keiro-dl
 # with 4 VLs (every sub-network in use, where some broken paths must take
-# another SL; seed 1, measured 2026-11-24: steps 1, 2, 4 and 5).
+# another SL; seed 1 at 2f586a1: steps 1 and 5, as docs/rerouting.md's
+# rerouting-torus block shows).
 #  - Every step: the re-routed tables pass `keiro check` with the new SLs,
 #    and with the previous step's SLs (--stale-sls): where a path changed
 #    SL, its old SL's traffic is dropped (VL 15) before it can close a
