@@ -106,6 +106,27 @@ def write_block_page(path, name, title, body):
         f.write(text)
 
 
+def replace_blocks(path, blocks):
+    """Every generated block in the text blocks (`<!-- NAME:begin -->` ...
+    `<!-- NAME:end -->`, markers included) replaces the block of the same
+    NAME in the page at path; the text around them stays byte for byte.
+    Exits with a message when the page lacks a block's markers."""
+    import re
+    with open(path, encoding='utf-8') as f:
+        text = f.read()
+    found = list(re.finditer(r'<!-- ([a-z0-9-]+):begin -->.*?<!-- \1:end -->', blocks, re.S))
+    if not found:
+        sys.exit('replace-blocks: no generated block given for %s' % path)
+    for m in found:
+        begin, end = '<!-- %s:begin -->' % m.group(1), '<!-- %s:end -->' % m.group(1)
+        a, b = text.find(begin), text.find(end)
+        if a < 0 or b < a:
+            sys.exit('replace-blocks: %s has no %s block' % (path, m.group(1)))
+        text = text[:a] + m.group(0) + text[b + len(end):]
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write(text)
+
+
 def run_json(prog, *args):
     """Runs prog with args (e.g. `keiro analyze DUMPS --json`) and returns its
     stdout parsed as JSON (whatever the exit status: keiro analyze exits 1
@@ -228,3 +249,13 @@ class Svg:
     def save(self, path):
         with open(path, 'w') as f:
             f.write(self.svg())
+
+
+if __name__ == '__main__':
+    # keiro_bench.py replace-blocks PAGE [FILE]: the blocks in FILE (default
+    # standard input) replace the same-named blocks of PAGE.
+    if len(sys.argv) in (3, 4) and sys.argv[1] == 'replace-blocks':
+        src = open(sys.argv[3], encoding='utf-8') if len(sys.argv) == 4 else sys.stdin
+        replace_blocks(sys.argv[2], src.read())
+    else:
+        sys.exit('usage: keiro_bench.py replace-blocks PAGE [FILE]')

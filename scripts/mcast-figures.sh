@@ -149,13 +149,5 @@ block=$(
 )
 echo "$block"
 if [ -n "$doc" ]; then
-  python3 - "$doc" "$block" <<'PY'
-import re, sys
-path, block = sys.argv[1], sys.argv[2]
-text = open(path).read()
-new, n = re.subn(r"<!-- mcast-figures:begin -->.*?<!-- mcast-figures:end -->", lambda m: block, text, flags=re.S)
-if n != 1:
-    sys.exit("mcast-figures: no block markers in " + path)
-open(path, "w").write(new)
-PY
+  echo "$block" | python3 "$src/scripts/keiro_bench.py" replace-blocks "$doc"
 fi

@@ -299,15 +299,6 @@ PY
 
 printf '%s\n\n' "$block_single" "$block_torus" "$block_lrt" "$block_scale"
 if [ -n "$doc" ]; then
-  python3 - "$doc" "$block_single" "$block_torus" "$block_lrt" "$block_scale" <<'PY' || exit 1
-import re, sys
-path, blocks = sys.argv[1], sys.argv[2:]
-text = open(path).read()
-for b in blocks:
-    name = re.match(r"<!-- ([a-z-]+):begin -->", b).group(1)
-    text, n = re.subn(r"<!-- %s:begin -->.*?<!-- %s:end -->" % (name, name), lambda m: b, text, flags=re.S)
-    if n != 1:
-        sys.exit("rerouting-figures: %s has no %s block" % (path, name))
-open(path, "w").write(text)
-PY
+  printf '%s\n' "$block_single" "$block_torus" "$block_lrt" "$block_scale" |
+    python3 "$src/scripts/keiro_bench.py" replace-blocks "$doc" || exit 1
 fi

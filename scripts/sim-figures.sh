@@ -303,17 +303,7 @@ booksim_rev=-
 python3 "$src/scripts/sim_figures.py" "$work" "$cmd" "$rev" "$booksim_rev" "$((SECONDS - t_start))" "$reused" >"$outfile"
 say "blocks written to $outfile"
 if [ "$doc" = 1 ]; then
-  python3 - "$src/docs/simulation.md" "$outfile" <<'EOF'
-import re, sys
-doc, blocks = sys.argv[1], open(sys.argv[2]).read()
-t = open(doc).read()
-for m in re.finditer(r'<!-- ([a-z0-9-]+):begin -->\n(.*?)<!-- \1:end -->', blocks, re.S):
-    b, e = '<!-- %s:begin -->' % m.group(1), '<!-- %s:end -->' % m.group(1)
-    if b not in t or e not in t:
-        sys.exit('sim-figures.sh: the markers of %s are missing from %s' % (m.group(1), doc))
-    t = t[:t.index(b) + len(b)] + '\n' + m.group(2) + t[t.index(e):]
-open(doc, 'w').write(t)
-EOF
+  python3 "$src/scripts/keiro_bench.py" replace-blocks "$src/docs/simulation.md" "$outfile" || exit 1
   say "blocks written into docs/simulation.md"
 fi
 say "done in $((SECONDS - t_start)) s"

@@ -107,14 +107,6 @@ block=$(
 )
 echo "$block"
 if [ -n "$doc" ] && [ $failed = 0 ]; then
-  python3 - "$doc" "$block" <<'PY' || exit 1
-import re, sys
-path, block = sys.argv[1], sys.argv[2]
-text = open(path).read()
-new, n = re.subn(r"<!-- soak-figures:begin -->.*?<!-- soak-figures:end -->", lambda m: block, text, flags=re.S)
-if n != 1:
-    sys.exit("soak-figures: %s has no soak-figures block" % path)
-open(path, "w").write(new)
-PY
+  echo "$block" | python3 "$src/scripts/keiro_bench.py" replace-blocks "$doc" || exit 1
 fi
 exit $failed
