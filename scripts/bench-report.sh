@@ -59,6 +59,8 @@ if [ "${BENCH_QUICK:-0}" = 1 ]; then
     "dfly-4-2-2-9|dragonfly 4 2 2 9|other|dragonfly a=4 p=2 h=2 g=9"
     "lrt16|lrt 16 4 2 --hcas-per-switch 1 --seed 1|other|LRT(16,4,2) with layout"
     "hdn-2x3x5|hdn --base 2x3x5 --k 1 --S 15|other|HDN base 2x3x5, k=1, S=15"
+    "ft4x3-r3|fattree 4 3 --port-split hca-low --relabel 3|fattree|4-ary 3-tree, leaf-first HCAs-low numbering, relabelled (seed 3)"
+    "dir1-8-r1|director 1 8 --relabel 1|other|one 648-port director, 8 rack switches, relabelled (seed 1)"
   )
 else
   set_=(
@@ -69,6 +71,8 @@ else
     "dfly-6-3-3-19|dragonfly 6 3 3 19|other|dragonfly a=6 p=3 h=3 g=19 (114 switches, 342 HCAs)"
     "lrt64|lrt 64 4 2 --hcas-per-switch 2 --seed 1|other|LRT(64,4,2), 2 HCAs/switch, with layout"
     "hdn-2x3x5|hdn --base 2x3x5 --k 1 --S 15|other|HDN base 2x3x5, k=1, S=15 (120 switches)"
+    "ft8x3-r3|fattree 8 3 --port-split hca-low --relabel 3|fattree|8-ary 3-tree as a real fabric numbers it (leaf level first, HCAs on the low ports), then relabelled at random (seed 3)"
+    "dir3-52-r1|director 3 52 --relabel 1|other|three 648-port directors (18 spine + 36 line chips each) and 52 rack switches of 18 HCAs, relabelled at random (seed 1; 214 switches, 936 HCAs)"
   )
 fi
 

@@ -87,7 +87,8 @@ def route(net, engine, opts=(), args=(), out=None):
     if A.keep_dumps:
         DUMPS.append({"dir": out, "ok": p.returncode == 0, "page": PAGE, "engine": engine, "net": net,
                       "opts": list(opts), "args": list(args)})
-    r = {"ok": p.returncode == 0, "wall": wall, "user": user, "d": None, "error": ""}
+    r = {"ok": p.returncode == 0, "wall": wall, "user": user, "d": None, "error": "",
+         "stderr": p.stderr}
     try:
         r["d"] = json.loads(p.stdout)
     except ValueError:
@@ -397,6 +398,45 @@ def section_loren(full):
         keep("loren-balance", label + " acro", ra)
         md.append("| %s | %s | %s |" % (label, efi(rl) if rl["d"] else "fails",
                                        efi(ra) if ra["d"] else "fails"))
+    return md + loren_auto(full)
+
+
+def loren_auto(full):
+    """keiro-loren with loren_layout=auto (a grid derived from the links)
+    next to the layout file, and on fabrics that come without one."""
+    md = ["", "Without a layout file: `loren_layout=auto` (positions derived from the links, "
+          "core/loren/auto_layout.h) next to the layout file `keiro topo lrt` wrote, and on "
+          "fabrics that have no layout at all (keiro-loren at the smallest t_max; max EFI over "
+          "switch-to-switch links for CA pairs, max/avg; link length: the derived layout's "
+          "average and longest link in grid steps):", "",
+          "| fabric | layout | required | avg hops (minimal) | max EFI | ACRO layers | VLs | link length |",
+          "|---|---|---|---|---|---|---|---|"]
+    lrts = [("LRT(64,4,2), 2 HCAs/switch", "lrt 64 4 2 --hcas-per-switch 2")]
+    others = [("8x8 torus", "torus 8x8 --hcas-per-switch 2")]
+    if full:
+        lrts += [("LRT(100,4,2) seed 3", "lrt 100 4 2 --hcas-per-switch 2 --seed 3"),
+                 ("LRT(256,8,3) seed 5", "lrt 256 8 3 --hcas-per-switch 2 --seed 5")]
+        others += [("random 64 switches, degree 4", "random 64 4 --hcas-per-switch 2 --seed 2"),
+                   ("dragonfly a=4 p=2 h=2 g=9", "dragonfly 4 2 2 9")]
+    runs = [(label, spec, "file") for label, spec in lrts] + \
+        [(label, spec, "auto") for label, spec in lrts + others]
+    for label, spec, how in runs:
+        net = topo(spec)
+        lay = net[:-4] + ".layout" if how == "file" else "auto"
+        r = route(net, "loren", ["loren_layout=" + lay], ["-v"])
+        row = keep("loren-auto", label + " " + how, r, layout=how)
+        if not r["d"]:
+            md.append("| %s | %s | fails: %s | | | | | |" % (label, how, r["error"]))
+            continue
+        length = "-"
+        if how == "auto":
+            m = re.search(r"links ([0-9.]+) grid steps long on average, longest ([0-9]+)", r["stderr"])
+            length = "%s / %s" % m.groups() if m else "?"
+            row["link_length"] = length
+        a, mn = float(fact(r, "avg_hops", "nan")), float(fact(r, "avg_min_hops", "nan"))
+        md.append("| %s | %s | %s | %.3f (%.3f) | %s | %s | %d | %s |" % (
+            label, "`auto`" if how == "auto" else "file", fact(r, "required_entries"), a, mn,
+            efi(r), fact(r, "layers"), r["d"]["vls_used"], length))
     return md
 
 

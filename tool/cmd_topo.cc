@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "core/io/topology_file.h"
+#include "core/log.h"
+#include "core/loren/auto_layout.h"
 #include "core/topo/fail_links.h"
 #include "core/topo/families.h"
 #include "core/topo/gen_fabric.h"
@@ -55,9 +57,14 @@ const char *kUsage =
     "usage: keiro topo show FILE [--lmc L]\n"
     "  reads an ibsim net file, ibnetdiscover output or opensm-subnet.lst and prints\n"
     "  its switches, links and end ports with GUIDs and LIDs (missing LIDs given as\n"
-    "  OpenSM would), one per line, sorted: two files of one fabric print the same.\n";
+    "  OpenSM would), one per line, sorted: two files of one fabric print the same.\n"
+    "\n"
+    "usage: keiro topo layout FILE [-o LAYOUT]\n"
+    "  derives a grid layout for keiro-loren from the links of a topology file (what\n"
+    "  loren_layout=auto uses) and writes it as a layout file to check or edit.\n";
 
 const char *kShowUsage = "usage: keiro topo show FILE [--lmc L]";
+const char *kLayoutUsage = "usage: keiro topo layout FILE [-o LAYOUT]";
 
 // "KxKx.." as dimension sizes; false after printing why.
 bool dims_of(const std::string &s, std::vector<int> &d) {
@@ -123,6 +130,48 @@ int run_show(const std::vector<std::string> &args) {
   for (const std::string &l : lines) std::printf("%s\n", l.c_str());
   std::fprintf(stderr, "%s: %d switches, %d end ports, %d links, highest LID %u\n", path.c_str(),
                f.num_switches(), f.num_terminals(), f.num_channels() / 2, f.max_lid());
+  return 0;
+}
+
+// keiro topo layout: the layout loren_layout=auto derives, as a file.
+int run_layout(const std::vector<std::string> &args) {
+  std::string path, out_path;
+  for (ArgWalker w("topo", args, 1); w.next();) {
+    if (w.arg() == "-o") {
+      if (!w.value(out_path)) return 2;
+    } else if (path.empty() && !w.is_option()) {
+      path = w.arg();
+    } else {
+      return w.unknown(std::string(kLayoutUsage) + "\n");
+    }
+  }
+  if (path.empty()) return usage_error("topo", kLayoutUsage);
+  Fabric f;
+  std::string err;
+  loren::Layout layout;
+  loren::AutoLayoutStats st;
+  if (!io::read_topology(path, f, err, io::TopologyReadOptions{}) ||
+      !loren::derive_layout(f, layout, st, err)) {
+    std::fprintf(stderr, "keiro topo: %s\n", err.c_str());
+    return 1;
+  }
+  const std::string note = strprintf(
+      "keiro topo layout %s: %dx%d grid derived from the links; links %.2f grid steps long on "
+      "average, longest %d",
+      path.c_str(), st.width, st.height,
+      st.links > 0 ? static_cast<double>(st.total_length) / st.links : 0.0, st.longest);
+  const std::string text = loren::layout_text(f, layout, note);
+  if (out_path.empty()) {
+    std::fputs(text.c_str(), stdout);
+  } else {
+    std::ofstream o(out_path, std::ios::binary);
+    o << text;
+    if (!o) {
+      std::fprintf(stderr, "keiro topo: cannot write %s\n", out_path.c_str());
+      return 1;
+    }
+  }
+  std::fprintf(stderr, "%s\n", note.c_str());
   return 0;
 }
 
@@ -281,6 +330,7 @@ int run_topo(const std::vector<std::string> &args) {
     return args.empty() ? 2 : 0;
   }
   if (args[0] == "show") return run_show(args);
+  if (args[0] == "layout") return run_layout(args);
   TopoArgs a;
   topo::GenFabric g;
   std::string extra, summary, ibsim;

@@ -5,6 +5,7 @@
 
 #include "core/acro/engine.h"
 #include "core/layers/realize.h"
+#include "core/loren/auto_layout.h"
 #include "core/loren/layout.h"
 #include "core/loren/loren.h"
 #include "core/minimal/balanced.h"
@@ -21,7 +22,8 @@ constexpr const char *kSummary =
 // keiro-loren also reads acro_seed and acro_max_moves (keiro-acro's keys).
 constexpr OptionSpec kOptions[] = {
     path_option("loren_layout",
-                "keiro-loren: layout file, one 'GUID-or-name X Y' line per switch (docs/loren.md)"),
+                "keiro-loren: layout file, one 'GUID-or-name X Y' line per switch (docs/loren.md); "
+                "'auto' derives a grid layout from the links"),
     int_option("loren_tmax", 0, 65535, "0",
                "keiro-loren: most table entries per switch; 0 = the smallest number that works"),
 };
@@ -40,20 +42,42 @@ bool read_options(const EngineInput &in, EngineOptions &out) {
   if (out.layout_path.empty()) {
     in.log.logf(LogLevel::kError,
                 "%s: option loren_layout is not set (a file with one 'GUID-or-name X Y' line "
-                "per switch, see docs/loren.md)",
+                "per switch, see docs/loren.md; loren_layout=auto derives a grid layout from "
+                "the links)",
                 kName);
     return false;
   }
   return true;
 }
 
+namespace {
+// The layout file, or with "auto" a layout derived from the links
+// (core/loren/auto_layout.h), announced by one INFO line.
+bool get_layout(const EngineInput &in, const std::string &path, Layout &layout, std::string &err) {
+  if (path != "auto") return read_layout(path, in.fabric, layout, err);
+  AutoLayoutStats st;
+  if (!derive_layout(in.fabric, layout, st, err)) {
+    err = "loren_layout=auto: " + err;
+    return false;
+  }
+  in.log.logf(LogLevel::kInfo,
+              "%s: loren_layout=auto: no layout file, positions derived from the links: %dx%d "
+              "grid, links %.2f grid steps long on average, longest %d ('keiro topo layout' "
+              "writes it as a file to edit; the machine room's real positions usually need "
+              "fewer table entries)",
+              kName, st.width, st.height,
+              st.links > 0 ? static_cast<double>(st.total_length) / st.links : 0.0, st.longest);
+  return true;
+}
+}  // namespace
+
 bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineResult &res) {
   const Fabric &f = in.fabric;
   std::string err;
 
-  // 1. The layout.
+  // 1. The layout: the admin's file, or one derived from the links.
   Layout layout;
-  if (!read_layout(opt.layout_path, f, layout, err)) return engine_error(in.log, kName, err);
+  if (!get_layout(in, opt.layout_path, layout, err)) return engine_error(in.log, kName, err);
   if (layout.absent > 0)
     in.log.logf(LogLevel::kInfo,
                 "%s: layout %s: %d switch%s not in the fabric skipped (first: %s); their "

@@ -33,7 +33,7 @@ for b in nue dl acro loren fixed-sl check; do
 done
 
 python3 - "$IT_DIR/results.json" >"$IT_DIR/asserts.txt" 2>&1 <<'PY' || it_fail "$(cat "$IT_DIR/asserts.txt")"
-import json, sys
+import json, re, sys
 R = json.load(open(sys.argv[1]))
 bad = []
 def need(cond, what):
@@ -100,6 +100,18 @@ x = one("loren", "LRT(64,4,2), 2 HCAs/switch")
 f = x.get("facts", {})
 need(f.get("required_entries") == "9" and f.get("tmax") == "18", "keiro-loren LRT(64): required %s, t_max %s" % (f.get("required_entries"), f.get("tmax")))
 need(float(f.get("avg_hops", 99)) <= 1.10 * float(f.get("avg_min_hops", 0)), "keiro-loren LRT(64): hops more than 10% above minimal")
+# keiro-loren without a layout file (loren_layout=auto): every fabric routed deadlock free;
+# on the LRT the derived grid keeps LOREN's figures near the file's (quick run: required
+# entries 10 against 9, hops -3%, max EFI +1%; LRT links r = 2 long, derived at most 4).
+for x in rows("loren-auto"):
+    need(x["ok"], "keiro-loren %s: not routed deadlock free: %s" % (x["label"], x["error"]))
+lf, la = one("loren-auto", "LRT(64,4,2), 2 HCAs/switch file"), one("loren-auto", "LRT(64,4,2), 2 HCAs/switch auto")
+if lf.get("facts") and la.get("facts"):
+    need(float(la["facts"]["avg_hops"]) <= 1.10 * float(lf["facts"]["avg_hops"]), "loren auto: hops over 1.10x the file's")
+    need(int(la["facts"]["required_entries"]) <= int(lf["facts"]["required_entries"]) + 2, "loren auto: required entries")
+    need(la["max_efi"] <= 1.25 * lf["max_efi"], "loren auto: max EFI over 1.25x the file's")
+    m = re.match(r"([0-9.]+) / ([0-9]+)$", la.get("link_length", ""))
+    need(m and float(m.group(1)) <= 2.0 and int(m.group(2)) <= 5, "loren auto: derived links %r" % la.get("link_length"))
 # fixed_sl: SL 0 alone has a credit loop; with fixed_sl=0 nue and dl route on one VL.
 for x in rows("fixed-sl"):
     if x["label"].endswith(" plain") and (" nue " in x["label"] or " dl " in x["label"]):

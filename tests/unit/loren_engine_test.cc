@@ -152,5 +152,33 @@ TEST(LorenEngine, TmaxTooSmallLivelockAndVlBudgetFailCleanly) {
   expect_one_error(ring, "loren_layout=" + holes, "livelock");
 }
 
+TEST(LorenEngine, AutoLayoutRoutesFabricsThatHaveNoLayoutFile) {
+  // loren_layout=auto: a torus and a random fabric, which come without any
+  // layout, are routed (and self-checked) with one INFO line naming the
+  // derived grid; on an LRT the derived grid needs about the file's table
+  // entries.
+  for (const Fabric &f :
+       {fixtures::generated_torus({4, 4}, 2), fixtures::random_regular(36, 4, 3, {.hcas = 1})}) {
+    EngineRun r;
+    run(f, "loren_layout=auto", r);
+    ASSERT_TRUE(r.ok) << (r.log.lines.empty() ? "" : r.log.lines.back().text);
+    EXPECT_EQ(r.log.count(LogLevel::kError), 0);
+    int info = 0;
+    for (const auto &l : r.log.lines)
+      info += l.level == LogLevel::kInfo &&
+              l.text.find("loren_layout=auto: no layout file, positions derived from the links") !=
+                  std::string::npos;
+    EXPECT_EQ(info, 1);
+  }
+  const bench::LrtFabric x = bench::make_lrt(8, 4, 2, 2, 1);
+  EngineRun file, derived;
+  run(x.f, "loren_layout=" + write_file("lrt64a.layout", x.layout), file);
+  run(x.f, "loren_layout=auto", derived);
+  ASSERT_TRUE(file.ok && derived.ok);
+  EXPECT_LE(std::stoi(derived.rep.get("required_entries")),
+            std::stoi(file.rep.get("required_entries")) + 2);
+  EXPECT_LE(std::stod(derived.rep.get("avg_hops")), 1.10 * std::stod(file.rep.get("avg_hops")));
+}
+
 }  // namespace
 }  // namespace keiro

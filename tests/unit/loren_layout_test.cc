@@ -3,6 +3,11 @@
 // spelling, and every bad case with its message naming the line.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <numeric>
+#include <random>
+
+#include "core/loren/auto_layout.h"
 #include "core/loren/layout.h"
 #include "tests/unit/fabrics.h"
 
@@ -137,6 +142,99 @@ TEST(LorenLayout, MakeLayoutRejectsSharedPositions) {
   EXPECT_FALSE(loren::make_layout(f, {0, 1, 0, 1}, {0, 0, 0, 1}, l, err));
   EXPECT_NE(err.find("share position (0,0)"), std::string::npos) << err;
   EXPECT_TRUE(loren::make_layout(f, {0, 1, 0, 1}, {0, 0, 1, 1}, l, err)) << err;
+}
+
+// ---- loren_layout=auto: a layout derived from the links (auto_layout.h) ----
+
+// An n x n mesh (grid graph) with switch (x, y) numbered by id[x + n * y].
+Fabric mesh(int32_t n, const std::vector<int32_t> &id) {
+  fixtures::Links links;
+  for (int32_t y = 0; y < n; ++y)
+    for (int32_t x = 0; x < n; ++x) {
+      if (x + 1 < n) links.push_back({id[x + n * y], id[x + 1 + n * y]});
+      if (y + 1 < n) links.push_back({id[x + n * y], id[x + n * (y + 1)]});
+    }
+  return fixtures::from_links(n * n, links);
+}
+
+std::vector<int32_t> numbering(int32_t count, int how) {
+  std::vector<int32_t> id(count);
+  std::iota(id.begin(), id.end(), 0);
+  if (how == 1) std::reverse(id.begin(), id.end());
+  if (how >= 2) std::shuffle(id.begin(), id.end(), std::mt19937(how));
+  return id;
+}
+
+TEST(LorenAutoLayout, RecoversASquareMeshInAnyNumbering) {
+  // On a grid graph every link can be one grid step long; the derived layout
+  // finds that whatever the switches' numbering (as written, reversed, two
+  // random ones).
+  for (int32_t n : {3, 4, 6, 9})
+    for (int how : {0, 1, 2, 3}) {
+      const Fabric f = mesh(n, numbering(n * n, how));
+      loren::Layout l;
+      loren::AutoLayoutStats st;
+      std::string err;
+      ASSERT_TRUE(loren::derive_layout(f, l, st, err)) << err;
+      EXPECT_EQ(st.width, n);
+      EXPECT_EQ(st.height, n);
+      EXPECT_EQ(st.links, 2 * n * (n - 1)) << "n " << n << " numbering " << how;
+      EXPECT_EQ(st.longest, 1) << "n " << n << " numbering " << how;
+      EXPECT_EQ(st.total_length, st.links) << "n " << n << " numbering " << how;
+      for (int32_t s = 0; s < f.num_switches(); ++s) EXPECT_EQ(l.at(l.x[s], l.y[s]), s);
+      // The landmark placement alone (steps 1-3) is already exact on a mesh.
+      loren::Layout l0;
+      ASSERT_TRUE(loren::derive_layout(f, l0, st, err, 0)) << err;
+      EXPECT_EQ(st.passes, 0);
+      EXPECT_EQ(st.longest, 1) << "landmarks only, n " << n << " numbering " << how;
+    }
+}
+
+TEST(LorenAutoLayout, OddCountsFillAStaircase) {
+  // 10 switches on a ring: 4 columns of 3 cells, the last column short, so
+  // every cell above the bottom has the cell below it and every column but
+  // the last is full (LOREN's forwarding needs no hole inside the grid).
+  const Fabric f = fixtures::ring(10);
+  loren::Layout l;
+  loren::AutoLayoutStats st;
+  std::string err;
+  ASSERT_TRUE(loren::derive_layout(f, l, st, err)) << err;
+  EXPECT_EQ(st.width, 4);
+  EXPECT_EQ(st.height, 3);
+  for (int32_t s = 0; s < 10; ++s) {
+    EXPECT_EQ(l.at(l.x[s], l.y[s]), s);
+    if (l.y[s] > 0) {
+      EXPECT_GE(l.at(l.x[s], l.y[s] - 1), 0);
+    }
+    if (l.x[s] < 3) {
+      for (int32_t y = 0; y < 3; ++y) EXPECT_GE(l.at(l.x[s], y), 0);
+    }
+  }
+  EXPECT_GE(l.at(3, 0), 0);
+  EXPECT_EQ(l.at(3, 1), -1);
+  // A ring of 10 laid on a 4 x 3 grid: every link is short.
+  EXPECT_LE(st.longest, 2);
+}
+
+TEST(LorenAutoLayout, DisconnectedFabricsAreRefused) {
+  const Fabric f = fixtures::from_links(4, {{0, 1}, {2, 3}});
+  loren::Layout l;
+  loren::AutoLayoutStats st;
+  std::string err;
+  EXPECT_FALSE(loren::derive_layout(f, l, st, err));
+  EXPECT_NE(err.find("not connected"), std::string::npos) << err;
+}
+
+TEST(LorenAutoLayout, LayoutTextReadsBack) {
+  const Fabric f = mesh(4, numbering(16, 2));
+  loren::Layout l, back;
+  loren::AutoLayoutStats st;
+  std::string err;
+  ASSERT_TRUE(loren::derive_layout(f, l, st, err)) << err;
+  ASSERT_TRUE(loren::parse_layout(loren::layout_text(f, l, "derived"), "auto.layout", f, back, err))
+      << err;
+  EXPECT_EQ(back.x, l.x);
+  EXPECT_EQ(back.y, l.y);
 }
 
 }  // namespace
