@@ -45,9 +45,10 @@ const char *kUsage =
     "                        fabric connected; the removed links are listed\n"
     "  --redundancy r        r parallel links for every switch-to-switch link\n"
     "  --radix 36|48         switch port count (default 36; director: the rack switches)\n"
-    "  --port-split hca-low|hca-high\n"
+    "  --port-split hca-low|hca-high|interleaved\n"
     "                        fattree: list the leaf level first, HCAs and down ports on\n"
-    "                        the low (hca-low) or high (hca-high) half of the ports\n"
+    "                        the low (hca-low) or high (hca-high) half of the ports, or\n"
+    "                        on the odd ports with the up-links on the even (interleaved)\n"
     "  --uplinks u           director: up-links per rack switch (default: its HCA count)\n"
     "  --relabel SEED        write the same fabric in a random labelling: switch and HCA\n"
     "                        GUIDs, node order and the ports of every switch permuted\n"
@@ -193,7 +194,7 @@ int parse_topo_args(const std::vector<std::string> &args, TopoArgs &a) {
         w.take("--seed", 0, LONG_MAX, a.o.seed) || w.take_num("--fail-links", 0, 1, a.fail) ||
         w.take("--redundancy", 1, INT_MAX, a.o.redundancy) ||
         w.take_choice("--radix", {"36", "48"}, a.radix) ||
-        w.take_choice("--port-split", {"hca-low", "hca-high"}, a.port_split) ||
+        w.take_choice("--port-split", {"hca-low", "hca-high", "interleaved"}, a.port_split) ||
         w.take("--uplinks", 1, INT_MAX, a.o.uplinks) ||
         w.take("--relabel", 0, LONG_MAX, a.relabel) || w.take("-o", a.out_path) ||
         w.take("--layout", a.layout_path) || a.hdn.take(w)) {
@@ -206,8 +207,9 @@ int parse_topo_args(const std::vector<std::string> &args, TopoArgs &a) {
   }
   if (!a.radix.empty()) a.o.radix = a.radix == "36" ? 36 : 48;
   if (!a.port_split.empty())
-    a.o.port_split =
-        a.port_split == "hca-low" ? topo::PortSplit::kHcaLow : topo::PortSplit::kHcaHigh;
+    a.o.port_split = a.port_split == "hca-low"    ? topo::PortSplit::kHcaLow
+                     : a.port_split == "hca-high" ? topo::PortSplit::kHcaHigh
+                                                  : topo::PortSplit::kInterleaved;
   if (a.family != "hdn" && a.hdn.any()) return usage_error("topo", "--base/--k/--S belong to hdn");
   if (a.family != "fattree" && !a.port_split.empty())
     return usage_error("topo", "--port-split belongs to fattree");

@@ -12,7 +12,8 @@
 // switch, taken when ACRO needs fewer layers on it, and then one tree per
 // LID the same way if ACRO needs no more layers on those (tori: 10x10x10
 // with 4 HCAs per switch 4 layers instead of 6, which the realization fits
-// into 16 SLs).
+// into 16 SLs). Every such alternative is taken only when its max EFI is
+// at most 20% above the current routing's (labelling-free balance, issue 32).
 //
 // Fails with one ERROR line when the fabric is not connected, when ACRO
 // needs more layers than in.max_vls, or when the SL/VL budget cannot hold

@@ -22,7 +22,8 @@
 //                     first and GUIDs ascend from the leaves; hca-low puts
 //                     down ports and HCAs on 1..k and up-links on k+1..2k,
 //                     hca-high up-links on 1..k and down ports and HCAs on
-//                     k+1..2k.
+//                     k+1..2k, interleaved down ports and HCAs on the odd
+//                     ports 1, 3, .., 2k-1 and up-links on the even ones.
 //  director D R       D director chassis of 648 ports (core/topo/director.cc:
 //                     18 spine and 36 line chips of 36 ports each) and R rack
 //                     switches with HCAs on their low ports and up-links on
@@ -54,9 +55,10 @@ namespace keiro::topo {
 // Fat trees: which ports of a switch go down (to HCAs) and which go up, and
 // the order switches are listed in.
 enum class PortSplit : uint8_t {
-  kTopFirst,  // top level first, down ports 1..k, up ports k+1..2k
-  kHcaLow,    // leaf level first, down ports and HCAs 1..k, up-links k+1..2k
-  kHcaHigh,   // leaf level first, up-links 1..k, down ports and HCAs k+1..2k
+  kTopFirst,     // top level first, down ports 1..k, up ports k+1..2k
+  kHcaLow,       // leaf level first, down ports and HCAs 1..k, up-links k+1..2k
+  kHcaHigh,      // leaf level first, up-links 1..k, down ports and HCAs k+1..2k
+  kInterleaved,  // leaf level first, down ports and HCAs odd, up-links even
 };
 
 struct TopoOptions {

@@ -3,7 +3,9 @@
 // (w = sum w_i k^i); <w, l> links to <w', l+1> when w and w' agree in every
 // digit except digit l. The parent uses down port 1 + w'_l, the child up port
 // k + 1 + w_l (PortSplit::kHcaHigh swaps the halves: down ports k + 1 + w'_l,
-// up ports 1 + w_l). Listed top first, index = l * k^(n-1) + w and position
+// up ports 1 + w_l; PortSplit::kInterleaved alternates them: down ports
+// 1 + 2 w'_l, up ports 2 + 2 w_l, and a leaf's HCAs on ports 1, 3, 5, ...).
+// Listed top first, index = l * k^(n-1) + w and position
 // code = l << 32 | w; with a port split the list starts at the leaves, with
 // n - 1 - l in place of l.
 #include <string>
@@ -43,19 +45,23 @@ GenFabric gen_fat_tree(int k, int n, const TopoOptions &o) {
   g.radix = o.radix;
   const bool leaves_first = o.port_split != PortSplit::kTopFirst;
   const bool up_low = o.port_split == PortSplit::kHcaHigh;
+  const bool alternate = o.port_split == PortSplit::kInterleaved;
   add_fat_tree_switches(g, k, n, per_level, leaves_first);
   // Index of switch <w, l> in the list.
   auto at = [&](int l, long w) {
     return static_cast<int32_t>((leaves_first ? n - 1 - l : l) * per_level + w);
   };
   const int down0 = up_low ? k + 1 : 1, up0 = up_low ? 1 : k + 1;
+  // Port of down-link c and of up-link c (c < k).
+  auto down = [&](int c) { return alternate ? 1 + 2 * c : down0 + c; };
+  auto up = [&](int c) { return alternate ? 2 + 2 * c : up0 + c; };
   long kl = 1;  // k^l
   for (int l = 0; l < n - 1; ++l, kl *= k) {
     for (long w = 0; w < per_level; ++w) {
       const int wl = static_cast<int>((w / kl) % k);
       for (int c = 0; c < k; ++c) {
         const long child = w + (c - wl) * kl;
-        g.link(at(l, w), down0 + c, at(l + 1, child), up0 + wl);
+        g.link(at(l, w), down(c), at(l + 1, child), up(wl));
       }
     }
   }
@@ -67,6 +73,7 @@ GenFabric gen_fat_tree(int k, int n, const TopoOptions &o) {
     GenSwitch &s = g.sw[at(n - 1, w)];
     s.hcas = h;
     s.hca_port = (down0 - 1) * o.redundancy + 1;
+    if (alternate) s.hca_step = 2 * o.redundancy;
   }
   g.check_ports("fattree " + std::to_string(k) + "-ary " + std::to_string(n) + "-tree");
   return g;

@@ -60,7 +60,8 @@ void GenFabric::check_ports(const std::string &what) const {
     use(l.b, l.pb);
   }
   for (size_t s = 0; s < sw.size(); ++s)
-    for (int j = 0; j < sw[s].hcas; ++j) use(static_cast<int32_t>(s), sw[s].hca_port + j);
+    for (int j = 0; j < sw[s].hcas; ++j)
+      use(static_cast<int32_t>(s), hca_port_of(static_cast<int32_t>(s), j));
   if (need > radix)
     throw TopoError(what + " needs " + std::to_string(need) + "-port switches, more than " +
                     std::to_string(radix) +

@@ -43,6 +43,7 @@ struct GenSwitch {
   uint64_t pos = 0;    // position code (family specific, < 2^40)
   int hcas = 0;        // HCAs attached
   int hca_port = 0;    // port of the first HCA (the rest follow); 0 = after the last used port
+  int hca_step = 1;    // HCA j sits on port hca_port + j * hca_step
   int x = -1, y = -1;  // layout coordinates (LRT), -1 = none
   int ports = 0;       // port count of this switch; 0 = the fabric's radix
 };
@@ -68,6 +69,7 @@ struct GenFabric {
   // and that no port is used twice. Throws TopoError naming the family's need.
   void place_hcas(int h, const std::string &what);
   void check_ports(const std::string &what) const;
+  int hca_port_of(int32_t s, int j) const { return sw[s].hca_port + j * sw[s].hca_step; }
   uint64_t switch_guid(int32_t s) const;
   uint64_t hca_guid(int32_t s, int j) const;  // node GUID
   int num_hcas() const;

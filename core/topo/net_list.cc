@@ -51,8 +51,8 @@ NetList net_list(const GenFabric &g) {
       h.id = "H" + std::to_string(s) + "-" + std::to_string(j);
       h.desc = g.sw[s].desc + " hca " + std::to_string(j);
       h.ports = 1;
-      h.peers.push_back({1, s, g.sw[s].hca_port + j});
-      n.nodes[s].peers.push_back({g.sw[s].hca_port + j, next, 1});
+      h.peers.push_back({1, s, g.hca_port_of(s, j)});
+      n.nodes[s].peers.push_back({g.hca_port_of(s, j), next, 1});
     }
   }
   for (NetListNode &x : n.nodes) sort_peers(x);

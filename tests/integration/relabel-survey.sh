@@ -11,7 +11,11 @@
 # keiro-acro's rows on the 4-ary 3-tree show 60 in every labelling (spread
 # 1.000), the as-written cells of keiro-nue (fat tree) and keiro-loren (LRT,
 # with its layout) equal `keiro route` run here, and --doc replaces only the
-# page's relabel-survey block. Every routing's self-check verdict is also
+# page's relabel-survey block. Then --fattree-check --quick (issue 32's
+# done-when, on the 4-ary 3-tree): exit 0 with no bound missed, four rows
+# of nine labellings, keiro-acro at 60 in all nine (spread 1.000),
+# keiro-dl at most 68 and keiro-nue at most 84 (1.40 x 60) in every one,
+# and --doc writes only the relabel-fattree block. Every routing's self-check verdict is also
 # the independent oracle's, on its tables. Needs python3, no simulator.
 . "${KEIRO_SRCDIR:-$(dirname "$0")/../..}/tests/integration/common.sh"
 command -v python3 >/dev/null || { echo "$IT_NAME: ERROR: python3 is missing" >&2; exit 99; }
@@ -98,6 +102,37 @@ strip() { sed '/<!-- relabel-survey:begin -->/,/<!-- relabel-survey:end -->/d' "
 cmp -s <(strip "$page") <(strip "$KEIRO_SRCDIR/docs/relabelling.md") || it_fail "--doc changed the page outside the block"
 grep -qF "$(head -n 1 "$md")" "$page" || it_fail "--doc did not write the summary into the page"
 it_log "$(grep -c '^  [a-z]' "$IT_DIR/fattree.txt" "$IT_DIR/director.txt" | tr '\n' ' ')rows"
+
+# Issue 32's done-when in its quick mode (the 4-ary 3-tree).
+ftmd=$IT_DIR/fattree-check.md
+ftpage=$IT_DIR/relabelling-ft.md
+cp "$KEIRO_SRCDIR/docs/relabelling.md" "$ftpage"
+if ! python3 "$survey" --keiro "$IT_KEIRO" --fattree-check --quick --md "$ftmd" --doc "$ftpage" \
+    >"$IT_DIR/fattree-check.txt" 2>&1; then
+  it_fail "relabel-survey.py --fattree-check --quick failed: $(tail -n 3 "$IT_DIR/fattree-check.txt")"
+fi
+tail -n 1 "$IT_DIR/fattree-check.txt" | grep -qx 'fattree-check: 0 of the bounds missed' ||
+  it_fail "fattree-check: $(tail -n 1 "$IT_DIR/fattree-check.txt")"
+python3 - "$ftmd" <<'PY' >"$IT_DIR/fattree-check.why" || it_fail "fattree-check: $(cat "$IT_DIR/fattree-check.why")"
+import sys
+rows = [l.split(" | ") for l in open(sys.argv[1]) if l.startswith("| `fattree 4 3`")]
+why = [] if len(rows) == 4 else ["%d rows, want 4" % len(rows)]
+limit = {"keiro-nue": 84, "keiro-dl": 68, "keiro-acro": 60}
+for r in rows:
+    efi = [int(v) for v in r[4].split(", ")]
+    if r[3] != "9" or len(efi) != 9:
+        why.append("%s max_vls=%s: %s labellings" % (r[1], r[2], r[3]))
+    if max(efi) > limit[r[1]]:
+        why.append("%s max_vls=%s: max EFI %s, want <= %d" % (r[1], r[2], efi, limit[r[1]]))
+    if r[1] == "keiro-acro" and (min(efi) != 60 or r[5] != "1.000"):
+        why.append("keiro-acro: %s, spread %s, want 60 and 1.000" % (efi, r[5]))
+print("; ".join(why))
+sys.exit(1 if why else 0)
+PY
+ftstrip() { sed '/<!-- relabel-fattree:begin -->/,/<!-- relabel-fattree:end -->/d' "$1"; }
+cmp -s <(ftstrip "$ftpage") <(ftstrip "$KEIRO_SRCDIR/docs/relabelling.md") ||
+  it_fail "--fattree-check --doc changed the page outside its block"
+grep -qF "$(head -n 1 "$ftmd")" "$ftpage" || it_fail "--fattree-check --doc did not write its block"
 # The independent oracle on every routing's tables: each passed keiro's
 # check (asserted above), so each must pass the oracle too.
 n=0

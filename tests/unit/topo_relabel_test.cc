@@ -6,7 +6,7 @@
 // the same text for the same seed; the director family has 18 spine and 36
 // line chips per chassis, every line chip linked once to every spine; the
 // fat tree's port splits put HCAs and up-links where real leaf switches have
-// them, leaf level first.
+// them (low or high half, or alternating), leaf level first.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -248,25 +248,29 @@ TEST(TopoDirector, ChipsAndCabling) {
 }
 
 TEST(TopoFatTree, PortSplitOfRealLeaves) {
-  for (const PortSplit split : {PortSplit::kHcaLow, PortSplit::kHcaHigh}) {
+  for (const PortSplit split : {PortSplit::kHcaLow, PortSplit::kHcaHigh, PortSplit::kInterleaved}) {
     const Fabric f = read_back(write_net(gen_fat_tree(4, 3, TopoOptions{.port_split = split})));
-    const bool low = split == PortSplit::kHcaLow;
+    const bool low = split == PortSplit::kHcaLow, alternate = split == PortSplit::kInterleaved;
+    // Down ports (and HCAs): the low half, the high half, or the odd ports.
+    auto down_port = [&](int p) { return alternate ? p % 2 == 1 : (p <= 4) == low; };
     ASSERT_EQ(f.num_switches(), 48);
     // Leaf level first: the first 16 switches hold every HCA.
     for (int32_t t = 0; t < f.num_terminals(); ++t) {
       EXPECT_LT(f.terminal(t).sw, 16);
-      EXPECT_EQ(f.terminal(t).sw_port <= 4, low);
+      EXPECT_TRUE(down_port(f.terminal(t).sw_port)) << f.terminal(t).name;
+      EXPECT_LE(f.terminal(t).sw_port, 8);
     }
     for (int32_t s = 0; s < 16; ++s) EXPECT_TRUE(has(f.sw(s).name, "fattree l2")) << f.sw(s).name;
     EXPECT_TRUE(has(f.sw(47).name, "fattree l0"));
     // GUIDs ascend from the leaves.
     EXPECT_LT(f.sw(0).guid, f.sw(16).guid);
     EXPECT_LT(f.sw(16).guid, f.sw(32).guid);
-    // Up-links: to the next level up, on the other half of the ports.
+    // Up-links: to the next level up, on the other ports.
     auto level = [&](int32_t s) { return f.sw(s).name[9] - '0'; };
     for (const Channel &c : f.channels()) {
       const bool up = level(c.dst) < level(c.src);
-      EXPECT_EQ(c.src_port > 4, low == up) << f.sw(c.src).name << " port " << int{c.src_port};
+      EXPECT_EQ(down_port(c.src_port), !up) << f.sw(c.src).name << " port " << int{c.src_port};
+      EXPECT_LE(c.src_port, 8);
     }
   }
 }

@@ -22,7 +22,7 @@ tests_unit_tests_SOURCES += tests/unit/acro_engine_test.cc tests/unit/acro_layer
 	tests/unit/sim_network_test.cc \
 	tests/unit/topo_families_test.cc tests/unit/topo_hdn_test.cc tests/unit/topo_relabel_test.cc tests/unit/vlmap_test.cc \
 	plugin/routed_state.cc
-tests_unit_tests_SOURCES += tests/unit/check_differential_test.cc
+tests_unit_tests_SOURCES += tests/unit/check_differential_test.cc tests/unit/labelling_property_test.cc
 tests_unit_tests_LDADD = libkeirocore.la $(GTEST_LIBS) -lgtest_main
 TESTS += tests/unit_tests
 EXTRA_DIST += tests/unit/data/ring5-minhop/README.md tests/unit/data/ring5-minhop/ring5.net \
