@@ -141,7 +141,9 @@ class TreePlacer {
   int16_t *brank(int32_t g) { return base_rank_.data() + static_cast<size_t>(g) * S_; }
   int32_t lids_of(int32_t g) const { return ds_.group[g + 1] - ds_.group[g]; }
   // The base tree of switch g: all its routes as one destination.
-  void place_base(int32_t g);
+  // ahead: PathSelector::select's provisional loads (trees kept for all
+  // LIDs of a switch, in the rip-up pass).
+  void place_base(int32_t g, bool ahead = false);
   // One LID of a spread switch: its own tree, at most the base's ranks, away
   // from the links its port's lower LMC offsets take.
   void place(int32_t g, int32_t k);
@@ -159,8 +161,9 @@ class TreePlacer {
   std::vector<const int32_t *> siblings_;
 };
 
-void TreePlacer::place_base(int32_t g) {
-  select_.select(search_, ds_.roots[ds_.group[g]], ds_.wgroup[g], std::span<int32_t>(brow(g), S_));
+void TreePlacer::place_base(int32_t g, bool ahead) {
+  select_.select(search_, ds_.roots[ds_.group[g]], ds_.wgroup[g], std::span<int32_t>(brow(g), S_),
+                 0, {}, nullptr, nullptr, ahead);
   std::copy(select_.ranks().begin(), select_.ranks().end(), brank(g));
 }
 
@@ -213,7 +216,7 @@ void TreePlacer::reroute(int passes) {
       search_.run(ds_.roots[ds_.group[g]]);
       if (!spread_[g]) {
         select_.remove(search_, ds_.wgroup[g], std::span<const int32_t>(brow(g), S_));
-        place_base(g);
+        place_base(g, true);
         continue;
       }
       for (int32_t k = ds_.group[g]; k < ds_.group[g + 1]; ++k) {
