@@ -32,6 +32,7 @@ PathSelector::PathSelector(const Fabric &f, Policy policy, uint64_t seed,
       load_(static_cast<size_t>(std::max(1, tables)) * f.num_channels(), 0),
       sub_(f.num_switches(), 0),
       behind_(f.num_switches(), 0),
+      share_(f.num_switches(), 0),
       prov_(f.num_channels(), 0),
       rank_(f.num_switches(), -1) {
   int degree = 0;
@@ -47,10 +48,21 @@ void PathSelector::expected(const DestSearch &search) {
     int64_t n = 0;
     for (int32_t c = f_.out_begin(s); c < f_.out_end(s); ++c)
       n += search.depth(f_.channel(c).dst) + 1 == search.depth(s);
-    const int64_t share = n ? (behind_[s] + weight_[s]) / n : 0;
+    share_[s] = n ? (behind_[s] + weight_[s]) / n : 0;
     for (int32_t c = f_.out_begin(s); c < f_.out_end(s); ++c)
       if (search.depth(f_.channel(c).dst) + 1 == search.depth(s))
-        behind_[f_.channel(c).dst] += share;
+        behind_[f_.channel(c).dst] += share_[s];
+  }
+}
+
+void PathSelector::withdraw(const DestSearch &search, int32_t s, int32_t d,
+                            std::span<const int32_t> next) {
+  if (!share_[s]) return;
+  const int64_t w = share_[s] * ahead_weight_;
+  for (int32_t c = f_.out_begin(s); c < f_.out_end(s); ++c) {
+    const int32_t t = f_.channel(c).dst;
+    if (search.depth(t) + 1 != search.depth(s)) continue;
+    for (int32_t u = t; u != d; u = f_.channel(next[u]).dst) prov_[next[u]] -= w;
   }
 }
 
@@ -62,6 +74,7 @@ void PathSelector::select(const DestSearch &search, int32_t d, int64_t dest_weig
   int64_t *load = load_.data() + static_cast<size_t>(table) * C_;
   ahead = ahead && policy_ == Policy::kLoad && dest_weight > 0;
   if (ahead) expected(search);
+  ahead_weight_ = dest_weight;
   const int64_t *prov = ahead ? prov_.data() : nullptr;
   next[d] = -1;
   rank_[d] = -1;
@@ -75,6 +88,7 @@ void PathSelector::select(const DestSearch &search, int32_t d, int64_t dest_weig
     // Above sub-network 0 in the base tree: its choice (see the header).
     const bool frozen = base_next && Ranks::layer_of(base_rank[s]) > 0;
     if (frozen) pick = base_next[s];
+    if (ahead) withdraw(search, s, d, next);
     cand_.clear();
     for (int32_t c = frozen ? f_.out_end(s) : f_.out_begin(s); c < f_.out_end(s); ++c) {
       const int32_t t = f_.channel(c).dst;

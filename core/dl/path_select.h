@@ -122,7 +122,12 @@ class PathSelector {
   // own weight plus, farthest first, an even share of every switch one hop
   // farther that may pick it. O(S + C).
   void expected(const DestSearch &search);
-  std::vector<int64_t> weight_, load_, sub_, behind_, prov_;
+  // Before s picks: its even shares leave the paths of its equally short
+  // next hops (they were part of those switches' expected routes), so that
+  // once every switch has picked the provisional loads are zero again.
+  void withdraw(const DestSearch &search, int32_t s, int32_t d, std::span<const int32_t> next);
+  std::vector<int64_t> weight_, load_, sub_, behind_, share_, prov_;
+  int64_t ahead_weight_ = 0;
   std::vector<int16_t> rank_;
 };
 
