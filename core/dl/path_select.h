@@ -98,6 +98,11 @@ class PathSelector {
   void remove(const DestSearch &search, int64_t dest_weight, std::span<const int32_t> next,
               int table = 0);
 
+  // Copies of every load table, to go back to (rip-up passes kept only
+  // where they help, dl.h). O(C * tables).
+  void save_loads(std::vector<int64_t> &out) const { out = load_; }
+  void restore_loads(const std::vector<int64_t> &in) { load_ = in; }
+
   // Rank of every switch's hop in the last tree selected (-1 at its root).
   std::span<const int16_t> ranks() const { return rank_; }
 
