@@ -20,8 +20,8 @@ keiro topo writes for lrt fabrics only.
 usage: scripts/relabel-survey.py [--keiro PATH] [--engines nue,acro,dl]
            [--vls 1,8] [--seeds 1,2,3] [--reference EFI] [--json FILE]
            [--md FILE] FABRIC [FABRIC...]
-       scripts/relabel-survey.py --page [--quick] [--keiro PATH] [--json FILE]
-           [--md FILE] [--doc FILE]
+       scripts/relabel-survey.py --page [--balance] [--quick] [--keiro PATH]
+           [--json FILE] [--md FILE] [--doc FILE]
        scripts/relabel-survey.py --fattree-check [--quick] [--keiro PATH]
            [--md FILE] [--doc FILE]
 KEIRO_SURVEY_DUMPS=DIR keeps every routing's tables in DIR/NNNN-ENGINE (for
@@ -44,6 +44,13 @@ keiro-acro and keiro-dl; every max EFI must be within FT_BOUND x k^3 - k
 (ftree's), and on the 12-ary 3-tree with 2% of its links failed within
 issue 14's bounds (FT_DEGRADED). Exits 1 when one is not; --doc writes the
 relabel-fattree block.
+--balance (with --page): the balance survey of docs/relabelling.md instead
+(BALANCE: director fabrics and the real PSMN X5 cluster, every engine; issue
+32 items 1 and 3), written between the relabel-survey-balance markers, with
+a second table per group: each engine's max/avg EFI over the best engine's
+in the same labelling (the worst labelling). --quick: BALANCE_QUICK.
+A FABRIC "file:PATH" is a topology file (PATH relative to the source tree),
+routed as written only.
 """
 import argparse
 import json
@@ -71,6 +78,29 @@ PAGE = [
      ["director 3 52 --uplinks 16 --fail-links 0.02"], "acro", "8", "1", 0),
     ("LRT(64,4,2), 2 HCAs per switch, with its layout",
      ["lrt 64 4 2 --hcas-per-switch 2"], "loren,nue,acro,dl", "8", "1,2,3", 0),
+]
+# The balance survey (--page --balance): director-based and irregular real
+# fabrics, every minimal engine, several labellings.
+BALANCE = [
+    ("real: PSMN X5 (11 switches, 89 HCAs, irregular, parallel links)",
+     ["file:tests/data/real/psmn-x5.topo"], "nue,acro,dl", "1,8", "", 0),
+    ("director fabric, even cabling (214 switches, 936 HCAs)",
+     ["director 3 52"], "nue,acro,dl", "8", "1,2,3", 0),
+    ("director fabric, 16 up-links per rack switch (214 switches)",
+     ["director 3 52 --uplinks 16"], "nue,acro,dl", "8", "1,2,3", 0),
+    ("director fabric, 16 up-links, 2% of the links failed",
+     ["director 3 52 --uplinks 16 --fail-links 0.02"], "nue,acro,dl", "8", "1,2", 0),
+    ("four directors, 60 rack switches with 10 up-links (276 switches)",
+     ["director 4 60 --uplinks 10"], "nue,acro,dl", "8", "1,2", 0),
+    ("two directors, 40 rack switches with 12 up-links (148 switches)",
+     ["director 2 40 --uplinks 12"], "nue,acro,dl", "8", "1", 0),
+    ("one director, 24 rack switches with 14 up-links (78 switches)",
+     ["director 1 24 --uplinks 14"], "nue,acro,dl", "8", "1", 0),
+]
+BALANCE_QUICK = [
+    ("real: PSMN X5", ["file:tests/data/real/psmn-x5.topo"], "nue,acro,dl", "8", "", 0),
+    ("one director, 8 rack switches with 6 up-links", ["director 1 8 --uplinks 6"],
+     "nue,acro,dl", "8", "1", 0),
 ]
 QUICK = [
     ("4-ary 3-tree", ["fattree 4 3", "fattree 4 3 --port-split hca-high"], "nue,acro", "1,8",
@@ -178,7 +208,13 @@ def topo(keiro, args, path):
         sys.exit("relabel-survey: keiro topo %s failed: %s" % (" ".join(args), r.stderr.strip()))
 
 
+def source_dir():
+    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
 def labellings(keiro, fabric, seeds, tmp):
+    if fabric.startswith("file:"):  # a real fabric: as written only
+        return [("as-written", os.path.join(source_dir(), fabric[len("file:"):]))]
     args = fabric.split()
     base = os.path.join(tmp, "as-written.net")
     topo(keiro, args, base)
@@ -289,7 +325,9 @@ def markdown_group(rows):
         ok = [r for r in g if r["ok"]]
         by = {r["labelling"]: r for r in ok}
         seeds = [r for r in ok if r["labelling"].startswith("seed-")]
-        efi = lambda r: "{:,}".format(r["max_efi"]) if r else "failed"
+        labs = {r["labelling"] for r in g}
+        efi = lambda name: ("-" if name not in labs else
+                            "{:,}".format(by[name]["max_efi"]) if name in by else "failed")
         cells = ["`%s`" % fabric, "keiro-" + engine, str(vls),
                  "%d of %d routed" % (len(ok), len(g)) if len(ok) < len(g) else str(len(g))]
         if not ok:
@@ -297,7 +335,7 @@ def markdown_group(rows):
             continue
         ref = ok[0].get("reference") or 0
         sp = spread([r["max_efi"] for r in ok])
-        cells += [efi(by.get("as-written")), efi(by.get("reversed")),
+        cells += [efi("as-written"), efi("reversed"),
                   span([r["max_efi"] for r in seeds], "{:,}") if seeds else "-",
                   "%.3f" % sp + (" (max %.3fx the reference)" % (max(r["max_efi"] for r in ok) / ref)
                                  if ref else ""),
@@ -310,28 +348,65 @@ def markdown_group(rows):
     return out
 
 
+def markdown_best(rows):
+    """Per (fabric, max_vls): each engine's max/avg EFI over the best engine's
+    in the same labelling, the largest over the labellings (the worst)."""
+    keys = []
+    for r in rows:
+        k = (r["fabric"], r["max_vls"])
+        if k not in keys:
+            keys.append(k)
+    engines = []
+    for r in rows:
+        if r["engine"] not in engines:
+            engines.append(r["engine"])
+    out = ["| fabric | max_vls | " + " | ".join("keiro-" + e for e in engines) + " |",
+           "|" + "---|" * (2 + len(engines))]
+    for fabric, vls in keys:
+        g = [r for r in rows if (r["fabric"], r["max_vls"]) == (fabric, vls) and r["ok"]]
+        worst = {}
+        for lab in {r["labelling"] for r in g}:
+            here = {r["engine"]: r["max_over_avg"] for r in g if r["labelling"] == lab}
+            if len(here) < len(engines):
+                continue
+            best = min(here.values())
+            for e, v in here.items():
+                worst[e] = max(worst.get(e, 0), v / best)
+        cells = ["%.2f" % worst[e] if e in worst else "-" for e in engines]
+        out.append("| `%s` | %d | %s |" % (fabric, vls, " | ".join(cells)))
+    return out
+
+
 def source_commit():
     """The source tree's commit (git rev-parse --short HEAD), or 'unknown'."""
-    src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    r = subprocess.run(["git", "-C", src, "rev-parse", "--short", "HEAD"], capture_output=True,
+    r = subprocess.run(["git", "-C", source_dir(), "rev-parse", "--short", "HEAD"], capture_output=True,
                        text=True)
     return r.stdout.strip() if r.returncode == 0 else "unknown"
 
 
-def markdown(groups, page, quick, elapsed, commit):
+def markdown(groups, page, quick, elapsed, commit, balance=False):
     """The summary: a header naming the script and the commit (taken when
-    the run started), then one table per group (title, seeds, reference)."""
-    how = " --page" + (" --quick" if quick else "") if page else ""
+    the run started), then one table per group (title, seeds, reference);
+    with balance also each group's table of ratios to the best engine."""
+    how = (" --page" + (" --balance" if balance else "") + (" --quick" if quick else "")
+           if page else "")
     out = ["Written by `scripts/relabel-survey.py%s` at commit %s on %s in %.0f s (offline `keiro "
            "route --json`, route + self-check, one run at a time, on %s cores shared with other "
            "jobs). Labellings: as-written, reversed, and seed-S (`keiro topo ... --relabel S`) for "
            "every seed given; spread max/min is over all of them; max EFI over switch-to-switch "
            "links, all HCA pairs." % (how, commit, time.strftime("%Y-%m-%d", time.gmtime()),
                                       elapsed, os.cpu_count() or "?"), ""]
+    if balance:
+        out += ["Second table of each group: every engine's max/avg EFI over the best of the "
+                "engines' in the same labelling, the largest over the labellings (1.00: the "
+                "best in every labelling).", ""]
     for title, rows, seeds, reference in groups:
         extra = "; reference max EFI %s" % "{:,}".format(int(reference)) if reference else ""
-        out += ["**%s** (seeds %s%s)" % (title, seeds.replace(",", ", "), extra), ""]
+        sd = "seeds %s" % seeds.replace(",", ", ") if seeds else "as written only"
+        out += ["**%s** (%s%s)" % (title, sd, extra), ""]
         out += markdown_group(rows) + [""]
+        if balance:
+            out += markdown_best(rows) + [""]
     return "\n".join(out) + "\n"
 
 
@@ -429,6 +504,8 @@ def main():
     ap.add_argument("--md", help="write the summary tables there")
     ap.add_argument("--page", action="store_true", help="the survey of docs/relabelling.md")
     ap.add_argument("--quick", action="store_true", help="with --page: a small set")
+    ap.add_argument("--balance", action="store_true",
+                    help="with --page: the balance survey (block relabel-survey-balance)")
     ap.add_argument("--doc", help="put the summary into this page's relabel-survey block")
     ap.add_argument("--fattree-check", action="store_true",
                     help="issue 32's done-when on 12-ary and 18-ary 3-trees")
@@ -438,7 +515,11 @@ def main():
     if a.page == bool(a.fabrics):
         ap.error("give FABRICs or --page")
     keiro = find_keiro(a.keiro)
-    if a.page:
+    if a.balance and not a.page:
+        ap.error("--balance goes with --page")
+    if a.page and a.balance:
+        sets = BALANCE_QUICK if a.quick else BALANCE
+    elif a.page:
         sets = QUICK if a.quick else PAGE
     else:
         sets = [("survey", a.fabrics, a.engines, a.vls, a.seeds, a.reference)]
@@ -454,12 +535,12 @@ def main():
         with open(a.json, "w") as f:
             json.dump(all_rows, f, indent=1)
     if a.md or a.doc:
-        text = markdown(groups, a.page, a.quick, time.time() - t0, commit)
+        text = markdown(groups, a.page, a.quick, time.time() - t0, commit, a.balance)
         if a.md:
             with open(a.md, "w") as f:
                 f.write(text)
         if a.doc:
-            replace_block(a.doc, text)
+            replace_block(a.doc, text, "relabel-survey-balance" if a.balance else "relabel-survey")
 
 
 if __name__ == "__main__":

@@ -127,7 +127,9 @@ class TreePlacer {
   // does not grow. Otherwise every switch keeps one tree.
   void spread_lids(bool allowed);
   // Rip-up and reroute for the load-aware policy: every tree is placed
-  // again with all other routes known.
+  // again with all other routes known; passes after the first place only
+  // the whole-switch trees (the spread LIDs stay) and are kept only where
+  // they lower the largest load. Extra memory O(G * S + C * tables).
   void reroute(int passes);
   // The trees, ranks and loads into out: one destination per LID of a
   // spread switch, one per other switch.
@@ -141,7 +143,9 @@ class TreePlacer {
   int16_t *brank(int32_t g) { return base_rank_.data() + static_cast<size_t>(g) * S_; }
   int32_t lids_of(int32_t g) const { return ds_.group[g + 1] - ds_.group[g]; }
   // The base tree of switch g: all its routes as one destination.
-  void place_base(int32_t g);
+  // ahead: PathSelector::select's provisional loads (trees kept for all
+  // LIDs of a switch, in the rip-up pass).
+  void place_base(int32_t g, bool ahead = false);
   // One LID of a spread switch: its own tree, at most the base's ranks, away
   // from the links its port's lower LMC offsets take.
   void place(int32_t g, int32_t k);
@@ -159,8 +163,9 @@ class TreePlacer {
   std::vector<const int32_t *> siblings_;
 };
 
-void TreePlacer::place_base(int32_t g) {
-  select_.select(search_, ds_.roots[ds_.group[g]], ds_.wgroup[g], std::span<int32_t>(brow(g), S_));
+void TreePlacer::place_base(int32_t g, bool ahead) {
+  select_.select(search_, ds_.roots[ds_.group[g]], ds_.wgroup[g], std::span<int32_t>(brow(g), S_),
+                 0, {}, nullptr, nullptr, ahead);
   std::copy(select_.ranks().begin(), select_.ranks().end(), brank(g));
 }
 
@@ -208,19 +213,42 @@ void TreePlacer::spread_lids(bool allowed) {
 }
 
 void TreePlacer::reroute(int passes) {
-  for (int pass = 0; pass < passes; ++pass)
-    for (int32_t g = 0; g < ds_.num_groups(); ++g) {
-      search_.run(ds_.roots[ds_.group[g]]);
-      if (!spread_[g]) {
-        select_.remove(search_, ds_.wgroup[g], std::span<const int32_t>(brow(g), S_));
-        place_base(g);
-        continue;
-      }
-      for (int32_t k = ds_.group[g]; k < ds_.group[g + 1]; ++k) {
-        select_.remove(search_, ds_.wlid[k], std::span<const int32_t>(row(k), S_), ds_.offset[k]);
-        place(g, k);
-      }
+  if (passes < 1) return;
+  for (int32_t g = 0; g < ds_.num_groups(); ++g) {
+    search_.run(ds_.roots[ds_.group[g]]);
+    if (!spread_[g]) {
+      select_.remove(search_, ds_.wgroup[g], std::span<const int32_t>(brow(g), S_));
+      place_base(g, true);
+      continue;
     }
+    for (int32_t k = ds_.group[g]; k < ds_.group[g + 1]; ++k) {
+      select_.remove(search_, ds_.wlid[k], std::span<const int32_t>(row(k), S_), ds_.offset[k]);
+      place(g, k);
+    }
+  }
+  // Further passes place the whole-switch trees again, each kept only if it
+  // lowers the largest load (base LIDs); else the previous pass stands.
+  if (std::count(spread_.begin(), spread_.end(), 0) == 0) return;
+  std::vector<int32_t> keep_next;
+  std::vector<int16_t> keep_rank;
+  std::vector<int64_t> keep_load;
+  for (int pass = 1; pass < passes; ++pass) {
+    const int64_t before = *std::max_element(select_.load(0).begin(), select_.load(0).end());
+    keep_next = base_next_;
+    keep_rank = base_rank_;
+    select_.save_loads(keep_load);
+    for (int32_t g = 0; g < ds_.num_groups(); ++g) {
+      if (spread_[g]) continue;
+      search_.run(ds_.roots[ds_.group[g]]);
+      select_.remove(search_, ds_.wgroup[g], std::span<const int32_t>(brow(g), S_));
+      place_base(g, true);
+    }
+    if (*std::max_element(select_.load(0).begin(), select_.load(0).end()) < before) continue;
+    base_next_.swap(keep_next);
+    base_rank_.swap(keep_rank);
+    select_.restore_loads(keep_load);
+    return;
+  }
 }
 
 void TreePlacer::emit(DlResult &out) const {

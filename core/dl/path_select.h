@@ -80,13 +80,28 @@ class PathSelector {
   // channel, every other one a channel that keeps its rank at most the base
   // rank (so the whole tree's ranks stay at most the base's: by induction
   // from d, the base choice always qualifies).
+  // ahead (kLoad): while the tree is picked, each switch also puts on its
+  // path, provisionally, the routes expected to reach it from behind (the
+  // sources farther from d, split evenly over their equally short next
+  // hops, expected()), so that switches without sources of their own (the
+  // spines of a director, the middle of a tree) see what their siblings at
+  // the same depth already drew and take other links: one tree for many
+  // LIDs then spreads its sources over the links into d instead of sending
+  // them all down the lowest port. The provisional loads are gone when
+  // select() returns; the loads then hold the tree's routes as without it.
   void select(const DestSearch &search, int32_t d, int64_t dest_weight, std::span<int32_t> next,
               int table = 0, std::span<const int32_t *const> siblings = {},
-              const int32_t *base_next = nullptr, const int16_t *base_rank = nullptr);
+              const int32_t *base_next = nullptr, const int16_t *base_rank = nullptr,
+              bool ahead = false);
 
   // Takes the routes of a destination's tree off the loads of table. O(S).
   void remove(const DestSearch &search, int64_t dest_weight, std::span<const int32_t> next,
               int table = 0);
+
+  // Copies of every load table, to go back to (rip-up passes kept only
+  // where they help, dl.h). O(C * tables).
+  void save_loads(std::vector<int64_t> &out) const { out = load_; }
+  void restore_loads(const std::vector<int64_t> &in) { load_ = in; }
 
   // Rank of every switch's hop in the last tree selected (-1 at its root).
   std::span<const int16_t> ranks() const { return rank_; }
@@ -108,7 +123,16 @@ class PathSelector {
   std::vector<Candidate> cand_;  // kLoad with consistency: the candidates of one switch
   int32_t C_;
   std::mt19937_64 rng_;
-  std::vector<int64_t> weight_, load_, sub_;
+  // The sources expected to reach each switch from behind (ahead above):
+  // own weight plus, farthest first, an even share of every switch one hop
+  // farther that may pick it. O(S + C).
+  void expected(const DestSearch &search);
+  // Before s picks: its even shares leave the paths of its equally short
+  // next hops (they were part of those switches' expected routes), so that
+  // once every switch has picked the provisional loads are zero again.
+  void withdraw(const DestSearch &search, int32_t s, int32_t d, std::span<const int32_t> next);
+  std::vector<int64_t> weight_, load_, sub_, behind_, share_, prov_;
+  int64_t ahead_weight_ = 0;
   std::vector<int16_t> rank_;
 };
 

@@ -33,7 +33,8 @@ void fewest_candidates_first(const Graph &g, const std::vector<int32_t> &dist, i
 }  // namespace
 
 int32_t min_depth_spanning_tree(const Graph &g, int32_t root, std::span<const int64_t> arc_cost,
-                                std::span<int32_t> parent_arc, std::span<const int32_t> height) {
+                                std::span<int32_t> parent_arc, std::span<const int32_t> height,
+                                std::span<const int64_t> valley_weight) {
   const int32_t n = g.num_nodes();
   std::vector<int32_t> dist(n), order(n);
   const int32_t reached = bfs(g, root, dist, order);
@@ -47,20 +48,23 @@ int32_t min_depth_spanning_tree(const Graph &g, int32_t root, std::span<const in
     return height[u] < height[g.tail[parent_arc[u]]] && height[u] < height[v] ? 1 : 0;
   };
   // Every node picks the cheapest arc from the previous level, then a parent
-  // that is no valley, then the parent with the fewest children so far (a
-  // bushy tree spreads the load of its root paths), then the smallest arc id.
+  // that is no valley, then, among valleys, the lightest one (valley_weight),
+  // then the parent with the fewest children so far (a bushy tree spreads
+  // the load of its root paths), then the smallest arc id.
   // Scanning the arcs leaving v and using their reverses keeps this O(m).
   for (int32_t i = 1; i < reached; ++i) {
     const int32_t v = order[i];
     int32_t best = -1;
-    std::tuple<int64_t, int, int32_t, int32_t> best_key;
+    std::tuple<int64_t, int, int64_t, int32_t, int32_t> best_key;
     for (int32_t a = g.begin(v); a < g.end(v); ++a) {
       const int32_t u = g.head[a];
       if (dist[u] != dist[v] - 1) continue;
       const int32_t in = g.reverse[a];  // arc u -> v
       if (in < 0) continue;
-      const std::tuple<int64_t, int, int32_t, int32_t> key{arc_cost.empty() ? 0 : arc_cost[in],
-                                                           valley(u, v), children[u], in};
+      const int is_valley = valley(u, v);
+      const int64_t weight = is_valley && !valley_weight.empty() ? valley_weight[u] : 0;
+      const std::tuple<int64_t, int, int64_t, int32_t, int32_t> key{
+          arc_cost.empty() ? 0 : arc_cost[in], is_valley, weight, children[u], in};
       if (best < 0 || key < best_key) {
         best = in;
         best_key = key;

@@ -207,6 +207,11 @@ class Router {
     // they can (graph/spanning_tree.h): the structure decides, not the ids.
     std::vector<int32_t> height;
     if (!layered_heights(f_, height)) height.clear();
+    // Where a switch must hang below a valley, the valley with the fewest
+    // end ports (graph/spanning_tree.h).
+    std::vector<int64_t> end_ports(num_sw_);
+    for (int32_t s = 0; s < num_sw_; ++s)
+      end_ports[s] = static_cast<int64_t>(f_.terminals_of(s).size());
     routers_.resize(layers_);
     parallel_for(worker_count(opt_.threads, layers_), layers_, 1, [&](int, int layer) {
       std::vector<int32_t> dest_count(num_sw_, 0), parent(num_sw_), dest_switches;
@@ -227,7 +232,7 @@ class Router {
       }
       info.ports = static_cast<int32_t>(layer_begin_[layer + 1] - layer_begin_[layer]);
       info.switches = static_cast<int32_t>(dest_switches.size());
-      graph::min_depth_spanning_tree(g_, info.root, tree_cost, parent, height);
+      graph::min_depth_spanning_tree(g_, info.root, tree_cost, parent, height, end_ports);
       routers_[layer] = std::make_unique<LayerRouter>(f_);
       routers_[layer]->set_layer(info.root, parent, dest_count);
       routers_[layer]->set_all_escape_turns(layer == opt_.mcast_layer);

@@ -15,8 +15,13 @@
 # done-when, on the 4-ary 3-tree): exit 0 with no bound missed, four rows
 # of nine labellings, keiro-acro at 60 in all nine (spread 1.000),
 # keiro-dl at most 68 and keiro-nue at most 84 (1.40 x 60) in every one,
-# and --doc writes only the relabel-fattree block. Every routing's self-check verdict is also
-# the independent oracle's, on its tables. Needs python3, no simulator.
+# and --doc writes only the relabel-fattree block.
+# The balance survey in its quick mode
+# (--page --balance --quick): the real X5 cluster and a small director fabric
+# all routed, on X5 every engine's max/avg EFI within 1.2x of the best, and
+# --doc replaces only the relabel-survey-balance block. Every routing's
+# self-check verdict is also the independent oracle's, on its tables. Needs
+# python3, no simulator.
 . "${KEIRO_SRCDIR:-$(dirname "$0")/../..}/tests/integration/common.sh"
 command -v python3 >/dev/null || { echo "$IT_NAME: ERROR: python3 is missing" >&2; exit 99; }
 rm -rf "$IT_DIR" && mkdir -p "$IT_DIR"
@@ -133,6 +138,41 @@ ftstrip() { sed '/<!-- relabel-fattree:begin -->/,/<!-- relabel-fattree:end -->/
 cmp -s <(ftstrip "$ftpage") <(ftstrip "$KEIRO_SRCDIR/docs/relabelling.md") ||
   it_fail "--fattree-check --doc changed the page outside its block"
 grep -qF "$(head -n 1 "$ftmd")" "$ftpage" || it_fail "--fattree-check --doc did not write its block"
+
+# The balance survey, quick (--page --balance --quick): the real X5 cluster
+# (every engine's max/avg EFI within 1.2x of the best, issue 32) and a small
+# director fabric in three labellings, all routed; --doc writes only the
+# page's relabel-survey-balance block.
+bmd=$IT_DIR/balance.md
+bpage=$IT_DIR/relabelling-balance.md
+cp "$KEIRO_SRCDIR/docs/relabelling.md" "$bpage"
+if ! python3 "$survey" --keiro "$IT_KEIRO" --page --balance --quick --md "$bmd" --doc "$bpage" \
+    --json "$IT_DIR/balance.json" >"$IT_DIR/balance.txt" 2>&1; then
+  it_fail "relabel-survey.py --page --balance --quick failed: $(tail -n 3 "$IT_DIR/balance.txt")"
+fi
+head -n 1 "$bmd" | grep -qF "Written by \`scripts/relabel-survey.py --page --balance --quick\` at commit $commit " ||
+  it_fail "balance summary header: $(head -n 1 "$bmd")"
+python3 - "$IT_DIR/balance.json" <<'PY' || it_fail "balance survey: $(cat "$IT_DIR/balance.json.why")"
+import json, sys
+rows = json.load(open(sys.argv[1]))
+why = [r["fabric"] + " " + r["engine"] + " " + r["labelling"] + " not routed"
+       for r in rows if not r["ok"]]
+if len(rows) != 3 + 9:
+    why.append("%d rows, want 12" % len(rows))
+x5 = {r["engine"]: r["max_over_avg"] for r in rows if "psmn-x5" in r["fabric"] and r["ok"]}
+if len(x5) == 3 and max(x5.values()) > 1.2 * min(x5.values()):
+    why.append("psmn-x5 max/avg EFI %s: not within 1.2x of the best" % x5)
+open(sys.argv[1] + ".why", "w").write("; ".join(why))
+sys.exit(1 if why else 0)
+PY
+# the ratio row of psmn-x5: three values, each at most 1.20
+row=$(grep -F '| `file:tests/data/real/psmn-x5.topo` | 8 |' "$bmd")
+python3 -c 'import sys; v=[float(x) for x in sys.argv[1].split("|")[3:6]]; sys.exit(0 if max(v) <= 1.2 else 1)' "$row" ||
+  it_fail "psmn-x5 ratio row: '$row'"
+bstrip() { sed '/<!-- relabel-survey-balance:begin -->/,/<!-- relabel-survey-balance:end -->/d' "$1"; }
+cmp -s <(bstrip "$bpage") <(bstrip "$KEIRO_SRCDIR/docs/relabelling.md") ||
+  it_fail "--balance --doc changed the page outside its block"
+grep -qF "$(head -n 1 "$bmd")" "$bpage" || it_fail "--balance --doc did not write the summary"
 # The independent oracle on every routing's tables: each passed keiro's
 # check (asserted above), so each must pass the oracle too.
 n=0

@@ -352,20 +352,20 @@ TEST(Reroute, RelaxedIncrementalChangesOnlyBrokenPaths) {
 
 // Stale SLs (core/reroute/incremental.h, step 5), with spare SLs as configured by
 // default: on a 6x6x6 torus with keiro-dl at 4 VLs, the failure of the link
-// of channel 196 (the first of every 7th channel whose re-route must change
-// SLs; measured 2026-11-24: 8 of 93 such failures do, each changing 3
-// (source switch, LID) paths, all dropped as here) changes the SL of 3
-// paths. Their traffic on the previous SL is dropped (VL 15) before it could
-// close a credit loop: the independent walk with the previous SLs finds no
-// cycle and 3 drops, and the new tables with the new SLs stay free of
-// credit loops. Without drop_stale_sls the tables with the previous SLs
-// have a credit loop.
+// of channel 581 (the third of every 7th channel whose re-route needs the
+// relaxed route and changes SLs, since keiro-dl's rip-up pass places
+// whole-switch trees with the sources expected from behind, 2026-11-27:
+// channels 56, 385, 581, 609 change 1, 6, 3, 3 paths, all dropped; before,
+// channel 196) changes the SL of 3 paths. Their traffic on the previous SL is dropped (VL 15)
+// before it could close a credit loop: the independent walk with the previous SLs finds no cycle
+// and 3 drops, and the new tables with the new SLs stay free of credit loops. Without
+// drop_stale_sls the tables with the previous SLs have a credit loop.
 TEST(Reroute, StaleSlsAreDroppedBeforeTheyCloseACreditLoop) {
   const Fabric f0 = fixtures::from_links(216, fixtures::torus_links(6, 6, 6), {.hcas = 2});
   Routed before;
   PreviousSls prev;
   ASSERT_NO_FATAL_FAILURE(route_first(f0, "dl", before, prev));
-  const Fabric f1 = without(f0, -1, 196);
+  const Fabric f1 = without(f0, -1, 581);
   Routed kept;
   route(f1, "dl", &prev, kept);
   ASSERT_TRUE(kept.ok);

@@ -15,7 +15,7 @@ tests_unit_tests_SOURCES += tests/unit/acro_engine_test.cc tests/unit/acro_layer
 	tests/unit/loren_tables_test.cc tests/unit/mcast_test.cc tests/unit/metrics_test.cc \
 	tests/unit/minimal_balanced_test.cc tests/unit/nue_cdg_test.cc \
 	tests/unit/nue_dijkstra_test.cc tests/unit/nue_escape_test.cc \
-	tests/unit/nue_labelling_test.cc tests/unit/nue_layers_test.cc tests/unit/nue_route_test.cc tests/unit/toy_engine_test.cc tests/unit/options_test.cc \
+	tests/unit/director_balance_test.cc tests/unit/nue_labelling_test.cc tests/unit/nue_layers_test.cc tests/unit/nue_route_test.cc tests/unit/toy_engine_test.cc tests/unit/options_test.cc \
 	tests/unit/oracles.cc tests/unit/oracles.h tests/unit/plugin_routed_state_test.cc \
 	tests/unit/reader_fuzz_regress_test.cc tests/unit/sl_spread_test.cc \
 	tests/unit/plugin_vl_cap_test.cc tests/unit/real_fabrics_test.cc tests/unit/routing_test.cc tests/unit/sim_mcast_test.cc \
