@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "core/acro/switch_lids.h"
 #include "core/dl/dl.h"
@@ -125,6 +126,23 @@ void fewer_layers(const Fabric &f, const EngineOptions &opt, minimal::BalancedOp
   }
 }
 
+// 2c. One VL asked for (EngineInput::one_vl_routes, the fixed-SL search)
+// while ACRO needs more layers on the routes so far: the balanced routing on
+// legal up*/down* paths (switch_lids.h, updown_balanced()), one ACRO layer.
+// False (err) only when the routing fails.
+bool one_vl_updown(const Fabric &f, const EngineOptions &opt, const minimal::BalancedOptions &bo,
+                   Candidate &best, EngineResult &res, std::string &err) {
+  Candidate alt;
+  acro::AcroOptions ao;
+  ao.seed = opt.layers.seed;
+  if (!updown_balanced(f, bo, alt.trees, err) || !assign(f, alt.trees, ao, alt.layers, err))
+    return false;
+  best = std::move(alt);
+  res.updown_routes = true;
+  res.updown_switch_lids = 0;
+  return true;
+}
+
 }  // namespace
 
 LayerOptions read_layer_keys(const Options &o) {
@@ -170,6 +188,8 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   ao.seed = opt.layers.seed;
   if (!assign(f, best.trees, ao, best.layers, err)) return engine_error(in.log, kName, err);
   fewer_layers(f, opt, bo, per_lid, best, res);
+  if (in.one_vl_routes && best.layers.num_layers > 1 && !one_vl_updown(f, opt, bo, best, res, err))
+    return engine_error(in.log, kName, err);
   const minimal::DestTrees &trees = best.trees;
   AcroResult &layers = best.layers;
   minimal::write_lfts(f, trees, out);

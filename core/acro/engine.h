@@ -14,6 +14,11 @@
 // with 4 HCAs per switch 4 layers instead of 6, which the realization fits
 // into 16 SLs).
 //
+// With EngineInput::one_vl_routes (the fixed-SL search's one-VL run) and
+// more than one ACRO layer on those routes: the balanced routing on legal
+// up*/down* paths instead (acro::updown_balanced(), core/acro/switch_lids.h),
+// one layer, routes possibly longer than minimal.
+//
 // Fails with one ERROR line when the fabric is not connected, when ACRO
 // needs more layers than in.max_vls, or when the SL/VL budget cannot hold
 // the layer transitions (the line says how many paths stayed unplaced and,

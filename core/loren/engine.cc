@@ -4,6 +4,8 @@
 #include <algorithm>
 
 #include "core/acro/engine.h"
+#include "core/acro/switch_lids.h"
+#include "core/layers/acro.h"
 #include "core/layers/realize.h"
 #include "core/loren/layout.h"
 #include "core/loren/loren.h"
@@ -47,6 +49,19 @@ bool read_options(const EngineInput &in, EngineOptions &out) {
   return true;
 }
 
+namespace {
+
+// Whether ACRO finds one layer on LOREN's routes t.
+bool one_layer(const Fabric &f, const EngineOptions &opt, const minimal::DestTrees &t) {
+  acro::AcroOptions ao;
+  ao.seed = opt.layers.seed;
+  acro::AcroResult r;
+  std::string err;
+  return acro::assign(f, t, ao, r, err) && r.num_layers <= 1;
+}
+
+}  // namespace
+
 bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineResult &res) {
   const Fabric &f = in.fabric;
   std::string err;
@@ -77,18 +92,30 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
     res.repair_only = err;
     return true;
   }
-  minimal::write_lfts(f, lr.trees, out);
+  // 3. One VL asked for (EngineInput::one_vl_routes: the fixed-SL search)
+  // and ACRO needs more layers on LOREN's routes: the balanced routing on
+  // legal up*/down* paths instead (core/acro/switch_lids.h), one layer.
+  const minimal::DestTrees *routes = &lr.trees;
+  minimal::DestTrees updown;
+  if (in.one_vl_routes && !one_layer(f, opt, lr.trees)) {
+    if (!acro::updown_balanced(f, minimal::BalancedOptions{}, updown, err))
+      return engine_error(in.log, kName, err);
+    routes = &updown;
+    res.updown_routes = true;
+  }
+  minimal::write_lfts(f, *routes, out);
 
-  // 3. ACRO's layers on LOREN's routes, realized as SLs and SL2VL
+  // 4. ACRO's layers on the routes, realized as SLs and SL2VL
   // (core/layers/realize.h).
   acro::RealizeWording w;
   w.engine = kName;
-  w.routes = strprintf("LOREN's routes (t_max %d)", lr.tables.tmax);
+  w.routes = res.updown_routes ? std::string("the up*/down* routes")
+                               : strprintf("LOREN's routes (t_max %d)", lr.tables.tmax);
   w.where = " on " + w.routes;
-  if (!acro::realize_layers(f, acro::layer_budget(in, lr.trees), in.log, lr.trees, opt.layers, w,
-                            out, res.layers))
+  if (!acro::realize_layers(f, acro::layer_budget(in, *routes), in.log, *routes, opt.layers, w, out,
+                            res.layers))
     return false;
-  res.max_efi = minimal::forwarding_index(f, lr.trees).max;
+  res.max_efi = minimal::forwarding_index(f, *routes).max;
   return true;
 }
 
@@ -121,6 +148,7 @@ void report(const EngineInput &in, const EngineResult &res, EngineReport &rep) {
   rep.add("max_hops", lr.max_hops);
   fact(rep, "max_stretch", lr.max_stretch);
   acro::add_layer_facts(res.layers, res.max_efi, rep);
+  rep.add("updown_routes", res.updown_routes ? 1 : 0);
   rep.add("table_sizes", sizes);  // last: long on big fabrics
   in.log.logf(LogLevel::kInfo,
               "%s: t_max %d (mandatory entries need %d); tables %d..%d entries; %.3f hops on "
@@ -129,6 +157,11 @@ void report(const EngineInput &in, const EngineResult &res, EngineReport &rep) {
               kName, t.tmax, t.required, tmin, t.max_size(), lr.avg_hops, lr.avg_min_hops,
               lr.max_stretch, res.layers.layers, res.layers.vlmap.vls_used,
               res.layers.vlmap.sls_used);
+  if (res.updown_routes)
+    in.log.logf(LogLevel::kInfo,
+                "%s: one VL asked for (fixed_sl) and ACRO needs more on LOREN's routes: the "
+                "tables hold balanced up*/down* routes instead (max edge forwarding index %lld)",
+                kName, static_cast<long long>(res.max_efi));
 }
 
 constexpr EngineSteps<EngineOptions, EngineResult> kSteps = {

@@ -58,6 +58,13 @@ struct NueOptions {
   // LID (0xFF: none); such destinations keep it instead of the partition's
   // (pin_previous_layers in layers.h). Empty: partition only.
   std::vector<uint8_t> previous_layer;
+  // Destination-order attempts of a single layer (nue.cc): at most 3 by
+  // default, ended early when one is balanced enough. More (the fixed-SL
+  // search's one-VL run, EngineInput::one_vl_routes): every one runs, the
+  // best kept; one VL shares one acyclic CDG among all destinations, where
+  // the order decides the balance (max EFI on a 6x6x6 torus 3108 with 3,
+  // 1570 with 24).
+  int order_attempts = 3;
   // Worker threads (0: the machine's cores, at most 8). Used where the
   // algorithm allows, with the same tables for every value: the per-layer
   // preparation (lines 3-7) of several layers, and the destination-order
