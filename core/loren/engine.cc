@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "core/acro/engine.h"
-#include "core/acro/switch_lids.h"
+#include "core/acro/one_vl.h"
 #include "core/layers/acro.h"
 #include "core/layers/realize.h"
 #include "core/loren/layout.h"
@@ -93,15 +93,16 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
     return true;
   }
   // 3. One VL asked for (EngineInput::one_vl_routes: the fixed-SL search)
-  // and ACRO needs more layers on LOREN's routes: the balanced routing on
-  // legal up*/down* paths instead (core/acro/switch_lids.h), one layer.
+  // and ACRO needs more layers on LOREN's routes: routes with an acyclic
+  // dependency graph instead (core/acro/one_vl.h), one layer.
   const minimal::DestTrees *routes = &lr.trees;
   minimal::DestTrees updown;
   if (in.one_vl_routes && !one_layer(f, opt, lr.trees)) {
-    if (!acro::updown_balanced(f, minimal::BalancedOptions{}, updown, err))
+    acro::OneVlChoice choice;
+    if (!acro::one_vl_routes(f, minimal::BalancedOptions{}, in.threads, updown, choice, err))
       return engine_error(in.log, kName, err);
     routes = &updown;
-    res.updown_routes = true;
+    res.one_vl = choice.nue ? "nue" : "updown";
   }
   minimal::write_lfts(f, *routes, out);
 
@@ -109,8 +110,8 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   // (core/layers/realize.h).
   acro::RealizeWording w;
   w.engine = kName;
-  w.routes = res.updown_routes ? std::string("the up*/down* routes")
-                               : strprintf("LOREN's routes (t_max %d)", lr.tables.tmax);
+  w.routes = res.one_vl != "none" ? "the one-VL routes (" + res.one_vl + ")"
+                                  : strprintf("LOREN's routes (t_max %d)", lr.tables.tmax);
   w.where = " on " + w.routes;
   if (!acro::realize_layers(f, acro::layer_budget(in, *routes), in.log, *routes, opt.layers, w, out,
                             res.layers))
@@ -148,7 +149,7 @@ void report(const EngineInput &in, const EngineResult &res, EngineReport &rep) {
   rep.add("max_hops", lr.max_hops);
   fact(rep, "max_stretch", lr.max_stretch);
   acro::add_layer_facts(res.layers, res.max_efi, rep);
-  rep.add("updown_routes", res.updown_routes ? 1 : 0);
+  rep.add("one_vl_routes", res.one_vl);
   rep.add("table_sizes", sizes);  // last: long on big fabrics
   in.log.logf(LogLevel::kInfo,
               "%s: t_max %d (mandatory entries need %d); tables %d..%d entries; %.3f hops on "
@@ -157,11 +158,12 @@ void report(const EngineInput &in, const EngineResult &res, EngineReport &rep) {
               kName, t.tmax, t.required, tmin, t.max_size(), lr.avg_hops, lr.avg_min_hops,
               lr.max_stretch, res.layers.layers, res.layers.vlmap.vls_used,
               res.layers.vlmap.sls_used);
-  if (res.updown_routes)
+  if (res.one_vl != "none")
     in.log.logf(LogLevel::kInfo,
                 "%s: one VL asked for (fixed_sl) and ACRO needs more on LOREN's routes: the "
-                "tables hold balanced up*/down* routes instead (max edge forwarding index %lld)",
-                kName, static_cast<long long>(res.max_efi));
+                "tables hold %s routes on one VL instead (max edge forwarding index %lld)",
+                kName, res.one_vl == "nue" ? "Nue's" : "balanced up*/down*",
+                static_cast<long long>(res.max_efi));
 }
 
 constexpr EngineSteps<EngineOptions, EngineResult> kSteps = {

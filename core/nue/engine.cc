@@ -57,12 +57,6 @@ void log_layers(const Fabric &f, const NueResult &r, Logger &log) {
   }
 }
 
-// Destination orders tried for one VL when the fixed-SL search asks for it
-// (EngineInput::one_vl_routes). Max EFI of the 6x6x6 torus with 2 HCAs per
-// switch: 3108 with 3 orders, 1894 with 12, 1570 with 24; random 64
-// switches of degree 6, seed 5: 392, 286, 286 (measured 2026-11-27).
-constexpr int kOneVlOrderAttempts = 24;
-
 // The layer count: the VL and SL budgets, 1..kMaxDataVls.
 int layer_budget(const EngineInput &in) {
   return std::clamp(std::min(in.max_vls, in.max_sls), 1, kMaxDataVls);

@@ -44,6 +44,13 @@
 
 namespace keiro::nue {
 
+// Destination orders tried for one VL when the fixed-SL search asks for it
+// (EngineInput::one_vl_routes; keiro-acro's
+// one-VL routes too, core/acro/one_vl.h). Max EFI of the 6x6x6 torus with 2 HCAs per
+// switch: 3108 with 3 orders, 1894 with 12, 1570 with 24; random 64
+// switches of degree 6, seed 5: 392, 286, 286 (measured 2026-11-27).
+constexpr int kOneVlOrderAttempts = 24;
+
 struct NueOptions {
   int layers = 1;  // k: most virtual layers, 1..kMaxDataVls; empty ones are dropped
   PartitionMethod partition = PartitionMethod::kMetis;  // Algorithm 2 line 1

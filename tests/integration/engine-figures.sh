@@ -100,11 +100,12 @@ x = one("loren", "LRT(64,4,2), 2 HCAs/switch")
 f = x.get("facts", {})
 need(f.get("required_entries") == "9" and f.get("tmax") == "18", "keiro-loren LRT(64): required %s, t_max %s" % (f.get("required_entries"), f.get("tmax")))
 need(float(f.get("avg_hops", 99)) <= 1.10 * float(f.get("avg_min_hops", 0)), "keiro-loren LRT(64): hops more than 10% above minimal")
-# fixed_sl: SL 0 alone has a credit loop; with fixed_sl=0 nue and dl route on one VL.
+# fixed_sl: SL 0 alone has a credit loop; with fixed_sl=0 nue, dl and acro
+# (up*/down* on its one-VL run, since 2026-11-27) route on one VL.
 for x in rows("fixed-sl"):
     if x["label"].endswith(" plain") and (" nue " in x["label"] or " dl " in x["label"]):
         need(x["sl0"].startswith("credit loop"), "%s: SL 0 verdict %r" % (x["label"], x["sl0"]))
-    if x["label"].endswith(" fixed") and (" nue " in x["label"] or " dl " in x["label"]):
+    if x["label"].endswith(" fixed") and any(" %s " % e in x["label"] for e in ("nue", "dl", "acro")):
         need(x["ok"] and x.get("vls") == 1, "%s: %s VLs (ok %s)" % (x["label"], x.get("vls"), x["ok"]))
 # keiro check passes the routed tables.
 for x in rows("check"):
