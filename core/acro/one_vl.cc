@@ -21,7 +21,7 @@ namespace {
 bool nue_trees(const Fabric &f, int threads, minimal::DestTrees &out) {
   nue::NueOptions o;
   o.layers = 1;
-  o.order_attempts = nue::kOneVlOrderAttempts;
+  o.order_attempts = nue::one_vl_order_attempts(f);
   o.threads = threads;
   nue::NueResult r;
   std::string err;

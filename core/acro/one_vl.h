@@ -7,7 +7,7 @@
 //    (updown_balanced(), core/acro/switch_lids.h);
 //  - Nue's routes on one layer (core/nue/nue.h: one acyclic channel
 //    dependency graph for all destinations, the best of
-//    nue::kOneVlOrderAttempts destination orders).
+//    nue::one_vl_order_attempts() destination orders).
 // The one with the smaller maximum edge forwarding index is taken
 // (up*/down* on ties, and whenever ACRO would need more than one layer on
 // Nue's). Up*/down* concentrates the load near its root; on tori and random
