@@ -3,7 +3,9 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
+#include "core/acro/one_vl.h"
 #include "core/acro/switch_lids.h"
 #include "core/dl/dl.h"
 #include "core/layers/realize.h"
@@ -166,6 +168,27 @@ void fewer_layers(const Fabric &f, const EngineOptions &opt, minimal::BalancedOp
   if (best.layers.num_layers > 1) consistent_routes(f, seed, per_lid, guard, best, res);
 }
 
+// 2c. One VL asked for (EngineInput::one_vl_routes, the fixed-SL search)
+// while ACRO needs more layers on the routes so far: routes whose dependency
+// graph is acyclic (core/acro/one_vl.h: balanced up*/down* or Nue's on one
+// layer, the better balanced), one ACRO layer. False (err) only when the
+// routing fails.
+bool one_vl(const EngineInput &in, const EngineOptions &opt, const minimal::BalancedOptions &bo,
+            Candidate &best, EngineResult &res, std::string &err) {
+  Candidate alt;
+  acro::AcroOptions ao;
+  ao.seed = opt.layers.seed;
+  OneVlChoice choice;
+  if (!one_vl_routes(in.fabric, bo, in.threads, alt.trees, choice, err) ||
+      !assign(in.fabric, alt.trees, ao, alt.layers, err))
+    return false;
+  best = std::move(alt);
+  res.one_vl = choice.nue ? "nue" : "updown";
+  res.updown_routes = !choice.nue;
+  res.updown_switch_lids = 0;
+  return true;
+}
+
 }  // namespace
 
 LayerOptions read_layer_keys(const Options &o) {
@@ -212,6 +235,8 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   if (!assign(f, best.trees, ao, best.layers, err)) return engine_error(in.log, kName, err);
   const BalanceGuard guard{in.max_vls, minimal::forwarding_index(f, best.trees).max};
   fewer_layers(f, opt, bo, per_lid, guard, best, res);
+  if (in.one_vl_routes && best.layers.num_layers > 1 && !one_vl(in, opt, bo, best, res, err))
+    return engine_error(in.log, kName, err);
   const minimal::DestTrees &trees = best.trees;
   AcroResult &layers = best.layers;
   minimal::write_lfts(f, trees, out);
@@ -236,6 +261,7 @@ void report(const EngineInput &in, const EngineResult &res, EngineReport &rep) {
   rep.add("updown_switch_lids", res.updown_switch_lids);
   rep.add("updown_routes", res.updown_routes ? 1 : 0);
   rep.add("consistent_routes", res.consistent_routes ? 1 : 0);
+  rep.add("one_vl_routes", res.one_vl);
   const vlmap::VlMapStats &vs = res.layers.vlmap;
   in.log.logf(LogLevel::kInfo,
               "%s: %d ACRO layers; %lld switch-to-switch paths realized with %d VLs and %d SLs "

@@ -15,6 +15,11 @@
 // into 16 SLs). Every such alternative is taken only when its max EFI is
 // at most 20% above the current routing's (labelling-free balance, issue 32).
 //
+// With EngineInput::one_vl_routes (the fixed-SL search's one-VL run) and
+// more than one ACRO layer on those routes: routes whose dependency graph
+// is acyclic instead (core/acro/one_vl.h: balanced up*/down* or Nue's on one
+// layer, the better balanced), one layer, routes possibly longer than minimal.
+//
 // Fails with one ERROR line when the fabric is not connected, when ACRO
 // needs more layers than in.max_vls, or when the SL/VL budget cannot hold
 // the layer transitions (the line says how many paths stayed unplaced and,
@@ -25,6 +30,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "core/engine/engine.h"
 #include "core/layers/realize.h"
@@ -51,6 +57,9 @@ struct EngineResult {
                                    // paths (switch_lids.h, second rule)
   bool consistent_routes = false;  // the balanced routing with consistent choices
                                    // (BalancedOptions::consistency): fewer ACRO layers
+  // EngineInput::one_vl_routes changed the routes (core/acro/one_vl.h):
+  // "updown" or "nue"; "none" otherwise.
+  std::string one_vl = "none";
 };
 
 // acro_seed and acro_max_moves: the ACRO/realization stage's keys, which

@@ -84,4 +84,13 @@ bool updown_keeps_terminal_routes_minimal(const Fabric &f, int32_t root, std::ve
   return true;
 }
 
+bool updown_balanced(const Fabric &f, minimal::BalancedOptions bo, minimal::DestTrees &out,
+                     std::string &err) {
+  dl::UpDown ud;
+  if (!dl::build_updown(f, dl::default_root(f), ud, err)) return false;
+  bo.updown = std::move(ud.up);
+  bo.consistency = 0;
+  return minimal::balanced_routing(f, bo, out, err);
+}
+
 }  // namespace keiro::acro

@@ -29,9 +29,11 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/fabric.h"
+#include "core/minimal/balanced.h"
 #include "core/minimal/dest_trees.h"
 
 namespace keiro::acro {
@@ -62,5 +64,14 @@ bool updown_switch_lids(const Fabric &f, const minimal::DestTrees &t, minimal::D
 // Time O(S * (S + C)) at most (one BFS and one legal search per switch
 // with terminals; stops at the first pair that up*/down* makes longer).
 bool updown_keeps_terminal_routes_minimal(const Fabric &f, int32_t root, std::vector<uint8_t> &up);
+
+// Routes for one VL (EngineInput::one_vl_routes, asked by the fixed-SL
+// search, docs/fixed-sl.md): the balanced routing bo (its updown and
+// consistency replaced) on legal up*/down* paths from keiro-dl's root
+// (dl::default_root()). Their channel dependency graph is acyclic, so ACRO
+// finds one layer; routes may be longer than minimal. Fails (err) only when
+// the fabric is not connected. Time: one balanced routing plus the root's.
+bool updown_balanced(const Fabric &f, minimal::BalancedOptions bo, minimal::DestTrees &out,
+                     std::string &err);
 
 }  // namespace keiro::acro

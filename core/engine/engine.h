@@ -49,6 +49,13 @@ struct EngineInput {
   // Typed hints of a re-route (core/engine/hints.h), or null on a first
   // routing. Only the pipeline sets them.
   const RerouteHints *hints = nullptr;
+  // Set by the pipeline's fixed-SL search (core/pipeline/fixed_sl.h) on its
+  // attempt with one VL: the routes must be deadlock free on one VL (an
+  // acyclic channel dependency graph), because one fixed SL shares them. An
+  // engine whose usual routes need more VLs (keiro-acro's minimal routes,
+  // LOREN's) routes on such a turn set instead of failing; the others may
+  // balance for it. False: route as usual.
+  bool one_vl_routes = false;
 };
 
 // What an engine tells about its run, for logs and summaries.

@@ -4,6 +4,8 @@
 #include <algorithm>
 
 #include "core/acro/engine.h"
+#include "core/acro/one_vl.h"
+#include "core/layers/acro.h"
 #include "core/layers/realize.h"
 #include "core/loren/auto_layout.h"
 #include "core/loren/layout.h"
@@ -69,6 +71,16 @@ bool get_layout(const EngineInput &in, const std::string &path, Layout &layout, 
               st.links > 0 ? static_cast<double>(st.total_length) / st.links : 0.0, st.longest);
   return true;
 }
+
+// Whether ACRO finds one layer on LOREN's routes t.
+bool one_layer(const Fabric &f, const EngineOptions &opt, const minimal::DestTrees &t) {
+  acro::AcroOptions ao;
+  ao.seed = opt.layers.seed;
+  acro::AcroResult r;
+  std::string err;
+  return acro::assign(f, t, ao, r, err) && r.num_layers <= 1;
+}
+
 }  // namespace
 
 bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineResult &res) {
@@ -101,18 +113,31 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
     res.repair_only = err;
     return true;
   }
-  minimal::write_lfts(f, lr.trees, out);
+  // 3. One VL asked for (EngineInput::one_vl_routes: the fixed-SL search)
+  // and ACRO needs more layers on LOREN's routes: routes with an acyclic
+  // dependency graph instead (core/acro/one_vl.h), one layer.
+  const minimal::DestTrees *routes = &lr.trees;
+  minimal::DestTrees updown;
+  if (in.one_vl_routes && !one_layer(f, opt, lr.trees)) {
+    acro::OneVlChoice choice;
+    if (!acro::one_vl_routes(f, minimal::BalancedOptions{}, in.threads, updown, choice, err))
+      return engine_error(in.log, kName, err);
+    routes = &updown;
+    res.one_vl = choice.nue ? "nue" : "updown";
+  }
+  minimal::write_lfts(f, *routes, out);
 
-  // 3. ACRO's layers on LOREN's routes, realized as SLs and SL2VL
+  // 4. ACRO's layers on the routes, realized as SLs and SL2VL
   // (core/layers/realize.h).
   acro::RealizeWording w;
   w.engine = kName;
-  w.routes = strprintf("LOREN's routes (t_max %d)", lr.tables.tmax);
+  w.routes = res.one_vl != "none" ? "the one-VL routes (" + res.one_vl + ")"
+                                  : strprintf("LOREN's routes (t_max %d)", lr.tables.tmax);
   w.where = " on " + w.routes;
-  if (!acro::realize_layers(f, acro::layer_budget(in, lr.trees), in.log, lr.trees, opt.layers, w,
-                            out, res.layers))
+  if (!acro::realize_layers(f, acro::layer_budget(in, *routes), in.log, *routes, opt.layers, w, out,
+                            res.layers))
     return false;
-  res.max_efi = minimal::forwarding_index(f, lr.trees).max;
+  res.max_efi = minimal::forwarding_index(f, *routes).max;
   return true;
 }
 
@@ -145,6 +170,7 @@ void report(const EngineInput &in, const EngineResult &res, EngineReport &rep) {
   rep.add("max_hops", lr.max_hops);
   fact(rep, "max_stretch", lr.max_stretch);
   acro::add_layer_facts(res.layers, res.max_efi, rep);
+  rep.add("one_vl_routes", res.one_vl);
   rep.add("table_sizes", sizes);  // last: long on big fabrics
   in.log.logf(LogLevel::kInfo,
               "%s: t_max %d (mandatory entries need %d); tables %d..%d entries; %.3f hops on "
@@ -153,6 +179,12 @@ void report(const EngineInput &in, const EngineResult &res, EngineReport &rep) {
               kName, t.tmax, t.required, tmin, t.max_size(), lr.avg_hops, lr.avg_min_hops,
               lr.max_stretch, res.layers.layers, res.layers.vlmap.vls_used,
               res.layers.vlmap.sls_used);
+  if (res.one_vl != "none")
+    in.log.logf(LogLevel::kInfo,
+                "%s: one VL asked for (fixed_sl) and ACRO needs more on LOREN's routes: the "
+                "tables hold %s routes on one VL instead (max edge forwarding index %lld)",
+                kName, res.one_vl == "nue" ? "Nue's" : "balanced up*/down*",
+                static_cast<long long>(res.max_efi));
 }
 
 constexpr EngineSteps<EngineOptions, EngineResult> kSteps = {

@@ -5,7 +5,11 @@
 // layers (core/layers/acro.h) realized as per-(source switch, destination LID)
 // SLs and SL2VL entries (core/vlmap/vlmap.h) -- the same chain as keiro-acro
 // (core/layers/realize.h), on LOREN's next hops instead of balanced minimal
-// ones. The ACRO stage follows options acro_seed and acro_max_moves.
+// ones. The ACRO stage follows options acro_seed and acro_max_moves. With
+// EngineInput::one_vl_routes (the fixed-SL search's one-VL run) and more
+// than one ACRO layer on LOREN's routes, the tables hold one-VL routes
+// instead (core/acro/one_vl.h), one layer; the LOREN facts still describe
+// LOREN's routes.
 //
 // Fails with one ERROR line when loren_layout is unset or unusable (the line
 // names the file and line), when loren_tmax is below the entries the
@@ -42,6 +46,10 @@ struct EngineResult {
   LorenRouting routing;           // tables, next hops, hop statistics
   acro::LayerRealization layers;  // ACRO layers and the realization's counters
   int64_t max_efi = 0;            // largest edge forwarding index of the routes
+  // The tables hold one-VL routes (core/acro/one_vl.h) instead of LOREN's,
+  // "updown" or "nue" (EngineInput::one_vl_routes and ACRO needs more than
+  // one layer on LOREN's); "none" otherwise.
+  std::string one_vl = "none";
   // Non-empty: LOREN could not route this fabric (why), and out holds
   // balanced minimal LFTs as the guide for repairing the previous routing
   // (EngineReport::repair_only; only when RerouteHints::may_repair).

@@ -74,6 +74,8 @@ bool read_engine_options(const EngineInput &in, NueOptions &opt) {
   // (EngineInput::mcast_sl: -1 without trees, with QoS off and with fixed_sl.)
   opt.mcast_layer = in.mcast_sl;
   opt.threads = in.threads;
+  // One VL for the fixed-SL search: more destination orders (nue.h).
+  if (in.one_vl_routes) opt.order_attempts = one_vl_order_attempts(in.fabric);
   return true;
 }
 

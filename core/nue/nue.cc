@@ -241,7 +241,7 @@ class Router {
     outcome_.resize(std::max(layers_, 1));
   }
 
-  // Lines 6-11 with one layer: route it in up to kOrderAttempts destination
+  // Lines 6-11 with one layer: route it in up to attempts_ destination
   // orders and keep the best attempt.
   //
   // The attempts are independent (each in its own CDG, with its own copy of
@@ -272,6 +272,8 @@ class Router {
     // choices fill the CDG with dependencies that block later
     // destinations (fat trees with failed links on one VL), the plain
     // greedy may do better. Attempt 2 tries another order, also plain.
+    // Further attempts (NueOptions::order_attempts) try further orders,
+    // plain.
     std::vector<int32_t> order;
     attempt_order(ports_, grouped, attempt == 0 ? 0 : attempt - 1,
                   static_cast<uint64_t>(opt_.seed) * 64, order);
@@ -294,7 +296,7 @@ class Router {
   // channel weight, then fewest escape fallbacks, the earlier one on ties);
   // stop: an attempt ended the retries.
   void decide(std::vector<Attempt> &at, int &decided, int &best, bool &stop) {
-    while (!stop && decided < kOrderAttempts && at[decided].finished) {
+    while (!stop && decided < attempts_ && at[decided].finished) {
       Attempt &a = at[decided];
       const int k = decided++;
       const LayerOutcome &o = a.outcome;
@@ -314,34 +316,34 @@ class Router {
       }
       if (best >= 0) std::vector<uint8_t>().swap(at[best].columns);
       best = k;
-      if (o.imbalance <= kRetryImbalance) {
+      if (o.imbalance <= retry_imbalance_) {
         stop = true;
-        for (int j = k + 1; j < kOrderAttempts; ++j)
+        for (int j = k + 1; j < attempts_; ++j)
           at[j].abort.cancel.store(true, std::memory_order_relaxed);
       }
     }
   }
 
   void route_single_layer() {
-    const int workers = worker_count(opt_.threads, kOrderAttempts);
+    const int workers = worker_count(opt_.threads, attempts_);
     for (int w = 1; w < workers; ++w) {  // one router (and CDG) per worker
       routers_.push_back(std::make_unique<LayerRouter>(f_));
       routers_.back()->set_layer_from(*routers_[0]);
     }
-    std::vector<Attempt> at(kOrderAttempts);
+    std::vector<Attempt> at(attempts_);
     const size_t table_bytes = out_.out_port.size();
     std::vector<uint8_t>().swap(out_.out_port);  // the kept attempt's tables replace it
     std::mutex mu;
     int decided = 0, best = -1;
     bool stop = false;
-    parallel_for(workers, kOrderAttempts, 1, [&](int w, int attempt) {
+    parallel_for(workers, attempts_, 1, [&](int w, int attempt) {
       Attempt &a = at[attempt];
       if (!a.abort.cancel.load(std::memory_order_relaxed))
         run_attempt(w, attempt, a, table_bytes, mu);
       const std::lock_guard<std::mutex> lock(mu);
       a.finished = true;
       if (a.ran && !a.outcome.aborted)  // later attempts above this score lose
-        for (int j = attempt + 1; j < kOrderAttempts; ++j)
+        for (int j = attempt + 1; j < attempts_; ++j)
           if (at[j].abort.above.load(std::memory_order_relaxed) > a.outcome.score)
             at[j].abort.above.store(a.outcome.score, std::memory_order_relaxed);
       decide(at, decided, best, stop);
@@ -572,6 +574,10 @@ class Router {
   const NueOptions &opt_;
   NueResult &out_;
   const int32_t num_sw_;
+  // Order attempts of a single layer and the imbalance that ends them
+  // (NueOptions::order_attempts: more, and no early end).
+  const int attempts_ = std::max(kOrderAttempts, opt_.order_attempts);
+  const double retry_imbalance_ = opt_.order_attempts > kOrderAttempts ? 0.0 : kRetryImbalance;
   graph::Graph g_;
   std::vector<DestinationPort> ports_;
   int layers_ = 0;

@@ -34,6 +34,7 @@
 // one: at most min(T + 1, A) times, and one CDG per worker).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -43,6 +44,21 @@
 #include "core/nue/layers.h"
 
 namespace keiro::nue {
+
+// Destination orders tried for one VL when the fixed-SL search asks for it
+// (EngineInput::one_vl_routes; keiro-acro's one-VL routes too,
+// core/acro/one_vl.h). Max EFI of the 6x6x6 torus with 2 HCAs per switch:
+// 3108 with 3 orders, 1894 with 12, 1570 with 24; random 64 switches of
+// degree 6, seed 5: 392, 286, 286 (measured 2026-11-27). Each order is a
+// whole routing: at most kOneVlWork (switch, LID) entries in all, and at
+// least the usual 3 (a 1,000-switch fabric with 9,000 LIDs keeps 3).
+constexpr int kOneVlOrderAttempts = 24;
+constexpr int64_t kOneVlWork = 20'000'000;
+inline int one_vl_order_attempts(const Fabric &f) {
+  const int64_t entries = std::max<int64_t>(
+      1, static_cast<int64_t>(f.num_switches()) * static_cast<int64_t>(f.lids().size()));
+  return static_cast<int>(std::clamp<int64_t>(kOneVlWork / entries, 3, kOneVlOrderAttempts));
+}
 
 struct NueOptions {
   int layers = 1;  // k: most virtual layers, 1..kMaxDataVls; empty ones are dropped
@@ -58,6 +74,13 @@ struct NueOptions {
   // LID (0xFF: none); such destinations keep it instead of the partition's
   // (pin_previous_layers in layers.h). Empty: partition only.
   std::vector<uint8_t> previous_layer;
+  // Destination-order attempts of a single layer (nue.cc): at most 3 by
+  // default, ended early when one is balanced enough. More (the fixed-SL
+  // search's one-VL run, EngineInput::one_vl_routes): every one runs, the
+  // best kept; one VL shares one acyclic CDG among all destinations, where
+  // the order decides the balance (max EFI on a 6x6x6 torus 3108 with 3,
+  // 1570 with 24).
+  int order_attempts = 3;
   // Worker threads (0: the machine's cores, at most 8). Used where the
   // algorithm allows, with the same tables for every value: the per-layer
   // preparation (lines 3-7) of several layers, and the destination-order

@@ -19,7 +19,10 @@
 // Search (the pipeline's loop, the only code that routes the engine; this
 // file realizes SL N on each attempt's routes): engine VLs E = budget - 1 first (K = 1), then fewer
 // while SL N's realization fails (skipping to budget - ACRO's layer count when ACRO says how many
-// it needs); E = 1 always ends the search when the engine can route on one VL. SL N's realization
+// it needs); E = 1 always ends the search when the engine can route on one VL. An engine that
+// fails with E > 1 is tried once more with E = 1. The run with E = 1 sets
+// EngineInput::one_vl_routes: routes that one VL makes deadlock free (keiro-acro and keiro-loren
+// route up*/down* then; keiro-nue tries more destination orders). SL N's realization
 // is tried only up to 500,000 (source switch, destination) paths (its memory); beyond, straight to
 // E = 1. Every attempt's log lines are held back; only the winning attempt's are passed on,
 // followed by one INFO line about the split.

@@ -81,7 +81,15 @@ bool fixed_sl_route(const EngineDesc &e, const EngineInput &in, const Settings &
     // SLs are renamed around fixed_sl: no hints, no multicast SL.
     EngineInput sub{in.fabric, in.options, held, p.engine_vls, p.engine_sls, in.qos};
     sub.threads = in.threads;
+    sub.one_vl_routes = p.engine_vls == 1;
     if (!e.route(sub, out, r)) {
+      // With VLs to spare the engine may still route on one VL, where it
+      // is asked for routes that one VL makes deadlock free.
+      if (p.engine_vls > 1) {
+        p.why = held_error(held, name);
+        p.engine_vls = 1;
+        continue;
+      }
       replay(held, in.log, false);
       return engine_error(in.log, name, engine_failed_text(p, held_error(held, name)));
     }

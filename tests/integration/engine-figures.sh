@@ -112,11 +112,12 @@ if lf.get("facts") and la.get("facts"):
     need(la["max_efi"] <= 1.25 * lf["max_efi"], "loren auto: max EFI over 1.25x the file's")
     m = re.match(r"([0-9.]+) / ([0-9]+)$", la.get("link_length", ""))
     need(m and float(m.group(1)) <= 2.0 and int(m.group(2)) <= 5, "loren auto: derived links %r" % la.get("link_length"))
-# fixed_sl: SL 0 alone has a credit loop; with fixed_sl=0 nue and dl route on one VL.
+# fixed_sl: SL 0 alone has a credit loop; with fixed_sl=0 nue, dl and acro
+# (up*/down* on its one-VL run, since 2026-11-27) route on one VL.
 for x in rows("fixed-sl"):
     if x["label"].endswith(" plain") and (" nue " in x["label"] or " dl " in x["label"]):
         need(x["sl0"].startswith("credit loop"), "%s: SL 0 verdict %r" % (x["label"], x["sl0"]))
-    if x["label"].endswith(" fixed") and (" nue " in x["label"] or " dl " in x["label"]):
+    if x["label"].endswith(" fixed") and any(" %s " % e in x["label"] for e in ("nue", "dl", "acro")):
         need(x["ok"] and x.get("vls") == 1, "%s: %s VLs (ok %s)" % (x["label"], x.get("vls"), x["ok"]))
 # keiro check passes the routed tables.
 for x in rows("check"):
