@@ -91,9 +91,10 @@
 // new dependencies, for at most 2 rounds. Measured (docs/rerouting.md): 0.1-0.25
 // s on the 6x6x6 torus (a full route: 0.1-0.15 s); at 47,500 LIDs on 1,900
 // switches with keiro-acro after one link failure (8,650 LIDs in 346
-// classes touched) about 14 s of CPU before the classes and 8 s with them
-// (2026-11-27, perf samples on a loaded 2-core machine; the route phase of
-// a full route there about 12 s of CPU). Memory: the dependency graph O(C *
+// classes touched), threads=1, back to back on a loaded 2-core machine
+// (2026-11-27): incremental_seconds 21.1 s before the classes, 8.5 s with
+// them; the re-route's route phase 25.4 s -> 14.6 s against 16.7 s for a
+// full route (default threads: 10.4 s against 11.4 s). Memory: the dependency graph O(C *
 // V + E), S * (P + 1)^2 * 17 bytes of entry states and junctions, one bit
 // per (class, switch), O(S + C * 16) per destination, reused (no allocation
 // per destination).
