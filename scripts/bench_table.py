@@ -196,6 +196,11 @@ SCALE_TARGETS = [
     ('torus10x10x10-h4', 'keiro-nue', 3, None, None),
     ('torus10x10x10-h4', 'keiro-acro', 10, None, 16),
     ('torus10x10x10-h4', 'keiro-dl', 10, None, 16),
+    # Issue 32: 1% of the torus's links failed costs little more.
+    ('torus10x10x10-h4-f1-s31', 'keiro-acro', 10, None, 16),
+    ('torus10x10x10-h4-f1-s31', 'keiro-dl', 10, None, 16),
+    ('torus10x10x10-h4-f1-s32', 'keiro-acro', 10, None, 16),
+    ('torus10x10x10-h4-f1-s32', 'keiro-dl', 10, None, 16),
     ('rrg1024-d16-h8', 'keiro-nue', 10, None, None),
     ('ft18x3-f2-s11', 'keiro-nue', 15, None, None),
     ('rrg1900-d12-h24', 'keiro-nue', 45, 4096, None),

@@ -33,12 +33,14 @@ constexpr int kRounds = 2;
 class Incremental {
  public:
   Incremental(const Fabric &f, const PreviousSls &prev, const Routing &fresh, int max_vls,
-              int max_sls, bool relax, bool drop_stale, Routing &out, IncrementalStats &st)
+              int max_sls, bool relax, bool drop_stale, Routing &out, IncrementalStats &st,
+              bool lid_major)
       : f_(f),
         prev_(prev),
         fresh_(fresh),
         vls_(max_vls),
         sls_(max_sls),
+        lid_major_(lid_major),
         relax_(relax),
         drop_stale_(drop_stale),
         out_(out),
@@ -62,7 +64,8 @@ class Incremental {
   // The LFT column of LID d into out_ (write) and good_[] (intact paths).
   void column(uint16_t d, bool write);
   // Whether LIDs a and b of one switch had the same previous routes and SLs
-  // from every switch (then their intact paths are the same). O(S).
+  // from every switch (then their intact paths are the same). O(S), one
+  // row per switch: the reference passes' test (lid_major_).
   bool same_previous_paths(uint16_t a, uint16_t b) const {
     if (alive_[a] != alive_[b]) return false;
     const int32_t t = f_.lid_switch(a);
@@ -75,6 +78,19 @@ class Incremental {
     }
     return true;
   }
+  // classes(): per LID its class (cls_) -- the first LID of its switch,
+  // or itself when its previous routes or SLs from some switch differ from
+  // that LID's -- and the classes' first LIDs (class_lid_). LIDs of one
+  // class have the same intact paths. Row by row (switch-major): O(L * S)
+  // sequential byte reads.
+  void classes();
+  // The LFT of every LID into out_ (kept or fresh port), switch-major from
+  // the classes' columns (good_bits_); counts kept and repaired entries.
+  void write_lfts();
+  // good_ of LID d from its class's column.
+  void load_column(uint16_t d);
+  // The previous SLs of the LIDs pass 2 has no work for, switch-major.
+  void keep_untouched_sls();
   // Walks the intact paths of d: freeze (pass 1) or only mark visited_.
   void intact_paths(uint16_t d, bool freeze);
   // Adds the path of switch s to d with SL sl; false (all undone) on a cycle
@@ -104,6 +120,19 @@ class Incremental {
   void changed_paths(uint16_t d);
   // The previous SL of the path from switch s to LID d when d survives, else -1.
   int previous_sl(int32_t s, uint16_t d) const { return alive_[d] ? prev_sl(s, d) : -1; }
+  // changed_paths() of LID d whose class's first LID d1 routed this round
+  // took the first choice everywhere (no detour: the first next hop, SL and
+  // VL of every step fitted) and whose fresh ports equal d1's where a path
+  // is broken: the same ports and SLs as d1's, which the reference would
+  // choose too (each first choice finds its dependencies in the graph
+  // already, the last hop to a CA adds none). O(S) instead of the walks.
+  bool replay(uint16_t d);
+  struct Replay {
+    int32_t lid = -1;                    // the class's LID routed without a detour this round
+    int64_t changed = 0, new_pairs = 0;  // its counts
+  };
+  std::vector<Replay> replay_;  // by class
+  int64_t detours_ = 0;         // choices other than the first (pass 2)
   // changed_paths() of a LID with every path intact: the previous SLs.
   void keep_previous_sls(uint16_t d);
   // len_: hops to d (switch t) of every switch on an intact route, -1 for the others.
@@ -138,7 +167,10 @@ class Incremental {
   // Sizes (and clears) the per-entry, per-junction and per-switch state.
   void size_state(size_t entries);
   // Pass 1 over every LID; false (st_.why) when the intact paths have a credit loop.
+  // Per class: its column and intact paths; the LFTs switch-major.
   bool pass1();
+  // pass1() as before the classes, per LID (lid_major_).
+  void pass1_lid_major();
   // Pass 2 in rounds of kRounds at most; false (st_.why) when paths still fail.
   bool pass2();
   // Every terminal port of a switch takes the SL2VL entries of port 0.
@@ -162,6 +194,7 @@ class Incremental {
   const PreviousSls &prev_;
   const Routing &fresh_;
   const int vls_, sls_;
+  const bool lid_major_;   // the reference passes: per LID, no classes (unit tests)
   const bool relax_;       // a broken path that keeps no SL may take another one
   const bool drop_stale_;  // ... and its previous SL is dropped before it closes a cycle
   Routing &out_;
@@ -170,7 +203,12 @@ class Incremental {
   std::vector<const PreviousSls::SwitchTables *> prevt_;
   std::vector<const std::vector<uint8_t> *> prev_sl_;  // previous SL row per switch
   std::vector<char> alive_;                            // by LID: same owner as before
-  std::vector<char> touched_;  // by LID: some path broken or new (pass 2 has work)
+  std::vector<char> touched_;        // by LID: some path broken or new (pass 2 has work)
+  std::vector<int32_t> lid_switch_;  // by LID: its switch (-1: not in use)
+  std::vector<int32_t> cls_;         // by LID: its class (classes())
+  std::vector<uint16_t> class_lid_;  // by class: its first LID
+  std::vector<uint64_t> good_bits_;  // by class: bit s set when switch s's path is intact
+  size_t good_words_ = 0;            // words per class in good_bits_
   std::vector<size_t> entry_start_;
   std::vector<int32_t>
       entry_block_;              // by entry / 64: the switch whose entries start there or before
@@ -419,7 +457,10 @@ bool Incremental::extend(int32_t x, unsigned in, size_t prev_e, unsigned prev_in
   };
   const int prev_vl = arriving();
   const bool used = frozen_[e];
-  if (used && now == kDropVl) return false;  // stale traffic of its SL is dropped here
+  if (used && now == kDropVl) {  // stale traffic of its SL is dropped here
+    ++detours_;
+    return false;
+  }
   int cand[2 * kNumSls + 2];
   const int n = candidate_vls(used, now, prev_vl, vls_, cand);
   uint32_t tried = 0;
@@ -427,6 +468,7 @@ bool Incremental::extend(int32_t x, unsigned in, size_t prev_e, unsigned prev_in
     const int w = cand[i];
     if (w >= vls_ || (tried >> w & 1u)) continue;
     tried |= 1u << w;
+    if (i > 0 || tried != 1u << w) ++detours_;  // not the entry's own VL first
     if (budget_-- <= 0) return false;
     const Mark m0 = mark();
     // This path is one of the entry's users before any retune.
@@ -547,6 +589,16 @@ void Incremental::keep_previous_sls(uint16_t d) {
   }
 }
 
+void Incremental::keep_untouched_sls() {
+  for (int32_t s = 0; s < f_.num_switches(); ++s)
+    for (uint16_t d : f_.lids()) {
+      if (touched_[d]) continue;
+      const int old = previous_sl(s, d);
+      out_.set_path_sl(s, d, static_cast<uint8_t>(old >= 0 ? old : 0));
+      if (lid_switch_[d] != s) sl_mask_ |= 1u << old;
+    }
+}
+
 void Incremental::route_lengths(int32_t t, uint16_t d) {
   std::fill(len_.begin(), len_.end(), -1);
   len_[t] = 0;
@@ -564,9 +616,11 @@ void Incremental::route_lengths(int32_t t, uint16_t d) {
 }
 
 int Incremental::place(int32_t s, uint16_t d, int old) {
-  if (old >= 0) return add_path(s, d, old) ? old : -1;
-  for (int k = 0; k < sls_; ++k)
+  if (old >= 0) return add_path(s, d, old) ? old : (++detours_, -1);
+  for (int k = 0; k < sls_; ++k) {
     if (add_path(s, d, k)) return k;
+    ++detours_;
+  }
   return -1;
 }
 
@@ -623,6 +677,7 @@ bool Incremental::route_switch(int32_t x, uint16_t d, bool any_sl) {
   const int stale = any_sl && drop_stale_ ? previous_sl(x, d) : -1;
   int32_t unsafe = -1;  // the first next hop that fits but lets stale traffic close a cycle
   for (const auto &[rank, c] : cand_) {
+    if (c != cand_.front().second) ++detours_;
     out_.set_out_port(x, d, f_.channel(c).src_port);
     const int64_t deps = st_.new_dependencies;
     const int sl = place(x, d, old);
@@ -696,15 +751,47 @@ void Incremental::changed_paths(uint16_t d) {
   // Most LIDs keep every path (pass 1 found them so): their SLs, and
   // nothing else to do.
   if (!touched_[d]) {
-    keep_previous_sls(d);
+    if (lid_major_) keep_previous_sls(d);  // else keep_untouched_sls() did
     return;
   }
-  column(d, false);
+  if (lid_major_) {
+    column(d, false);
+  } else {
+    load_column(d);
+    if (replay(d)) return;
+  }
+  const int64_t detours = detours_, changed = st_.changed_paths, fresh = st_.new_pairs;
+  const size_t failed = failed_.size();
   ++stamp_;
   intact_paths(d, false);
   route_lengths(f_.lid_switch(d), d);
   intact_path_sls(d);
   route_broken(d);
+  if (lid_major_ || detours_ != detours || failed_.size() != failed || !pending_.empty()) return;
+  Replay &r = replay_[cls_[d]];
+  r = {d, st_.changed_paths - changed, st_.new_pairs - fresh};
+}
+
+bool Incremental::replay(uint16_t d) {
+  const Replay &r = replay_[cls_[d]];
+  if (r.lid < 0) return false;
+  const auto d1 = static_cast<uint16_t>(r.lid);
+  const int32_t t = f_.lid_switch(d);
+  for (int32_t s = 0; s < f_.num_switches(); ++s)
+    if (s != t && good_[s] != 1 && fresh_.out_port(s, d) != fresh_.out_port(s, d1)) return false;
+  for (int32_t s = 0; s < f_.num_switches(); ++s) {
+    if (s == t) {
+      const int old = previous_sl(s, d);
+      out_.set_path_sl(s, d, static_cast<uint8_t>(old >= 0 ? old : 0));
+      continue;
+    }
+    if (good_[s] != 1) out_.set_out_port(s, d, out_.out_port(s, d1));
+    out_.set_path_sl(s, d, out_.path_sl(s, d1));
+  }
+  st_.changed_paths += r.changed;
+  st_.new_pairs += r.new_pairs;
+  ++st_.replayed_lids;
+  return true;
 }
 
 int Incremental::guard_stale(int32_t x, uint16_t d, int sl) {
@@ -813,10 +900,9 @@ void Incremental::size_state(size_t entries) {
   stamp_ = 0;
 }
 
-bool Incremental::pass1() {
+void Incremental::pass1_lid_major() {
   const int32_t S = f_.num_switches();
   std::vector<int32_t> first_lid(S, -1);  // per destination switch: the LID walked
-  touched_.assign(f_.max_lid() + 1u, 0);
   for (uint16_t d : f_.lids()) {
     column(d, true);
     // Pass 2 has work for d when a path is broken or new.
@@ -828,6 +914,103 @@ bool Incremental::pass1() {
     if (d0 < 0) d0 = d;
     ++stamp_;
     intact_paths(d, true);
+  }
+}
+
+void Incremental::classes() {
+  const int32_t S = f_.num_switches();
+  lid_switch_.assign(f_.max_lid() + 1u, -1);
+  std::vector<int32_t> first(S, -1);  // per switch: its first LID
+  for (uint16_t d : f_.lids()) {
+    const int32_t t = f_.lid_switch(d);
+    lid_switch_[d] = t;
+    if (first[t] < 0) first[t] = d;
+  }
+  // same[d]: every switch's previous port and SL to d equal those to the
+  // first LID of d's switch (so far, row by row).
+  std::vector<char> same(f_.max_lid() + 1u, 0);
+  for (uint16_t d : f_.lids()) {
+    const int32_t d0 = first[lid_switch_[d]];
+    same[d] = d0 != d && alive_[d] == alive_[d0];
+  }
+  for (int32_t s = 0; s < S; ++s) {
+    const PreviousSls::SwitchTables *pt = tables(s);
+    const std::vector<uint8_t> *row = prev_sl_[s];
+    const auto port = [&](uint16_t d) { return pt && d < pt->lft.size() ? pt->lft[d] : kNoPort; };
+    const auto sl = [&](uint16_t d) {
+      const int v = row && d < row->size() ? (*row)[d] : -1;
+      return v < kNumSls ? v : -1;
+    };
+    for (uint16_t d : f_.lids()) {
+      if (!same[d] || lid_switch_[d] == s) continue;
+      const auto d0 = static_cast<uint16_t>(first[lid_switch_[d]]);
+      same[d] = port(d) == port(d0) && sl(d) == sl(d0);
+    }
+  }
+  cls_.assign(f_.max_lid() + 1u, -1);
+  class_lid_.clear();
+  for (uint16_t d : f_.lids()) {
+    const int32_t d0 = first[lid_switch_[d]];
+    if (same[d]) {
+      cls_[d] = cls_[d0];
+      continue;
+    }
+    cls_[d] = static_cast<int32_t>(class_lid_.size());
+    class_lid_.push_back(d);
+  }
+}
+
+void Incremental::load_column(uint16_t d) {
+  const uint64_t *bits = &good_bits_[static_cast<size_t>(cls_[d]) * good_words_];
+  for (int32_t s = 0; s < f_.num_switches(); ++s)
+    good_[s] = static_cast<int8_t>((bits[s >> 6] >> (s & 63)) & 1u);
+}
+
+void Incremental::write_lfts() {
+  for (int32_t s = 0; s < f_.num_switches(); ++s) {
+    const PreviousSls::SwitchTables *pt = tables(s);
+    const uint8_t *fresh = fresh_.lft_row(s);
+    uint8_t *lft = out_.lft_row_mut(s);
+    const size_t word = static_cast<size_t>(s >> 6);
+    const uint64_t bit = uint64_t{1} << (s & 63);
+    for (uint16_t d : f_.lids()) {
+      if (lid_switch_[d] == s) {
+        lft[d] = fresh[d];
+        continue;
+      }
+      const bool good = good_bits_[static_cast<size_t>(cls_[d]) * good_words_ + word] & bit;
+      lft[d] = good ? pt->lft[d] : fresh[d];
+      ++(good ? st_.kept_entries : st_.repaired_entries);
+    }
+  }
+}
+
+bool Incremental::pass1() {
+  const int32_t S = f_.num_switches();
+  touched_.assign(f_.max_lid() + 1u, 0);
+  if (lid_major_) {
+    pass1_lid_major();
+  } else {
+    classes();
+    good_words_ = (static_cast<size_t>(S) + 63) / 64;
+    good_bits_.assign(class_lid_.size() * good_words_, 0);
+    for (size_t k = 0; k < class_lid_.size(); ++k) {
+      const uint16_t d = class_lid_[k];
+      column(d, false);
+      const int32_t t = lid_switch_[d];
+      bool touched = false;
+      for (int32_t s = 0; s < S; ++s) {
+        if (good_[s] == 1) good_bits_[k * good_words_ + (s >> 6)] |= uint64_t{1} << (s & 63);
+        touched = touched || (s != t && (good_[s] != 1 || !alive_[d] || prev_sl(s, d) < 0));
+        // intact_paths() reads the kept ports of d.
+        if (s != t && good_[s] == 1) out_.set_out_port(s, d, tables(s)->lft[d]);
+      }
+      touched_[d] = touched;
+      ++stamp_;
+      intact_paths(d, true);
+    }
+    for (uint16_t d : f_.lids()) touched_[d] = touched_[class_lid_[cls_[d]]];
+    write_lfts();
   }
   if (!dag_.build_order()) return fail("the previous tables' intact paths have a credit loop");
   return true;
@@ -843,6 +1026,8 @@ bool Incremental::pass2() {
   const IncrementalStats st1 = st_;
   for (int round = 0;; ++round) {
     failed_.clear();
+    replay_.assign(class_lid_.size(), Replay{});
+    if (!lid_major_) keep_untouched_sls();
     for (uint16_t d : order) changed_paths(d);
     if (failed_.empty()) return true;
     if (round + 1 >= kRounds) {
@@ -921,15 +1106,31 @@ bool Incremental::run() {
 
 }  // namespace
 
-bool incremental_reroute(const Fabric &f, const PreviousSls &prev, const Routing &fresh,
-                         int max_vls, int max_sls, Routing &out, IncrementalStats &st, bool relax,
-                         bool drop_stale) {
+namespace {
+
+bool run_incremental(const Fabric &f, const PreviousSls &prev, const Routing &fresh, int max_vls,
+                     int max_sls, Routing &out, IncrementalStats &st, bool relax, bool drop_stale,
+                     bool lid_major) {
   const auto t0 = std::chrono::steady_clock::now();
   st = {};
-  Incremental inc(f, prev, fresh, max_vls, max_sls, relax, relax && drop_stale, out, st);
+  Incremental inc(f, prev, fresh, max_vls, max_sls, relax, relax && drop_stale, out, st, lid_major);
   const bool ok = inc.run();
   st.seconds = seconds_since(t0);
   return ok;
+}
+
+}  // namespace
+
+bool incremental_reroute(const Fabric &f, const PreviousSls &prev, const Routing &fresh,
+                         int max_vls, int max_sls, Routing &out, IncrementalStats &st, bool relax,
+                         bool drop_stale) {
+  return run_incremental(f, prev, fresh, max_vls, max_sls, out, st, relax, drop_stale, false);
+}
+
+bool incremental_reroute_lid_major(const Fabric &f, const PreviousSls &prev, const Routing &fresh,
+                                   int max_vls, int max_sls, Routing &out, IncrementalStats &st,
+                                   bool relax, bool drop_stale) {
+  return run_incremental(f, prev, fresh, max_vls, max_sls, out, st, relax, drop_stale, true);
 }
 
 }  // namespace keiro

@@ -60,27 +60,44 @@
 //     takes that entry (no path of that SL uses it), so nothing else
 //     changes; counted in IncrementalStats::stale_*.
 // Paths are walked per (destination LID, SL, channel) once: the suffix of a
-// destination-based route from a channel on is shared. A LID whose previous
-// routes and SLs from every switch equal those of a LID of the same switch
-// walked before (one tree per destination switch, as keiro-acro's) adds no
-// dependency and is not walked in pass 1; a LID without a broken or new path
-// only gets its SLs in pass 2.
+// destination-based route from a channel on is shared. LIDs fall into
+// classes: a LID whose previous routes and SLs from every switch equal those
+// of the first LID of its switch (one tree per destination switch, as
+// keiro-acro's beyond acro_per_lid's bound) is in that LID's class, any
+// other LID in its own. Pass 1 walks one column and its intact paths per
+// class; the comparisons, the LFTs and pass 2's SLs of LIDs without a broken
+// or new path go switch by switch (each switch's row read in LID order):
+// walking each LID's column across all switch rows cost a cache miss per
+// (switch, LID), the bulk of the time at 47,500 LIDs. In pass 2 a LID of a
+// class whose first LID this round took the first choice at every step (the
+// first next hop, SL and VL fitted, no retune, nothing pending) and whose
+// fresh ports equal that LID's where a path is broken copies its ports and
+// SLs: those first choices find their dependencies in the graph already (the
+// last hop to a CA adds none), so the walks would choose the same.
+// incremental_reroute_lid_major() keeps the per-LID passes as the reference
+// of the differential unit tests (tests/unit/incremental_classes_test.cc).
 //
 // The result still goes through the caller's self-check (run_engine()); a
 // restored link or switch is not used by the kept routes until a routing
 // from scratch (the fresh routing is preferred whenever it keeps every SL
 // itself, core/reroute/previous_sls.h).
 //
-// Time: O(L * S) for the columns plus O(K * (S + C * σ)) for the walks of
-// the K LIDs with their own previous routes (K <= L; L LIDs, S switches, C
-// channels, σ SLs in use), plus per changed path at most 256 VL tries and
-// 4096 retuned entries, each with the Pearce-Kelly search of its new
-// dependencies, for at most 2 rounds. Measured (docs/rerouting.md): 0.1-0.25
-// s on the 6x6x6 torus (a full route: 0.1-0.15 s); 13 s at 47,500 LIDs on
-// 1,900 switches with keiro-acro (85 s before the shared walks, the skipped
-// LIDs and the O(1) junction index; a full route there: 4.7 s). Memory: the dependency graph O(C *
-// V + E), S * (P + 1)^2 * 17 bytes of entry states and junctions, O(S + C * 16) per destination,
-// reused (no allocation per destination).
+// Time: O(L * S) sequential byte reads and writes for the classes, LFTs and
+// kept SLs, plus O(K * (S + C * σ)) for the walks of the K classes (K <= L;
+// L LIDs, S switches, C channels, σ SLs in use), plus O(S) per LID with a
+// broken or new path and, for the first of its class or one whose class
+// took a detour, the walks of its column: per changed path at most 256 VL
+// tries and 4096 retuned entries, each with the Pearce-Kelly search of its
+// new dependencies, for at most 2 rounds. Measured (docs/rerouting.md): 0.1-0.25
+// s on the 6x6x6 torus (a full route: 0.1-0.15 s); at 47,500 LIDs on 1,900
+// switches with keiro-acro after one link failure (8,650 LIDs in 346
+// classes touched), threads=1, back to back on a loaded 2-core machine
+// (2026-11-27): incremental_seconds 21.1 s before the classes, 8.5 s with
+// them; the re-route's route phase 25.4 s -> 14.6 s against 16.7 s for a
+// full route (default threads: 10.4 s against 11.4 s). Memory: the dependency graph O(C *
+// V + E), S * (P + 1)^2 * 17 bytes of entry states and junctions, one bit
+// per (class, switch), O(S + C * 16) per destination, reused (no allocation
+// per destination).
 #pragma once
 
 #include <cstdint>
@@ -104,6 +121,9 @@ struct IncrementalStats {
   // route before it could close a credit loop, still delivered without one,
   // or closing one (no entry of its own to drop it at before the cycle).
   int64_t stale_dropped = 0, stale_delivered = 0, stale_unsafe = 0;
+  // LIDs whose broken paths copied the choices of an earlier LID of their
+  // class (same previous routes and SLs) instead of being walked.
+  int64_t replayed_lids = 0;
   std::string why;  // on failure: one sentence
   double seconds = 0;
 };
@@ -119,5 +139,11 @@ struct IncrementalStats {
 bool incremental_reroute(const Fabric &f, const PreviousSls &prev, const Routing &fresh,
                          int max_vls, int max_sls, Routing &out, IncrementalStats &st,
                          bool relax = false, bool drop_stale = false);
+// The same with passes 1 and 2 per LID as before the LID classes (each LID's
+// column walked, its LFT entries and SLs written one switch row at a time):
+// the reference of the differential unit tests; same tables and counts.
+bool incremental_reroute_lid_major(const Fabric &f, const PreviousSls &prev, const Routing &fresh,
+                                   int max_vls, int max_sls, Routing &out, IncrementalStats &st,
+                                   bool relax = false, bool drop_stale = false);
 
 }  // namespace keiro

@@ -7,7 +7,7 @@ tests_unit_tests_SOURCES += tests/unit/acro_engine_test.cc tests/unit/acro_layer
 	tests/unit/check_verify_test.cc tests/unit/fixed_sl_test.cc tests/unit/dl_engine_test.cc tests/unit/dl_fabrics_test.cc \
 	tests/unit/dl_restriction_test.cc tests/unit/dl_search_test.cc tests/unit/dl_fattree_test.cc \
 	tests/unit/dumps_diag_test.cc tests/unit/dumps_test.cc tests/unit/engine_contract_test.cc \
-	tests/unit/engine_stage_test.cc tests/unit/reroute_test.cc tests/unit/fabric_test.cc tests/unit/fabrics.cc \
+	tests/unit/engine_stage_test.cc tests/unit/reroute_test.cc tests/unit/incremental_classes_test.cc tests/unit/fabric_test.cc tests/unit/fabrics.cc \
 	tests/unit/fabrics.h tests/unit/fabrics_test.cc tests/unit/graph_basic_test.cc tests/unit/graph_dynamic_dag_test.cc \
 	tests/unit/graph_centrality_test.cc tests/unit/graph_partition_test.cc \
 	tests/unit/io_topology_test.cc tests/unit/loren_engine_test.cc \
