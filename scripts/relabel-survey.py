@@ -24,6 +24,8 @@ usage: scripts/relabel-survey.py [--keiro PATH] [--engines nue,acro,dl]
            [--json FILE] [--md FILE] [--doc FILE]
        scripts/relabel-survey.py --fattree-check [--quick] [--keiro PATH]
            [--md FILE] [--doc FILE]
+       scripts/relabel-survey.py --clos3 [--quick] [--threads N] [--keiro PATH]
+           [--json FILE] [--md FILE] [--doc FILE]
 KEIRO_SURVEY_DUMPS=DIR keeps every routing's tables in DIR/NNNN-ENGINE (for
     tests/integration/relabel-survey.sh, which gives them to the independent
     oracle).
@@ -51,11 +53,20 @@ a second table per group: each engine's max/avg EFI over the best engine's
 in the same labelling (the worst labelling). --quick: BALANCE_QUICK.
 A FABRIC "file:PATH" is a topology file (PATH relative to the source tree),
 routed as written only.
+--clos3 runs the 3-level folded Clos survey of docs/relabelling.md (CLOS3:
+`keiro topo clos3 64 8`, 640 switches and 8,192 HCAs, issue 32 item 2) and
+writes its clos3-survey block; --quick runs CLOS3_QUICK (clos3 16 4, run by
+tests/integration/clos3-survey.sh). Its tables add the CPU seconds (user +
+system) of every `keiro route` run (route + self-check), and its reference
+is the leaf bound h (N - h) / u: a leaf's h HCAs send to the N - h others
+over its u up-links (OpenSM's ftree reaches it on full-bisection trees).
+--threads N routes with `--opt threads=N` (default: keiro's own default).
 """
 import argparse
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -101,6 +112,18 @@ BALANCE_QUICK = [
     ("real: PSMN X5", ["file:tests/data/real/psmn-x5.topo"], "nue,acro,dl", "8", "", 0),
     ("one director, 8 rack switches with 6 up-links", ["director 1 8 --uplinks 6"],
      "nue,acro,dl", "8", "1", 0),
+]
+# The clos3 survey (--clos3): R=64, P=8 has h = u = 32 and N = 8,192, so the
+# leaf bound is 8,160; clos3 16 4 has 248.
+CLOS3 = [
+    ("clos3 64 8, keiro-nue at 1 and 8 VLs",
+     ["clos3 64 8"], "nue", "1,8", "", 8160),
+    ("clos3 64 8, keiro-acro and keiro-dl for reference",
+     ["clos3 64 8"], "acro,dl", "8", "1", 8160),
+]
+CLOS3_QUICK = [
+    ("clos3 16 4 (80 switches, 256 HCAs)", ["clos3 16 4", "clos3 16 4 --port-split hca-high"],
+     "nue,acro", "1,8", "1", 248),
 ]
 QUICK = [
     ("4-ary 3-tree", ["fattree 4 3", "fattree 4 3 --port-split hca-high"], "nue,acro", "1,8",
@@ -246,23 +269,34 @@ def layout_of(net):
 KEPT = []  # KEIRO_SURVEY_DUMPS=DIR: every routing's tables, for the independent oracle
 
 
+THREADS = []  # --threads N: ["--opt", "threads=N"]
+
+
+def child_cpu():
+    """User + system seconds of the finished children so far."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def route(keiro, net, engine, vls):
     cmd = [keiro, "route", "--topology", net, "--engine", engine, "--json"]
-    cmd += ["--opt", "max_vls=%d" % vls]
+    cmd += ["--opt", "max_vls=%d" % vls] + THREADS
     keep = os.environ.get("KEIRO_SURVEY_DUMPS")
     if keep:
         KEPT.append(os.path.join(keep, "%04d-%s" % (len(KEPT), engine)))
         cmd += ["--out", KEPT[-1]]
     if engine == "loren":
         cmd += ["--opt", "loren_layout=" + layout_of(net)]
+    cpu0 = child_cpu()
     r = subprocess.run(cmd, capture_output=True, text=True)
+    cpu = child_cpu() - cpu0
     if r.returncode or not r.stdout.strip():
         err = (r.stderr.strip().splitlines() or ["no output"])[-1]
         return {"ok": False, "error": err}
     d = json.loads(r.stdout)
     return {"ok": d["check"]["ok"], "max_efi": d["efi"]["max"], "max_over_avg":
             d["efi"]["max_over_avg"], "avg_hops": d["paths"]["avg_hops"], "vls": d["vls_used"],
-            "seconds": d["route_seconds"] + d["check"]["seconds"]}
+            "seconds": d["route_seconds"] + d["check"]["seconds"], "cpu": cpu}
 
 
 def spread(values):
@@ -311,15 +345,17 @@ def span(values, fmt):
     return lo if lo == hi else "%s-%s" % (lo, hi)
 
 
-def markdown_group(rows):
-    """One table row per (fabric, engine, max_vls), in survey order."""
+def markdown_group(rows, cpu=False):
+    """One table row per (fabric, engine, max_vls), in survey order; cpu adds
+    the CPU seconds of the runs."""
     keys = []
     for r in rows:
         k = (r["fabric"], r["engine"], r["max_vls"])
         if k not in keys:
             keys.append(k)
     out = ["| fabric | engine | max_vls | labellings | max EFI as-written | reversed | seeds "
-           "| spread max/min | max/avg EFI | avg hops | VLs | seconds |", "|" + "---|" * 12]
+           "| spread max/min | max/avg EFI | avg hops | VLs | seconds |" + (" CPU s |" if cpu else ""),
+           "|" + "---|" * (13 if cpu else 12)]
     for fabric, engine, vls in keys:
         g = [r for r in rows if (r["fabric"], r["engine"], r["max_vls"]) == (fabric, engine, vls)]
         ok = [r for r in g if r["ok"]]
@@ -331,7 +367,7 @@ def markdown_group(rows):
         cells = ["`%s`" % fabric, "keiro-" + engine, str(vls),
                  "%d of %d routed" % (len(ok), len(g)) if len(ok) < len(g) else str(len(g))]
         if not ok:
-            out.append("| " + " | ".join(cells) + " |" + " - |" * 8)
+            out.append("| " + " | ".join(cells) + " |" + " - |" * (9 if cpu else 8))
             continue
         ref = ok[0].get("reference") or 0
         sp = spread([r["max_efi"] for r in ok])
@@ -344,6 +380,8 @@ def markdown_group(rows):
                   ("" if spread([r["avg_hops"] for r in ok]) < 1.0005 else
                    " (spread %.3f)" % spread([r["avg_hops"] for r in ok])),
                   span([r["vls"] for r in ok], "{}"), span([r["seconds"] for r in ok], "{:.1f}")]
+        if cpu:
+            cells.append(span([r["cpu"] for r in ok], "{:.1f}"))
         out.append("| " + " | ".join(cells) + " |")
     return out
 
@@ -384,12 +422,13 @@ def source_commit():
     return r.stdout.strip() if r.returncode == 0 else "unknown"
 
 
-def markdown(groups, page, quick, elapsed, commit, balance=False):
+def markdown(groups, page, quick, elapsed, commit, balance=False, clos3=False):
     """The summary: a header naming the script and the commit (taken when
     the run started), then one table per group (title, seeds, reference);
     with balance also each group's table of ratios to the best engine."""
-    how = (" --page" + (" --balance" if balance else "") + (" --quick" if quick else "")
-           if page else "")
+    mode = " --clos3" if clos3 else " --page" + (" --balance" if balance else "")
+    how = mode + (" --quick" if quick else "") if page else ""
+    how += " --threads %s" % THREADS[1].split("=")[1] if THREADS else ""
     out = ["Written by `scripts/relabel-survey.py%s` at commit %s on %s in %.0f s (offline `keiro "
            "route --json`, route + self-check, one run at a time, on %s cores shared with other "
            "jobs). Labellings: as-written, reversed, and seed-S (`keiro topo ... --relabel S`) for "
@@ -400,11 +439,14 @@ def markdown(groups, page, quick, elapsed, commit, balance=False):
         out += ["Second table of each group: every engine's max/avg EFI over the best of the "
                 "engines' in the same labelling, the largest over the labellings (1.00: the "
                 "best in every labelling).", ""]
+    if clos3:
+        out[0] += (" CPU s: user + system seconds of each run (route + self-check, %s)."
+                   % ("threads=%s" % THREADS[1].split("=")[1] if THREADS else "keiro's default threads"))
     for title, rows, seeds, reference in groups:
         extra = "; reference max EFI %s" % "{:,}".format(int(reference)) if reference else ""
         sd = "seeds %s" % seeds.replace(",", ", ") if seeds else "as written only"
         out += ["**%s** (%s%s)" % (title, sd, extra), ""]
-        out += markdown_group(rows) + [""]
+        out += markdown_group(rows, clos3) + [""]
         if balance:
             out += markdown_best(rows) + [""]
     return "\n".join(out) + "\n"
@@ -503,21 +545,30 @@ def main():
     ap.add_argument("--json", help="also write every figure there")
     ap.add_argument("--md", help="write the summary tables there")
     ap.add_argument("--page", action="store_true", help="the survey of docs/relabelling.md")
-    ap.add_argument("--quick", action="store_true", help="with --page: a small set")
+    ap.add_argument("--quick", action="store_true", help="with --page or --clos3: a small set")
     ap.add_argument("--balance", action="store_true",
                     help="with --page: the balance survey (block relabel-survey-balance)")
+    ap.add_argument("--clos3", action="store_true", help="the clos3 survey of docs/relabelling.md")
+    ap.add_argument("--threads", type=int, help="route with --opt threads=N")
     ap.add_argument("--doc", help="put the summary into this page's relabel-survey block")
     ap.add_argument("--fattree-check", action="store_true",
                     help="issue 32's done-when on 12-ary and 18-ary 3-trees")
     a = ap.parse_args()
     if a.fattree_check:
         sys.exit(fattree_main(a, find_keiro(a.keiro)))
-    if a.page == bool(a.fabrics):
-        ap.error("give FABRICs or --page")
-    keiro = find_keiro(a.keiro)
+    if a.clos3 and a.page:
+        ap.error("--page or --clos3, not both")
+    page = a.page or a.clos3
+    if page == bool(a.fabrics):
+        ap.error("give FABRICs, --page or --clos3")
     if a.balance and not a.page:
         ap.error("--balance goes with --page")
-    if a.page and a.balance:
+    if a.threads is not None:
+        THREADS.extend(["--opt", "threads=%d" % a.threads])
+    keiro = find_keiro(a.keiro)
+    if a.clos3:
+        sets = CLOS3_QUICK if a.quick else CLOS3
+    elif a.page and a.balance:
         sets = BALANCE_QUICK if a.quick else BALANCE
     elif a.page:
         sets = QUICK if a.quick else PAGE
@@ -535,12 +586,13 @@ def main():
         with open(a.json, "w") as f:
             json.dump(all_rows, f, indent=1)
     if a.md or a.doc:
-        text = markdown(groups, a.page, a.quick, time.time() - t0, commit, a.balance)
+        text = markdown(groups, page, a.quick, time.time() - t0, commit, a.balance, a.clos3)
         if a.md:
             with open(a.md, "w") as f:
                 f.write(text)
         if a.doc:
-            replace_block(a.doc, text, "relabel-survey-balance" if a.balance else "relabel-survey")
+            replace_block(a.doc, text, "clos3-survey" if a.clos3 else
+                          "relabel-survey-balance" if a.balance else "relabel-survey")
 
 
 if __name__ == "__main__":

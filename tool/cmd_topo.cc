@@ -31,6 +31,9 @@ const char *kUsage =
     "  torus KxKx..          k-ary n-dimensional torus (size-2 dimensions: parallel links)\n"
     "  mesh KxKx..           k-ary n-dimensional mesh\n"
     "  fattree k n           k-ary n-tree, HCAs on the leaves\n"
+    "  clos3 R P             3-level folded Clos of R-port switches: P pods of R/2 leaves\n"
+    "                        and R/2 middles, P*R/4 tops (P even, dividing R; P = R is\n"
+    "                        the k-ary 3-level fat tree), HCAs on the leaves\n"
     "  dragonfly a p h g     g groups of a routers, p HCAs and h global links per router\n"
     "  kautz d k             Kautz graph, strings of length k over d+1 symbols\n"
     "  director D R          D 648-port director chassis (18 spine + 36 line chips each,\n"
@@ -38,17 +41,19 @@ const char *kUsage =
     "  hdn --base 2x3x5 --k K --S s1[,s2..]\n"
     "                        hierarchical dual-net; s_i a size or rings like r0+r1\n"
     "options:\n"
-    "  --hcas-per-switch h   HCAs per switch (fattree: per leaf; default 1, fattree k,\n"
-    "                        dragonfly p, director 18 per rack switch)\n"
+    "  --hcas-per-switch h   HCAs per switch (fattree, clos3: per leaf; default 1, fattree\n"
+    "                        k, clos3 R/2, dragonfly p, director 18 per rack switch)\n"
     "  --seed s              seed of the random choices (default 1)\n"
     "  --fail-links f        remove round(f * links) switch-to-switch links, keeping the\n"
     "                        fabric connected; the removed links are listed\n"
     "  --redundancy r        r parallel links for every switch-to-switch link\n"
-    "  --radix 36|48         switch port count (default 36; director: the rack switches)\n"
+    "  --radix 36|48         switch port count (default 36; director: the rack switches;\n"
+    "                        not clos3, whose R is the port count)\n"
     "  --port-split hca-low|hca-high|interleaved\n"
-    "                        fattree: list the leaf level first, HCAs and down ports on\n"
-    "                        the low (hca-low) or high (hca-high) half of the ports, or\n"
-    "                        on the odd ports with the up-links on the even (interleaved)\n"
+    "                        fattree, clos3: list the leaf level first, HCAs and down\n"
+    "                        ports on the low (hca-low) or high (hca-high) half of the ports,\n"
+    "                        or (fattree) on the odd ports with the up-links on the even\n"
+    "                        (interleaved)\n"
     "  --uplinks u           director: up-links per rack switch (default: its HCA count)\n"
     "  --relabel SEED        write the same fabric in a random labelling: switch and HCA\n"
     "                        GUIDs, node order and the ports of every switch permuted\n"
@@ -211,8 +216,12 @@ int parse_topo_args(const std::vector<std::string> &args, TopoArgs &a) {
                      : a.port_split == "hca-high" ? topo::PortSplit::kHcaHigh
                                                   : topo::PortSplit::kInterleaved;
   if (a.family != "hdn" && a.hdn.any()) return usage_error("topo", "--base/--k/--S belong to hdn");
-  if (a.family != "fattree" && !a.port_split.empty())
-    return usage_error("topo", "--port-split belongs to fattree");
+  if (a.family != "fattree" && a.family != "clos3" && !a.port_split.empty())
+    return usage_error("topo", "--port-split belongs to fattree and clos3");
+  if (a.family == "clos3" && a.port_split == "interleaved")
+    return usage_error("topo", "--port-split interleaved belongs to fattree");
+  if (a.family == "clos3" && !a.radix.empty())
+    return usage_error("topo", "clos3: R is the port count, not --radix");
   if (a.family != "director" && a.o.uplinks >= 0)
     return usage_error("topo", "--uplinks belongs to director");
   return 0;
@@ -259,6 +268,9 @@ int build_family(const TopoArgs &a, topo::GenFabric &g, std::string &extra) {
   } else if (family == "fattree") {
     if (!int_params(a.pos, {"k", "n"}, "fattree k n", n)) return 2;
     g = topo::gen_fat_tree(n[0], n[1], o);
+  } else if (family == "clos3") {
+    if (!int_params(a.pos, {"R", "P"}, "clos3 R P", n)) return 2;
+    g = topo::gen_clos3(n[0], n[1], o);
   } else if (family == "dragonfly") {
     if (!int_params(a.pos, {"a", "p", "h", "g"}, "dragonfly a p h g", n)) return 2;
     g = topo::gen_dragonfly(n[0], n[1], n[2], n[3], o);

@@ -24,6 +24,16 @@
 //                     hca-high up-links on 1..k and down ports and HCAs on
 //                     k+1..2k, interleaved down ports and HCAs on the odd
 //                     ports 1, 3, .., 2k-1 and up-links on the even ones.
+//  clos3 R P          3-level folded Clos (pod-based fat tree) of R-port
+//                     switches (core/topo/clos3.cc): P pods of R/2 leaves
+//                     (R/2 HCAs by default, R/2 up-links) and R/2 middles,
+//                     every leaf linked to every middle of its pod; middle j
+//                     of a pod is in group j / (R/P), and each of the P/2
+//                     groups has R/2 top switches linked to every middle of
+//                     the group in every pod (R ports each). P even, R/P an
+//                     integer; P = R is the classic k-ary 3-level fat tree
+//                     (R^3/4 HCAs). Ports and listing as fattree, with
+//                     --port-split; switches declared with R ports.
 //  director D R       D director chassis of 648 ports (core/topo/director.cc:
 //                     18 spine and 36 line chips of 36 ports each) and R rack
 //                     switches with HCAs on their low ports and up-links on
@@ -66,7 +76,7 @@ struct TopoOptions {
   int radix = 36;      // switch port count (36 or 48)
   int redundancy = 1;  // copies of every switch-to-switch link
   uint64_t seed = 1;
-  PortSplit port_split = PortSplit::kTopFirst;  // fattree only
+  PortSplit port_split = PortSplit::kTopFirst;  // fattree and clos3
   int uplinks = -1;  // director: up-links per rack switch; -1 = as many as HCAs
 };
 
@@ -74,6 +84,7 @@ GenFabric gen_random_regular(int n, int d, const TopoOptions &o);
 GenFabric gen_lrt(int n_switches, int d, int r, const TopoOptions &o);
 GenFabric gen_torus(const std::vector<int> &dims, bool mesh, const TopoOptions &o);
 GenFabric gen_fat_tree(int k, int n, const TopoOptions &o);
+GenFabric gen_clos3(int r, int pods, const TopoOptions &o);
 GenFabric gen_dragonfly(int a, int p, int h, int g, const TopoOptions &o);
 GenFabric gen_kautz(int d, int k, const TopoOptions &o);
 GenFabric gen_director(int directors, int racks, const TopoOptions &o);

@@ -36,6 +36,7 @@ enum class Family : uint8_t {
   kKautz = 7,
   kHdn = 8,
   kDirector = 9,
+  kClos3 = 10,
 };
 
 struct GenSwitch {

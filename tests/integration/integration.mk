@@ -23,6 +23,7 @@ INTEGRATION_TESTS = tests/integration/topologies-up.sh \
 	tests/integration/no-silent-skips.sh tests/integration/mcast-join-leave.sh \
 	tests/integration/mcast-trees.sh tests/integration/oracle-differential.sh \
 	tests/integration/real-fabrics.sh tests/integration/relabel-survey.sh \
+	tests/integration/clos3-survey.sh \
 	tests/integration/eval-scripts.sh \
 	tests/integration/engine-figures.sh \
 	tests/integration/mcast-figures-quick.sh \

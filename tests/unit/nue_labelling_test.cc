@@ -124,5 +124,54 @@ TEST(NueLabelling, FatTreeBalanceOnEightVls) {
   expect_labelling_free(8);
 }
 
+// The 3-level folded Clos of issue 32 item 2, small: clos3 16 4 (4 pods of
+// 8 leaves and 8 middles, 16 tops, 256 HCAs; every top has 4 links into
+// every pod). Leaf bound: 8 HCAs send to 248 others over 8 up-links, 248,
+// which keiro-acro reaches in every labelling (docs/relabelling.md,
+// clos3-survey). Issue 32 asks for keiro-nue within 1.10x of it; it is not
+// there yet. Measured (2026-11-27), max EFI in the 5 labellings below:
+//   max_vls=1: 296-312 (1.19-1.26x), max_vls=8: 304 (1.23x); over the
+// survey's labellings up to 320 (1.29x, hca-high relabelled with seed 1).
+// The cause (docs/nue.md, "3-level folded Clos"): a top switch picks its
+// middle switch into the destination's pod when it settles, before the
+// sources behind it are known. Bound: 1.32x (the largest measured, 1.290x,
+// plus 2.5%), so that the test catches a regression while the issue's 1.10x
+// is open; it is to be lowered when keiro-nue balances clos3.
+constexpr int64_t kClosLeafBound = 248;
+constexpr double kClosMaxOverBound = 1.32;
+
+void expect_clos3_balance(int max_vls) {
+  const topo::NetList top = topo::net_list(topo::gen_clos3(16, 4, topo::TopoOptions{}));
+  const topo::NetList high = topo::net_list(
+      topo::gen_clos3(16, 4, topo::TopoOptions{.port_split = topo::PortSplit::kHcaHigh}));
+  const std::vector<Labelling> labs = {{"top-first", top},
+                                       {"top-first reversed", reversed(top)},
+                                       {"hca-high", high},
+                                       {"top-first seed 1", topo::relabel(top, 1).net},
+                                       {"hca-high seed 2", topo::relabel(high, 2).net}};
+  for (const Labelling &l : labs) {
+    Fabric f;
+    std::string err;
+    ASSERT_TRUE(io::parse_topology(topo::write_net_list(l.net), l.name, f, err)) << err;
+    const fixtures::EngineRun run =
+        fixtures::run_captured(f, "keiro-nue", fixtures::RunArgs{.max_vls = max_vls});
+    ASSERT_TRUE(run.ok) << l.name << ": " << run.last_line();
+    const fixtures::RouteCheck rc = fixtures::check_routes(f, run.out);
+    ASSERT_TRUE(rc.ok) << l.name << ": " << rc.problem;
+    EXPECT_GE(rc.max_efi, kClosLeafBound) << l.name;  // nothing beats the leaf bound
+    EXPECT_LE(rc.max_efi, kClosMaxOverBound * kClosLeafBound) << l.name << ", max_vls=" << max_vls;
+    std::printf("  clos3 16 4 %-20s max_vls=%d: max EFI %lld\n", l.name.c_str(), max_vls,
+                static_cast<long long>(rc.max_efi));
+  }
+}
+
+TEST(NueLabelling, Clos3BalanceOnOneVl) {
+  expect_clos3_balance(1);
+}
+
+TEST(NueLabelling, Clos3BalanceOnEightVls) {
+  expect_clos3_balance(8);
+}
+
 }  // namespace
 }  // namespace keiro

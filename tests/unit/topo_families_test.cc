@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -143,6 +144,137 @@ TEST(TopoFamilies, FatTree) {
   const GenFabric big = gen_fat_tree(10, 3, opts());
   EXPECT_EQ(big.sw.size(), 300u);
   EXPECT_EQ(big.links.size(), 2000u);
+}
+
+// clos3 R P: counts, degrees by level, and the Clos property (every leaf
+// reaches every top switch in exactly 2 up-hops: leaf -> middle -> top).
+// Levels are told by degree: leaves carry the HCAs, tops have no HCAs and
+// only down-links to middles.
+void expect_clos3(const GenFabric &g, int r, int pods, int h) {
+  SCOPED_TRACE("clos3 " + std::to_string(r) + " " + std::to_string(pods));
+  const int half = r / 2;
+  const size_t leaves = static_cast<size_t>(pods) * half, tops = static_cast<size_t>(pods) * r / 4;
+  ASSERT_EQ(g.sw.size(), 2 * leaves + tops);
+  EXPECT_EQ(g.num_hcas(), static_cast<int>(leaves) * h);
+  EXPECT_EQ(g.links.size(), 2 * leaves * half);  // leaf-middle and middle-top links
+  EXPECT_TRUE(simple(g));
+  const Adjacency adj = adjacency(g);
+  std::vector<int> level(g.sw.size(), -1);  // 0 leaf, 1 middle, 2 top
+  for (size_t s = 0; s < g.sw.size(); ++s)
+    level[s] = g.sw[s].desc.find(" leaf ") != std::string::npos     ? 0
+               : g.sw[s].desc.find(" middle ") != std::string::npos ? 1
+                                                                    : 2;
+  for (size_t s = 0; s < g.sw.size(); ++s) {
+    EXPECT_EQ(g.sw[s].ports, r);
+    EXPECT_EQ(g.sw[s].hcas, level[s] == 0 ? h : 0);
+    EXPECT_EQ(static_cast<int>(adj[s].size()), level[s] == 0 ? half : r) << g.sw[s].desc;
+    for (int32_t n : adj[s]) EXPECT_EQ(std::abs(level[n] - level[s]), 1) << g.sw[s].desc;
+  }
+  EXPECT_EQ(static_cast<size_t>(std::count(level.begin(), level.end(), 2)), tops);
+  for (size_t s = 0; s < g.sw.size(); ++s) {
+    if (level[s] != 0) continue;
+    std::set<int32_t> reached;
+    for (int32_t m : adj[s])
+      for (int32_t t : adj[m])
+        if (level[t] == 2) reached.insert(t);
+    EXPECT_EQ(reached.size(), tops) << g.sw[s].desc;
+  }
+  EXPECT_TRUE(connected(adj));
+}
+
+TEST(TopoFamilies, Clos3) {
+  expect_clos3(gen_clos3(16, 4, opts()), 16, 4, 8);
+  expect_clos3(gen_clos3(8, 8, opts()), 8, 8, 4);  // P = R: the k-ary 3-level fat tree
+  expect_clos3(gen_clos3(12, 6, opts(1, 3)), 12, 6, 3);
+  // The fabric: 256 leaves + 256 middles + 128 tops, 8,192 HCAs.
+  const GenFabric big = gen_clos3(64, 8, opts());
+  EXPECT_EQ(big.sw.size(), 640u);
+  EXPECT_EQ(big.num_hcas(), 8192);
+  expect_clos3(big, 64, 8, 32);
+  // A top switch spreads its R ports evenly: R/P middles in every pod.
+  const GenFabric g = gen_clos3(16, 4, opts());
+  const Adjacency adj = adjacency(g);
+  std::map<std::string, int> per_pod;
+  for (int32_t m : adj[0]) ++per_pod[g.sw[m].desc.substr(0, g.sw[m].desc.rfind(' '))];
+  EXPECT_EQ(g.sw[0].desc, "clos3 top g0 t0");
+  EXPECT_EQ(per_pod.size(), 4u);
+  for (const auto &[pod, n] : per_pod) EXPECT_EQ(n, 4) << pod;
+  EXPECT_THROW(gen_clos3(16, 3, opts()), TopoError);      // P odd
+  EXPECT_THROW(gen_clos3(16, 6, opts()), TopoError);      // R/P not an integer
+  EXPECT_THROW(gen_clos3(16, 32, opts()), TopoError);     // P > R
+  EXPECT_THROW(gen_clos3(15, 3, opts()), TopoError);      // R odd
+  EXPECT_THROW(gen_clos3(16, 4, opts(1, 9)), TopoError);  // 9 HCAs > R/2 down ports
+  TopoOptions red = opts();
+  red.redundancy = 2;
+  EXPECT_THROW(gen_clos3(16, 4, red), TopoError);
+}
+
+// Port splits: leaf level first, HCAs and down ports on the low or the high
+// half; --fail-links keeps the switches connected.
+TEST(TopoFamilies, Clos3PortSplitAndFailedLinks) {
+  for (const PortSplit split : {PortSplit::kTopFirst, PortSplit::kHcaLow, PortSplit::kHcaHigh}) {
+    TopoOptions o = opts();
+    o.port_split = split;
+    const GenFabric g = gen_clos3(8, 4, o);
+    expect_clos3(g, 8, 4, 4);
+    const bool leaves_first = split != PortSplit::kTopFirst;
+    EXPECT_EQ(g.sw[0].desc.find("clos3 leaf") == 0, leaves_first) << g.sw[0].desc;
+    EXPECT_LT(g.switch_guid(0), g.switch_guid(static_cast<int32_t>(g.sw.size()) - 1));
+    const bool high = split == PortSplit::kHcaHigh;
+    for (const GenSwitch &s : g.sw) {
+      if (s.hcas) {
+        EXPECT_EQ(s.hca_port, high ? 5 : 1) << s.desc;
+      }
+    }
+    for (const GenLink &l : g.links) {  // a: the middle, b: its leaf or top
+      const bool down = g.sw[l.b].desc.find(" leaf ") != std::string::npos;
+      EXPECT_EQ(l.pa <= 4, down != high) << g.sw[l.a].desc << " port " << l.pa;
+    }
+  }
+  GenFabric f = gen_clos3(16, 4, opts());
+  const std::vector<GenLink> gone = fail_links(f, 0.02, 3);
+  EXPECT_EQ(gone.size(), 10u);  // round(0.02 * 512)
+  EXPECT_TRUE(connected(adjacency(f)));
+}
+
+// --relabel keeps the structure: read back from the relabelled file, the
+// fabric still has P*R/2 leaves with R/2 HCAs, and every leaf reaches every
+// top switch (no HCAs, no leaf neighbours) in 2 hops.
+TEST(TopoFamilies, Clos3RelabelKeepsTheStructure) {
+  const GenFabric g = gen_clos3(16, 4, opts());
+  for (uint64_t seed : {1u, 2u, 3u}) {
+    Fabric f;
+    std::string err;
+    ASSERT_TRUE(
+        io::parse_topology(write_net_list(relabel(net_list(g), seed).net), "relabelled", f, err))
+        << err;
+    ASSERT_EQ(f.num_switches(), 80);
+    std::vector<int> hcas(f.num_switches(), 0);
+    for (int32_t t = 0; t < f.num_terminals(); ++t) ++hcas[f.terminal(t).sw];
+    std::vector<int32_t> leaves, tops;
+    for (int32_t s = 0; s < f.num_switches(); ++s) {
+      bool near_leaf = false;
+      for (int32_t c = f.out_begin(s); c < f.out_end(s); ++c)
+        near_leaf |= hcas[f.channel(c).dst] > 0;
+      if (hcas[s]) leaves.push_back(s);
+      if (!hcas[s] && !near_leaf) tops.push_back(s);
+      EXPECT_EQ(f.degree(s), hcas[s] ? 8 : 16) << f.sw(s).name;
+      EXPECT_EQ(f.sw(s).num_ports, 16);
+    }
+    ASSERT_EQ(leaves.size(), 32u);
+    ASSERT_EQ(tops.size(), 16u);
+    for (int32_t l : leaves) {
+      EXPECT_EQ(hcas[l], 8);
+      std::set<int32_t> reached;
+      for (int32_t c = f.out_begin(l); c < f.out_end(l); ++c) {
+        const int32_t m = f.channel(c).dst;
+        for (int32_t e = f.out_begin(m); e < f.out_end(m); ++e)
+          if (std::count(tops.begin(), tops.end(), f.channel(e).dst))
+            reached.insert(f.channel(e).dst);
+      }
+      EXPECT_EQ(reached.size(), tops.size()) << f.sw(l).name;
+    }
+  }
 }
 
 // The sizes a generated fabric must have (-1: not checked) and whether its

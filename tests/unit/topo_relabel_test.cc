@@ -75,7 +75,7 @@ std::map<std::string, std::string> port_peers(const Fabric &f) {
 
 std::vector<GenFabric> families() {
   TopoOptions o;
-  std::vector<GenFabric> out = {gen_fat_tree(4, 3, o), gen_director(1, 8, o),
+  std::vector<GenFabric> out = {gen_fat_tree(4, 3, o), gen_director(1, 8, o), gen_clos3(8, 4, o),
                                 gen_random_regular(24, 4, TopoOptions{.hcas = 2, .seed = 3})};
   GenFabric torus = gen_torus({4, 4, 3}, false, TopoOptions{.hcas = 1});
   fail_links(torus, 0.05, 2);
