@@ -160,7 +160,7 @@ bool write_out(const std::string &dir, const OutSpec &o, const Fabric &f, const 
     bytes += std::filesystem::file_size(d + files[i], ec);
     list += (i == 0 ? "" : i + 1 == files.size() ? " and " : ", ") + files[i];
   }
-  note = strprintf("wrote %s to %s (%s in %.1f s)", list.empty() ? "nothing" : list.c_str(),
+  note = strprintf("wrote %s to %s (%s in %.2f s)", list.empty() ? "nothing" : list.c_str(),
                    dir.c_str(), megabytes(bytes).c_str(), seconds_since(t0));
   return true;
 }
