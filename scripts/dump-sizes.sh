@@ -20,6 +20,7 @@
 #   --blocks F    write the generated block (dump-sizes) to F (default stdout)
 #   --write-docs  and put it into docs/check.md (scripts/keiro_bench.py
 #                 replace-blocks)
+# DUMP_SIZES_COMMIT names the commit keiro was built from (default: HEAD).
 # The machine may be shared: the seconds are wall clock of single-thread
 # runs (keiro route --opt threads=1, keiro check --threads 1).
 set -euo pipefail
@@ -44,6 +45,7 @@ mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
 if [ $quick = 1 ]; then sizes="50"; else sizes="400 1000 1900"; fi
 t_all=$(date +%s)
+commit=${DUMP_SIZES_COMMIT:-$(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown)}
 rows=$work/rows.tsv
 : >"$rows"
 
@@ -93,7 +95,6 @@ for n in $sizes; do
   for eng in nue dl; do measure "$n" "$eng"; done
 done
 
-commit=$(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown)
 python3 - "$rows" "$commit" "$(($(date +%s) - t_all))" "$quick" "$(cut -d' ' -f1-3 /proc/loadavg)" \
   >"$work/block.md" <<'PY'
 import sys
