@@ -17,9 +17,10 @@
 #   full run      400, 1,000 and 1,900 switches (10,000, 25,000 and 47,500
 #                 LIDs); needs about 8 GB of free disk in --work (each
 #                 directory is deleted once measured) and ~30 min on 2 cores
-#   --blocks F    write the generated block (dump-sizes) to F (default stdout)
-#   --write-docs  and put it into docs/check.md (scripts/keiro_bench.py
-#                 replace-blocks)
+#   --blocks F    write the generated blocks to F (default stdout)
+#   --write-docs  and put the blocks into docs/check.md (dump-sizes, every
+#                 row) and docs/performance.md (dump-sizes-summary, the
+#                 largest fabric) with scripts/keiro_bench.py replace-blocks
 # DUMP_SIZES_COMMIT names the commit keiro was built from (default: HEAD).
 # The machine may be shared: the seconds are wall clock of single-thread
 # runs (keiro route --opt threads=1, keiro check --threads 1).
@@ -126,7 +127,31 @@ for line in open(rows):
         size(total), wt, rt, size(bn), wc, rc, total / int(bn), size(sn), verdict.lower()))
 out.append("<!-- dump-sizes:end -->")
 print("\n".join(out))
+# docs/performance.md: the largest fabric in two sentences.
+last = [l.rstrip("\n").split("\t") for l in open(rows)]
+big = [r for r in last if r[0] == last[-1][0]]
+n = int(big[0][0])
+say = []
+for r in big:
+    total = int(r[2]) + int(r[3]) + int(r[4])
+    say.append("keiro-%s: OpenSM format %s (opensm-lfts.dump %s), written in %s s and read by "
+               "keiro check in %s s; keiro-tables.bin %s, written in %s s and read in %s s"
+               % (r[1], size(total), size(r[2]), r[6], r[7], size(r[8]), r[9], r[10]))
+print("\n".join([
+    "<!-- dump-sizes-summary:begin -->",
+    "Written by `scripts/dump-sizes.sh`%s at commit %s (the largest fabric of its run; "
+    "docs/check.md has all rows); do not edit." % (" --quick" if quick == "1" else "", commit), "",
+    "`keiro route --out` at {:,} LIDs ({:,} switches, 24 CAs each): ".format(25 * n, n) +
+    "; ".join(say) + ". opensm-subnet.lst, written by both, is %s." % size(big[0][5]),
+    "<!-- dump-sizes-summary:end -->"]))
 PY
 if [ "$blocks" = - ]; then cat "$work/block.md"; else cp "$work/block.md" "$blocks"; fi
-[ $write_docs = 1 ] && python3 "$here/keiro_bench.py" replace-blocks "$src/docs/check.md" "$work/block.md"
+if [ $write_docs = 1 ]; then
+  # One page per block: replace-blocks wants every block it is given on the page.
+  sed -n '/<!-- dump-sizes:begin -->/,/<!-- dump-sizes:end -->/p' "$work/block.md" >"$work/check.blocks"
+  sed -n '/<!-- dump-sizes-summary:begin -->/,/<!-- dump-sizes-summary:end -->/p' "$work/block.md" \
+    >"$work/performance.blocks"
+  python3 "$here/keiro_bench.py" replace-blocks "$src/docs/check.md" "$work/check.blocks"
+  python3 "$here/keiro_bench.py" replace-blocks "$src/docs/performance.md" "$work/performance.blocks"
+fi
 exit 0

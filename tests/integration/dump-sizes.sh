@@ -16,7 +16,9 @@
 #  - keiro-path-sl.dump: under 2 kB for keiro-nue (one row), S rows of
 #    L + 21 bytes for keiro-dl;
 #  - OpenSM format / compact at least 30 (the quick run measured 51 and 62);
-#  - the same verdict, ok, on both (the script itself fails otherwise).
+#  - the same verdict, ok, on both (the script itself fails otherwise);
+#  - the summary block (docs/performance.md) on the same fabric, with the
+#    table's keiro-tables.bin size for keiro-dl.
 . "${KEIRO_SRCDIR:-$(dirname "$0")/../..}/tests/integration/common.sh"
 [ -x "$IT_KEIRO" ] || { echo "FAIL: keiro not built"; exit 99; }
 rm -rf "$IT_DIR" && mkdir -p "$IT_DIR"
@@ -56,5 +58,10 @@ if c[13] != "ok": bad.append("verdict %s" % c[13])
 sys.exit("; ".join(bad) if bad else 0)
 PY
 done
+# The summary block for docs/performance.md: the same fabric and figures.
+dl_bin=$(grep "^| 50 / 1,250 | keiro-dl |" "$IT_DIR/block.md" | cut -d'|' -f10 | xargs)
+grep -q "dump-sizes-summary:begin" "$IT_DIR/block.md" &&
+  grep -q "^\`keiro route --out\` at 1,250 LIDs (50 switches, 24 CAs each): keiro-nue: .*; keiro-dl: .*keiro-tables.bin $dl_bin, " \
+    "$IT_DIR/block.md" || it_fail "summary block: $(sed -n '/summary:begin/,$p' "$IT_DIR/block.md")"
 it_log "$(grep '^| 50 ' "$IT_DIR/block.md" | cut -d'|' -f3,4,10,13 | tr '\n' ';')"
 it_done
