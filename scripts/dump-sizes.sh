@@ -11,13 +11,14 @@
 # both directories (the verdicts must agree, or the script fails).
 #
 # Usage: scripts/dump-sizes.sh [--quick] [--keiro PATH] [--work DIR]
-#                              [--blocks FILE] [--write-docs]
+#                              [--blocks FILE] [--rows FILE] [--write-docs]
 #   --quick       one fabric of 50 switches (1,250 LIDs), under 60 s; the
 #                 integration test tests/integration/dump-sizes.sh runs it
 #   full run      400, 1,000 and 1,900 switches (10,000, 25,000 and 47,500
 #                 LIDs); needs about 8 GB of free disk in --work (each
 #                 directory is deleted once measured) and ~30 min on 2 cores
 #   --blocks F    write the generated blocks to F (default stdout)
+#   --rows F      keep the measured rows (tab-separated bytes and seconds) in F
 #   --write-docs  and put the blocks into docs/check.md (dump-sizes, every
 #                 row) and docs/performance.md (dump-sizes-summary, the
 #                 largest fabric) with scripts/keiro_bench.py replace-blocks
@@ -29,15 +30,16 @@ here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
 keiro=${KEIRO:-$src/build/keiro}
 work=${TMPDIR:-/tmp}/dump-sizes.$$
-quick=0 blocks=- write_docs=0
+quick=0 blocks=- write_docs=0 keep_rows=
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1 ;;
     --keiro) keiro=$2; shift ;;
     --work) work=$2; shift ;;
     --blocks) blocks=$2; shift ;;
+    --rows) keep_rows=$2; shift ;;
     --write-docs) write_docs=1 ;;
-    *) echo "usage: $0 [--quick] [--keiro PATH] [--work DIR] [--blocks FILE] [--write-docs]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--quick] [--keiro PATH] [--work DIR] [--blocks FILE] [--rows FILE] [--write-docs]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -146,6 +148,7 @@ print("\n".join([
     "<!-- dump-sizes-summary:end -->"]))
 PY
 if [ "$blocks" = - ]; then cat "$work/block.md"; else cp "$work/block.md" "$blocks"; fi
+[ -z "$keep_rows" ] || cp "$rows" "$keep_rows"
 if [ $write_docs = 1 ]; then
   # One page per block: replace-blocks wants every block it is given on the page.
   sed -n '/<!-- dump-sizes:begin -->/,/<!-- dump-sizes:end -->/p' "$work/block.md" >"$work/check.blocks"
