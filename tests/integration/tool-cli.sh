@@ -108,6 +108,9 @@ for eng in nue dl; do
   done
   [ "$(kh_json "$IT_DIR/check-c-$eng.out" check.ok check.pairs_checked | tr '\n' ' ')" = "true $((lids * (lids - 1))) " ] ||
     it_fail "keiro check on $eng's compact dir: $(head -c 300 "$IT_DIR/check-c-$eng.out")"
+  # The oracle on the OpenSM-format twin (it reads only OpenSM's formats).
+  IT_VERDICTS=$IT_DIR/t-$eng-verdict it_oracle_agrees "$IT_DIR/t-$eng" && [ "$IT_ORACLE_RC" -eq 0 ] ||
+    it_fail "the independent oracle does not pass $eng's dumps"
   grep -q "keiro-tables.bin (per $([ $eng = nue ] && echo destination LID || echo source switch))" \
     "$IT_DIR/check-c-$eng.out" || it_fail "$eng: path-SL scope: $(grep -o '"notes".*' "$IT_DIR/check-c-$eng.out")"
   for d in t c; do
