@@ -22,7 +22,8 @@
 //
 // Size: S * (L + 1) bytes of LFTs, S * U / 2 bytes of path SLs in
 // source-switch scope (U = used LIDs; U / 2 in destination scope), the
-// SL2VL tables sum over switches of 2 * (c + 2)^2 bytes (c connected ports).
+// SL2VL tables sum over switches of w * (c + 2)^2 bytes (c connected ports,
+// w = 1 byte per palette index while there are at most 256 distinct maps).
 // Time: writing and reading O(file size), plus a CRC-32 pass.
 #pragma once
 
