@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // keiro's compact table file (keiro-tables.bin): the LFTs, SL2VL tables and
 // path SLs of a routing in one little-endian binary file, for fabrics where
-// OpenSM's text dumps are too big (one text line per (switch, LID): 6 GB
-// at 47,500 LIDs; docs/check.md, "Compact tables", has the measured sizes).
+// OpenSM's text dumps are too big (one text line per (switch, LID):
+// gigabytes at tens of thousands of LIDs; docs/check.md, "Compact tables",
+// has the measured sizes).
 // `keiro route --out-format compact` writes it; io::load_dump_dir() reads a
 // directory holding it in place of opensm-lfts.dump (keiro check, analyze,
 // simulate, route --previous), and --sls FILE accepts it for its path SLs.
