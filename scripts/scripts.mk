@@ -15,4 +15,4 @@ EXTRA_DIST += scripts/keiro_bench.py scripts/bench_table.py
 dist_noinst_SCRIPTS += scripts/relabel-survey.py scripts/engine-figures.py
 dist_noinst_SCRIPTS += scripts/sim-figures.sh scripts/sim-vs-booksim.sh
 EXTRA_DIST += scripts/sim_figures.py
-dist_noinst_SCRIPTS += scripts/soak-figures.sh scripts/rerouting-figures.sh
+dist_noinst_SCRIPTS += scripts/soak-figures.sh scripts/rerouting-figures.sh scripts/dump-sizes.sh

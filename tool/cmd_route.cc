@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // keiro route: routes a topology file offline with one engine, self-checks
-// the tables (pipeline::route), writes them in OpenSM's dump formats and prints
-// the routing's figures.
+// the tables (pipeline::route), writes them in OpenSM's dump formats or
+// keiro's compact table file (core/io/compact_tables.h) and prints the
+// routing's figures.
 #include <cstdio>
+#include <filesystem>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "core/engine/engine.h"
+#include "core/io/compact_tables.h"
 #include "core/io/dump_dir.h"
+#include "core/io/dumps.h"
 #include "core/io/path_sl_file.h"
 #include "core/log.h"
 #include "core/metrics/path_stats.h"
@@ -18,6 +23,7 @@
 #include "core/pipeline/settings.h"
 #include "core/registry/registry.h"
 #include "core/reroute/previous_sls.h"
+#include "core/timing.h"
 #include "tool/args.h"
 #include "tool/command.h"
 #include "tool/mcast_io.h"
@@ -39,6 +45,14 @@ const char *kUsage =
     "                      config=FILE reads more); see docs for the keys\n"
     "  --out DIR           write opensm-subnet.lst, opensm-lfts.dump, opensm-sl2vl.dump\n"
     "                      and keiro-path-sl.dump there (created if needed)\n"
+    "  --out-format F      opensm (default): the tables in OpenSM's text dump formats,\n"
+    "                      one text line per switch and LID (gigabytes at tens of\n"
+    "                      thousands of LIDs); compact: LFTs, SL2VL tables and path\n"
+    "                      SLs in one binary file, keiro-tables.bin, a byte per LFT\n"
+    "                      entry, which keiro check, analyze, simulate and route\n"
+    "                      --previous read like the dumps (sizes: docs/check.md)\n"
+    "  --out-files LIST    write only these, comma-separated: subnet, lfts, sl2vl,\n"
+    "                      path-sl, mcast (default: all)\n"
     "  --lmc N             LMC of CA ports without a LID in the file (default 0)\n"
     "  --vls N             data VLs of every port (VLCap; default 8)\n"
     "  --no-qos            route as with OpenSM's qos FALSE (one VL)\n"
@@ -59,10 +73,103 @@ const char *kUsage =
     "  -v, --verbose       print the engine's INFO lines\n"
     "exit status: 0 routed and checked, 1 routing or check failed, 2 unusable input\n";
 
+// What --out writes: the format and which files.
+struct OutSpec {
+  bool compact = false;
+  unsigned tables = io::kCompactAll;  // io::CompactSection bits: lfts, sl2vl, path-sl
+  bool subnet = true, mcast = true;
+};
+
+// --out-files LIST into o; false with err naming an unknown item.
+bool parse_out_files(const std::string &list, OutSpec &o, std::string &err) {
+  o.tables = 0;
+  o.subnet = o.mcast = false;
+  std::istringstream in(list);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (item == "subnet")
+      o.subnet = true;
+    else if (item == "lfts")
+      o.tables |= io::kCompactLfts;
+    else if (item == "sl2vl")
+      o.tables |= io::kCompactSl2vl;
+    else if (item == "path-sl")
+      o.tables |= io::kCompactPathSls;
+    else if (item == "mcast")
+      o.mcast = true;
+    else {
+      err = "--out-files: unknown item '" + item + "' (subnet, lfts, sl2vl, path-sl, mcast)";
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string megabytes(uint64_t bytes) {
+  return bytes >= 1000000000 ? strprintf("%.1f GB", bytes / 1e9)
+                             : strprintf("%.1f MB", bytes / 1e6);
+}
+
+// --out DIR: the files of o; note says what was written, how big and how
+// long it took. Before writing more than 1 GB of OpenSM-format LFTs it says
+// so on stderr, with the size of the compact file instead.
+bool write_out(const std::string &dir, const OutSpec &o, const Fabric &f, const Routing &r,
+               const McastInput &mc, std::string &note, std::string &err) {
+  const auto t0 = Clock::now();
+  if (!o.compact && (o.tables & io::kCompactLfts)) {
+    const uint64_t text = io::lfts_dump_size(f, r);
+    if (text >= 1000000000)
+      std::fprintf(stderr,
+                   "keiro route: note: opensm-lfts.dump will take %s (one text line per switch "
+                   "and LID); --out-format compact writes all tables in %s\n",
+                   megabytes(text).c_str(),
+                   megabytes(io::compact_tables_size(f, r, io::kCompactAll)).c_str());
+  }
+  if (!make_dirs(dir, err)) return false;
+  const std::string d = dir + "/";
+  std::vector<std::string> files;
+  auto wrote = [&](const char *name, bool ok) {
+    files.push_back(name);
+    return ok;
+  };
+  if (o.subnet &&
+      !wrote("opensm-subnet.lst", io::write_subnet_lst(d + "opensm-subnet.lst", f, err)))
+    return false;
+  if (o.compact) {
+    if (o.tables && !wrote(io::kCompactFileName,
+                           io::write_compact_tables(d + io::kCompactFileName, f, r, o.tables, err)))
+      return false;
+  } else if (((o.tables & io::kCompactLfts) &&
+              !wrote("opensm-lfts.dump", io::write_lfts_dump(d + "opensm-lfts.dump", f, r, err))) ||
+             ((o.tables & io::kCompactSl2vl) &&
+              !wrote("opensm-sl2vl.dump",
+                     io::write_sl2vl_dump(d + "opensm-sl2vl.dump", f, r, err))) ||
+             ((o.tables & io::kCompactPathSls) &&
+              !wrote(io::kPathSlFileName,
+                     io::write_path_sl_file(d + io::kPathSlFileName, f, r, err))))
+    return false;
+  if (mc.present && o.mcast) {
+    if (!write_mcast_dir(dir, f, mc, err)) return false;
+    files.push_back("opensm.mcfdbs");
+    if (mc.members_known) files.push_back("opensm-sa.dump");
+  }
+  uint64_t bytes = 0;
+  std::string list;
+  for (size_t i = 0; i < files.size(); ++i) {
+    std::error_code ec;
+    bytes += std::filesystem::file_size(d + files[i], ec);
+    list += (i == 0 ? "" : i + 1 == files.size() ? " and " : ", ") + files[i];
+  }
+  note = strprintf("wrote %s to %s (%s in %.2f s)", list.empty() ? "nothing" : list.c_str(),
+                   dir.c_str(), megabytes(bytes).c_str(), seconds_since(t0));
+  return true;
+}
+
 int run_route(const std::vector<std::string> &args) {
   std::string engines;
   for (const EngineDesc &e : all_engines()) engines += std::string(" ") + e.name;
   std::string engine = "nue", topology, out_dir, opt_text, sm_node, previous_dir, mcast_spec;
+  std::string out_format = "opensm", out_files;
   io::TopologyReadOptions ropt;
   bool json = false, verbose = false, traffic = false;
   const std::string usage = strprintf(kUsage, engines.c_str());
@@ -72,9 +179,11 @@ int run_route(const std::vector<std::string> &args) {
     if (w.take("--engine", engine) || w.take("--topology", topology) || w.take("--out", out_dir) ||
         w.take("--previous", previous_dir) || take_opt(w, opt_text) ||
         w.take("--mcast", mcast_spec) || w.take("--lmc", 0, 7, ropt.lmc) ||
-        w.take("--vls", 1, 15, ropt.vls) || w.take("--sm-node", ropt.sm_node) ||
-        w.flag("--no-qos", no_qos) || w.flag("--traffic", traffic) || w.flag("--json", json) ||
-        w.flag("-v", verbose) || w.flag("--verbose", verbose)) {
+        w.take_choice("--out-format", {"opensm", "compact"}, out_format) ||
+        w.take("--out-files", out_files) || w.take("--vls", 1, 15, ropt.vls) ||
+        w.take("--sm-node", ropt.sm_node) || w.flag("--no-qos", no_qos) ||
+        w.flag("--traffic", traffic) || w.flag("--json", json) || w.flag("-v", verbose) ||
+        w.flag("--verbose", verbose)) {
       if (w.failed()) return 2;
     } else {
       return w.unknown(usage);
@@ -82,6 +191,11 @@ int run_route(const std::vector<std::string> &args) {
   }
   const bool qos = !no_qos;
   if (topology.empty()) return usage_error("route", "--topology FILE is required", usage);
+  OutSpec out_spec;
+  out_spec.compact = out_format == "compact";
+  std::string spec_err;
+  if (!out_files.empty() && !parse_out_files(out_files, out_spec, spec_err))
+    return usage_error("route", spec_err, usage);
   const EngineDesc *e = find_engine(engine);
   if (!e) {
     return usage_error("route", "unknown engine '" + engine + "' (engines:" + engines + ")");
@@ -146,14 +260,9 @@ int run_route(const std::vector<std::string> &args) {
     if (rc == 1) log.logf(LogLevel::kError, "%s: %s", e->osm_name, err.c_str());
   }
   if (!out_dir.empty()) {
-    std::string err;
-    if (!write_dumps(out_dir, f, r, err) ||
-        !io::write_path_sl_file(out_dir + "/" + io::kPathSlFileName, f, r, err) ||
-        (mc.present && !write_mcast_dir(out_dir, f, mc, err)))
-      return input_error("route", err);
-    fig.notes.push_back("wrote opensm-subnet.lst, opensm-lfts.dump, opensm-sl2vl.dump" +
-                        std::string(mc.present ? ", opensm.mcfdbs, opensm-sa.dump" : "") + " and " +
-                        io::kPathSlFileName + " to " + out_dir);
+    std::string err, note;
+    if (!write_out(out_dir, out_spec, f, r, mc, note, err)) return input_error("route", err);
+    fig.notes.push_back(note);
   }
 
   if (json) {

@@ -141,6 +141,36 @@ bool write_lfts_dump(const std::string &path, const Fabric &f, const Routing &r,
   return write_file(path, err, [&](std::ostream &out) { write_lfts_dump(out, f, r); });
 }
 
+uint64_t lfts_dump_size(const Fabric &f, const Routing &r) {
+  const unsigned max_lid = r.max_lid();
+  char buf[512];
+  // A row's length depends on its LID only (the port is 3 digits).
+  std::vector<uint32_t> row_len(max_lid + 1u);
+  for (unsigned lid = 0; lid <= max_lid; ++lid) {
+    const LidOwner o = lid <= f.max_lid() ? f.lid_owner(static_cast<uint16_t>(lid)) : LidOwner{};
+    row_len[lid] = static_cast<uint32_t>(
+        o.kind == LidOwner::kNone
+            ? std::snprintf(buf, sizeof buf, "0x%04x 000 # unknown node and type\n", lid)
+            : std::snprintf(buf, sizeof buf, "0x%04x 000 # %s portguid 0x%016" PRIx64 ": '%s'\n",
+                            lid, dump_node_type(f, o), port_guid_of(f, o), name_of(f, o).c_str()));
+  }
+  const uint64_t footer =
+      static_cast<uint64_t>(std::snprintf(buf, sizeof buf, "%u lids dumped\n", max_lid));
+  uint64_t n = 0;
+  for (int32_t s = 0; s < f.num_switches(); ++s) {
+    const SwitchInfo &si = f.sw(s);
+    n +=
+        static_cast<uint64_t>(std::snprintf(
+            buf, sizeof buf, "Unicast lids [0-%u] of switch Lid %u guid 0x%016" PRIx64 " ('%s'):\n",
+            max_lid, si.lid, si.guid, si.name.c_str())) +
+        footer;
+    const uint8_t *row = r.lft_row(s);
+    for (unsigned lid = 0; lid <= max_lid; ++lid)
+      if (row[lid] <= si.num_ports) n += row_len[lid];
+  }
+  return n;
+}
+
 bool read_lfts_dump(std::istream &in, const std::string &name, const Fabric &f, Routing &r,
                     DumpReadReport &rep, std::string &err) {
   const auto guids = switch_guids(f);

@@ -56,6 +56,8 @@ struct DumpReadReport {
 // ---- opensm-lfts.dump ----
 void write_lfts_dump(std::ostream &out, const Fabric &f, const Routing &r);
 bool write_lfts_dump(const std::string &path, const Fabric &f, const Routing &r, std::string &err);
+// The bytes write_lfts_dump() writes, without writing them: O(S * L).
+uint64_t lfts_dump_size(const Fabric &f, const Routing &r);
 // Reads LFTs into r (which must be reset for f); on malformed input returns
 // false with err = "file:line: what".
 bool read_lfts_dump(std::istream &in, const std::string &name, const Fabric &f, Routing &r,

@@ -22,7 +22,9 @@
 // ibnetdiscover output and opensm-subnet.lst through
 // core/io/topology_file.h), subnet_lst (core/io/subnet_lst.h), lfts and
 // sl2vl (core/io/dumps.h, LFT dumps and ibroute output), lmc (lmc_from_lfts),
-// path_sl (core/io/path_sl_file.h), saquery, smpquery_sl2vl, oper_vls
+// path_sl (core/io/path_sl_file.h), compact, compact_crc and compact_dir
+// (core/io/compact_tables.h: the binary table file, its CRCs made right
+// again for the last two, compact_dir through load_dump_dir), saquery, smpquery_sl2vl, oper_vls
 // (core/io/diag_output.h), layout (core/loren/layout.h), options and
 // config (core/options.h: event_plugin_options strings and config files),
 // and dump_dir (core/io/dump_dir.h: a whole dump directory, one file
@@ -42,6 +44,7 @@
 // (under 1 MB) plus one input (at most kMaxInput bytes).
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -62,6 +65,7 @@
 #include "core/check/verify.h"
 #include "core/engine/engine.h"
 #include "core/fabric.h"
+#include "core/io/compact_tables.h"
 #include "core/io/diag_output.h"
 #include "core/io/dump_dir.h"
 #include "core/io/dumps.h"
@@ -214,6 +218,94 @@ std::string written(W w) {
   return out.str();
 }
 
+// The file with every section's CRC-32 made right again where its length
+// fits the file, so that a mutated input reaches the structure checks
+// behind the CRC.
+std::string fix_crcs(std::string s) {
+  auto get = [&](size_t at, int n) {
+    uint64_t v = 0;
+    for (int i = 0; i < n; ++i)
+      v |= static_cast<uint64_t>(static_cast<uint8_t>(s[at + i])) << (8 * i);
+    return v;
+  };
+  size_t pos = 16;
+  while (s.size() >= 16 && s.size() - pos >= 12) {
+    const uint64_t len = get(pos + 4, 8);
+    if (len > s.size() - pos - 12 || s.size() - pos - 12 - len < 4) break;
+    uint32_t c = 0xFFFFFFFFu;
+    for (uint64_t i = 0; i < len; ++i) {
+      c ^= static_cast<uint8_t>(s[pos + 12 + i]);
+      for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1)));
+    }
+    c = ~c;
+    for (int i = 0; i < 4; ++i) s[pos + 12 + len + i] = static_cast<char>(c >> (8 * i));
+    pos += 12 + len + 4;
+  }
+  return s;
+}
+
+// The compact table file (core/io/compact_tables.h): "compact" parses the
+// mutated bytes and maps what parsed onto the fabric; "compact_dir" makes
+// the CRCs right first and loads a directory of opensm-subnet.lst and
+// keiro-tables.bin as keiro check does, then checks the routing.
+void add_compact_targets(std::vector<Target> &t, Contexts &cx, const std::vector<Seed> &seeds) {
+  const std::vector<std::string> tokens = {"KEIROTBL",
+                                           "HEAD",
+                                           "LFTS",
+                                           "SL2V",
+                                           "PSLS",
+                                           std::string("\x01\0\0\0", 4),
+                                           std::string(8, '\xFF'),
+                                           std::string(4, '\0')};
+  auto parse_and_apply = [&cx](const std::string &in, int c, Verdict &v) {
+    keiro::io::CompactTables tables;
+    v.accepted = keiro::io::parse_compact_tables(in, "fuzz.bin", tables, v.err);
+    if (!v.accepted) return;
+    const Fabric &f = cx.fabrics[c];
+    Routing r;
+    r.reset(f, tables.source_switch_sls ? Routing::SlScope::kPerSourceSwitch
+                                        : Routing::SlScope::kPerDestination);
+    keiro::io::DumpReadReport rep;
+    if (tables.sections & keiro::io::kCompactLfts) keiro::io::apply_compact_lfts(tables, f, r, rep);
+    if (tables.sections & keiro::io::kCompactSl2vl)
+      keiro::io::apply_compact_sl2vl(tables, f, r, rep);
+    if (tables.sections & keiro::io::kCompactPathSls) {
+      keiro::io::PathSlFile p;
+      keiro::io::compact_path_sls(tables, f, p);
+      p.apply(f, r);
+    }
+  };
+  t.push_back({"compact", seeds, tokens, [parse_and_apply](const std::string &in, int c) {
+                 Verdict v;
+                 parse_and_apply(in, c, v);
+                 return v;
+               }});
+  t.push_back({"compact_crc", seeds, tokens, [parse_and_apply](const std::string &in, int c) {
+                 Verdict v;
+                 parse_and_apply(fix_crcs(in), c, v);
+                 return v;
+               }});
+  const std::string lst =
+      written([&](std::ostream &o) { keiro::io::write_subnet_lst(o, cx.fabrics[1]); });
+  t.push_back({"compact_dir", seeds, tokens, [&cx, lst](const std::string &in, int) {
+                 const std::string d = cx.tmpdir + "/compact";
+                 mkdir(d.c_str(), 0755);
+                 std::ofstream(d + "/opensm-subnet.lst", std::ios::binary | std::ios::trunc) << lst;
+                 std::ofstream(d + "/keiro-tables.bin", std::ios::binary | std::ios::trunc)
+                     << fix_crcs(in);
+                 keiro::io::LoadedRouting lr;
+                 Verdict v;
+                 v.accepted = keiro::io::load_dump_dir(d, {}, lr, v.err);
+                 if (v.accepted) {
+                   keiro::check::Options o;
+                   o.threads = 1;
+                   o.assume_sl = 0;
+                   (void)keiro::check::verify(lr.fabric, lr.routing, o);
+                 }
+                 return v;
+               }});
+}
+
 std::vector<Target> make_targets(const std::string &src, Contexts &cx) {
   const std::string topo = src + "/ibsim-topologies/";
   const std::string ring = src + "/tests/unit/data/ring5-minhop/";
@@ -249,9 +341,13 @@ std::vector<Target> make_targets(const std::string &src, Contexts &cx) {
   const bool have_nue = route(lrt, "nue", nue), have_dl = route(lrt, "dl", dl);
   std::vector<Seed> lfts{{read_file(ring + "opensm-lfts.dump"), 0}};
   std::vector<Seed> sl2vl{{read_file(ring + "opensm-sl2vl.dump"), 0}};
-  std::vector<Seed> path_sl;
+  std::vector<Seed> path_sl, compact;
   for (const Routing *r : {&nue, &dl}) {
     if (r == &nue ? !have_nue : !have_dl) continue;
+    compact.push_back({written([&](std::ostream &o) {
+                         keiro::io::write_compact_tables(o, lrt, *r, keiro::io::kCompactAll);
+                       }),
+                       1});
     lfts.push_back({written([&](std::ostream &o) { keiro::io::write_lfts_dump(o, lrt, *r); }), 1});
     sl2vl.push_back(
         {written([&](std::ostream &o) { keiro::io::write_sl2vl_dump(o, lrt, *r); }), 1});
@@ -530,6 +626,7 @@ std::vector<Target> make_targets(const std::string &src, Contexts &cx) {
                  v.accepted = keiro::Options::parse(in, o, v.err);
                  return v;
                }});
+  add_compact_targets(t, cx, compact);
   t.push_back({"config",
                {{conf, 0}, {"# keiro\nmax_vls 4\n\nmax_sls=8 # eight\n", 0}},
                opt_tokens,
@@ -857,6 +954,9 @@ int main(int argc, char **argv) {
   for (const char *f : {"fuzz.conf", "opensm-subnet.lst", "opensm-lfts.dump", "opensm-sl2vl.dump",
                         "keiro-path-sl.dump"})
     std::remove((cx.tmpdir + "/" + f).c_str());
+  for (const char *f : {"opensm-subnet.lst", "keiro-tables.bin"})
+    std::remove((cx.tmpdir + "/compact/" + f).c_str());
+  rmdir((cx.tmpdir + "/compact").c_str());
   rmdir(cx.tmpdir.c_str());
   return failures ? 1 : 0;
 }

@@ -19,7 +19,7 @@ INTEGRATION_TESTS = tests/integration/topologies-up.sh \
 	tests/integration/sim-deadlock.sh tests/integration/sim-figures.sh tests/integration/sim-papers-quick.sh tests/integration/fixed-sl.sh tests/integration/bench-scripts.sh \
 	tests/integration/bench-report-smoke.sh tests/integration/reroute-sls.sh \
 	tests/integration/soak-short.sh tests/integration/stale-sls.sh \
-	tests/integration/soak-figures.sh tests/integration/reroute-figures.sh \
+	tests/integration/soak-figures.sh tests/integration/reroute-figures.sh tests/integration/dump-sizes.sh \
 	tests/integration/no-silent-skips.sh tests/integration/mcast-join-leave.sh \
 	tests/integration/mcast-trees.sh tests/integration/oracle-differential.sh \
 	tests/integration/real-fabrics.sh tests/integration/relabel-survey.sh \

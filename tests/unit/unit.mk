@@ -4,7 +4,7 @@
 check_PROGRAMS += tests/unit_tests
 tests_unit_tests_SOURCES += tests/unit/acro_engine_test.cc tests/unit/acro_layers_test.cc \
 	tests/unit/acro_weights_test.cc tests/unit/bench_fabrics_test.cc tests/unit/check_paths_test.cc \
-	tests/unit/check_verify_test.cc tests/unit/fixed_sl_test.cc tests/unit/dl_engine_test.cc tests/unit/dl_fabrics_test.cc \
+	tests/unit/check_verify_test.cc tests/unit/compact_tables_test.cc tests/unit/fixed_sl_test.cc tests/unit/dl_engine_test.cc tests/unit/dl_fabrics_test.cc \
 	tests/unit/dl_restriction_test.cc tests/unit/dl_search_test.cc tests/unit/dl_fattree_test.cc \
 	tests/unit/dumps_diag_test.cc tests/unit/dumps_test.cc tests/unit/engine_contract_test.cc \
 	tests/unit/engine_stage_test.cc tests/unit/reroute_test.cc tests/unit/incremental_classes_test.cc tests/unit/fabric_test.cc tests/unit/fabrics.cc \
