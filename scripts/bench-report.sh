@@ -72,7 +72,7 @@ else
     "lrt64|lrt 64 4 2 --hcas-per-switch 2 --seed 1|other|LRT(64,4,2), 2 HCAs/switch, with layout"
     "hdn-2x3x5|hdn --base 2x3x5 --k 1 --S 15|other|HDN base 2x3x5, k=1, S=15 (120 switches)"
     "ft8x3-r3|fattree 8 3 --port-split hca-low --relabel 3|fattree|8-ary 3-tree as a real fabric numbers it (leaf level first, HCAs on the low ports), then relabelled at random (seed 3)"
-    "dir3-52-r1|director 3 52 --relabel 1|other|three 648-port directors (18 spine + 36 line chips each) and 52 rack switches of 18 HCAs, relabelled at random (seed 1; 214 switches, 936 HCAs)"
+    "dir3-24-r1|director 3 24 --relabel 1|other|three 648-port directors (18 spine + 36 line chips each) and 24 rack switches of 18 HCAs, relabelled at random (seed 1; 186 switches, 432 HCAs)"
   )
 fi
 
