@@ -105,6 +105,27 @@ Fabric from_links(int32_t n, const Links &links, const Spec &spec) {
   return f;
 }
 
+Fabric without(const Fabric &f, int32_t drop_sw, int32_t drop_channel) {
+  Fabric g;
+  std::vector<int32_t> id(f.num_switches(), -1);
+  for (int32_t s = 0; s < f.num_switches(); ++s)
+    if (s != drop_sw) id[s] = g.add_switch(f.sw(s));
+  for (int32_t t = 0; t < f.num_terminals(); ++t) {
+    TerminalInfo ti = f.terminal(t);
+    if (ti.sw == drop_sw) continue;
+    ti.sw = id[ti.sw];
+    g.add_terminal(ti);
+  }
+  for (int32_t c = 0; c < f.num_channels(); ++c) {
+    const Channel &ch = f.channel(c);
+    if (c > ch.reverse || c == drop_channel || ch.reverse == drop_channel) continue;
+    if (ch.src == drop_sw || ch.dst == drop_sw) continue;
+    g.add_link(id[ch.src], ch.src_port, id[ch.dst], ch.dst_port, ch.vls);
+  }
+  g.finalize();
+  return g;
+}
+
 Fabric ring(int32_t n, const Spec &spec) {
   Links links;
   const auto out = static_cast<uint8_t>(spec.hcas + 1), in = static_cast<uint8_t>(spec.hcas + 2);

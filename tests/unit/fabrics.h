@@ -89,6 +89,11 @@ Fabric from_links(int32_t n, const Links &links, const Spec &spec = {});
 // port), so for n >= 3 the channel ids are 2i (i -> i+1) and 2i+1 (i -> i-1).
 Fabric ring(int32_t n, const Spec &spec = {});
 
+// f without switch drop_sw (and its CAs) and without the link of channel
+// drop_channel (-1: none for either); GUIDs, port numbers and LIDs stay (a
+// fault as OpenSM sees it after a re-sweep).
+Fabric without(const Fabric &f, int32_t drop_sw, int32_t drop_channel);
+
 // The ring the check, dump and metrics tests describe by hand: ring() with
 // one CA per switch (port 1; links on ports 2 and 3), switches S1..Sn, CAs
 // H1..Hn with node GUID 0x2000 + 2i.

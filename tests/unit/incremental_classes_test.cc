@@ -24,29 +24,6 @@
 namespace keiro {
 namespace {
 
-// f without the link of channel drop_channel (-1: none) and without switch
-// drop_sw (-1: none) with its CAs; GUIDs, ports and LIDs stay.
-Fabric without(const Fabric &f, int32_t drop_sw, int32_t drop_channel) {
-  Fabric g;
-  std::vector<int32_t> id(f.num_switches(), -1);
-  for (int32_t s = 0; s < f.num_switches(); ++s)
-    if (s != drop_sw) id[s] = g.add_switch(f.sw(s));
-  for (int32_t t = 0; t < f.num_terminals(); ++t) {
-    TerminalInfo ti = f.terminal(t);
-    if (ti.sw == drop_sw) continue;
-    ti.sw = id[ti.sw];
-    g.add_terminal(ti);
-  }
-  for (int32_t c = 0; c < f.num_channels(); ++c) {
-    const Channel &ch = f.channel(c);
-    if (c > ch.reverse || c == drop_channel || ch.reverse == drop_channel) continue;
-    if (ch.src == drop_sw || ch.dst == drop_sw) continue;
-    g.add_link(id[ch.src], ch.src_port, id[ch.dst], ch.dst_port, ch.vls);
-  }
-  g.finalize();
-  return g;
-}
-
 bool route(const Fabric &f, const char *engine, Routing &r, int max_vls,
            const std::string &opts = "") {
   Options o = all_options();
@@ -139,7 +116,7 @@ Totals failures(const Fabric &f0, const char *engine, int max_vls, bool relax,
   EXPECT_TRUE(route(f0, engine, r0, max_vls, opts));
   const PreviousSls prev = capture_previous_sls(f0, r0);
   auto one = [&](int32_t sw, int32_t ch) {
-    const Fabric f1 = without(f0, sw, ch);
+    const Fabric f1 = fixtures::without(f0, sw, ch);
     compare(f1, prev, last_hops(f1), max_vls, relax, tot);
     Routing fresh;
     if (route(f1, engine, fresh, max_vls, opts)) compare(f1, prev, fresh, max_vls, relax, tot);

@@ -29,29 +29,6 @@
 namespace keiro {
 namespace {
 
-// f without switch drop_sw (and its CAs) and without the link of channel
-// drop_channel (-1: none); GUIDs, port numbers and LIDs stay.
-Fabric without(const Fabric &f, int32_t drop_sw, int32_t drop_channel) {
-  Fabric g;
-  std::vector<int32_t> id(f.num_switches(), -1);
-  for (int32_t s = 0; s < f.num_switches(); ++s)
-    if (s != drop_sw) id[s] = g.add_switch(f.sw(s));
-  for (int32_t t = 0; t < f.num_terminals(); ++t) {
-    TerminalInfo ti = f.terminal(t);
-    if (ti.sw == drop_sw) continue;
-    ti.sw = id[ti.sw];
-    g.add_terminal(ti);
-  }
-  for (int32_t c = 0; c < f.num_channels(); ++c) {
-    const Channel &ch = f.channel(c);
-    if (c > ch.reverse || c == drop_channel || ch.reverse == drop_channel) continue;
-    if (ch.src == drop_sw || ch.dst == drop_sw) continue;
-    g.add_link(id[ch.src], ch.src_port, id[ch.dst], ch.dst_port, ch.vls);
-  }
-  g.finalize();
-  return g;
-}
-
 struct Routed {
   bool ok = false;
   Routing r;
@@ -127,7 +104,7 @@ TEST(Reroute, NueLinkFailureKeepsLayers) {
   int found = -1;
   for (int32_t c = 0; c < f0.num_channels() && found < 0; ++c) {
     if (c > f0.channel(c).reverse) continue;
-    const Fabric f1 = without(f0, -1, c);
+    const Fabric f1 = fixtures::without(f0, -1, c);
     Routed fresh;
     route(f1, "nue", &prev, fresh, "keep_sls=0");
     ASSERT_TRUE(fresh.ok);
@@ -164,7 +141,7 @@ TEST(Reroute, NueSwitchFailureAndRestore) {
   Routed before;
   PreviousSls p0;
   ASSERT_NO_FATAL_FAILURE(route_first(f0, "nue", before, p0));
-  const Fabric f1 = without(f0, 12, -1);
+  const Fabric f1 = fixtures::without(f0, 12, -1);
   ASSERT_EQ(f1.lids().size(), 72u);
   Routed down;
   route(f1, "nue", &p0, down);
@@ -190,7 +167,7 @@ TEST(Reroute, NueSwitchFailureAndRestore) {
 // incremental=0), and keep_sls=0 pins nothing.
 TEST(Reroute, PerSourceSwitchEnginesRealizeWithPinnedSls) {
   const Fabric f0 = torus5x5();
-  const Fabric f1 = without(f0, -1, fixtures::channel_between(f0, 6, 7));
+  const Fabric f1 = fixtures::without(f0, -1, fixtures::channel_between(f0, 6, 7));
   for (const char *engine : {"acro", "dl"}) {
     SCOPED_TRACE(engine);
     Routed before;
@@ -240,7 +217,7 @@ TEST(Reroute, IncrementalKeepsRoutesAndSls) {
     ASSERT_NO_FATAL_FAILURE(route_first(f0, engine, before, prev));
     int cases = 0, taken = 0;
     auto one = [&](int32_t drop_sw, int32_t drop_channel) {
-      const Fabric f1 = without(f0, drop_sw, drop_channel);
+      const Fabric f1 = fixtures::without(f0, drop_sw, drop_channel);
       Routed kept;
       route(f1, engine, &prev, kept);
       ASSERT_TRUE(kept.ok);
@@ -305,7 +282,7 @@ TEST(Reroute, RelaxedIncrementalChangesOnlyBrokenPaths) {
   for (int32_t c = 0; c < f0.num_channels() && relaxed < 2; c += 37) {
     if (c > f0.channel(c).reverse) continue;
     SCOPED_TRACE(f0.describe(f0.channel(c).src));
-    const Fabric f1 = without(f0, -1, c);
+    const Fabric f1 = fixtures::without(f0, -1, c);
     Routed kept;
     route(f1, "dl", &prev, kept);
     ASSERT_TRUE(kept.ok);
@@ -365,7 +342,7 @@ TEST(Reroute, StaleSlsAreDroppedBeforeTheyCloseACreditLoop) {
   Routed before;
   PreviousSls prev;
   ASSERT_NO_FATAL_FAILURE(route_first(f0, "dl", before, prev));
-  const Fabric f1 = without(f0, -1, 581);
+  const Fabric f1 = fixtures::without(f0, -1, 581);
   Routed kept;
   route(f1, "dl", &prev, kept);
   ASSERT_TRUE(kept.ok);
@@ -425,7 +402,7 @@ TEST(Reroute, SpareSlsKeepEverySlThroughAFailInPlaceSeries) {
         // Every 97th channel of the fabric as it is now, one per link.
         int32_t c = (97 * (step + 1)) % f.num_channels();
         if (c > f.channel(c).reverse) c = f.channel(c).reverse;
-        const Fabric g = without(f, -1, c);
+        const Fabric g = fixtures::without(f, -1, c);
         auto after = std::make_unique<Routed>();
         route(g, engine, &prev, *after, "", vls);
         ASSERT_TRUE(after->ok);
@@ -472,7 +449,7 @@ TEST(Reroute, LorenRepairsThePreviousRoutingWhereItCannotRoute) {
   int loren_fails = 0, repaired = 0;
   for (int32_t s = 0; s < f0.num_switches(); ++s) {
     SCOPED_TRACE(f0.describe(s));
-    const Fabric f1 = without(f0, s, -1);
+    const Fabric f1 = fixtures::without(f0, s, -1);
     Routed fresh;
     route(f1, "loren", nullptr, fresh, opts);
     if (fresh.ok) continue;  // LOREN routes around this hole itself
@@ -527,7 +504,7 @@ TEST(Reroute, LorenRepairsThePreviousRoutingWhereItCannotRoute) {
 // can and one INFO line says why. One new LID still takes it.
 TEST(Reroute, ManyNewLidsSkipTheIncrementalRoute) {
   const Fabric f0 = torus5x5();
-  const Fabric f1 = without(f0, -1, 0);  // one link fails
+  const Fabric f1 = fixtures::without(f0, -1, 0);  // one link fails
   Routed before;
   PreviousSls prev;
   ASSERT_NO_FATAL_FAILURE(route_first(f0, "acro", before, prev));
