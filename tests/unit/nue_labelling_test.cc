@@ -95,16 +95,29 @@ std::vector<Labelling> labellings() {
           {"hca-low seed 3", topo::relabel(low, 3).net}};
 }
 
+// Routes labelling l with keiro-nue at max_vls and checks its tables; ok is
+// false, with the reason in problem, when reading, routing or the check fails.
+fixtures::RouteCheck route_nue(const Labelling &l, int max_vls) {
+  Fabric f;
+  fixtures::RouteCheck rc;
+  if (!io::parse_topology(topo::write_net_list(l.net), l.name, f, rc.problem)) {
+    rc.ok = false;
+    return rc;
+  }
+  const fixtures::EngineRun run =
+      fixtures::run_captured(f, "keiro-nue", fixtures::RunArgs{.max_vls = max_vls});
+  if (!run.ok) {
+    rc.ok = false;
+    rc.problem = run.last_line();
+    return rc;
+  }
+  return fixtures::check_routes(f, run.out);
+}
+
 void expect_labelling_free(int max_vls) {
   int64_t lo = 0, hi = 0;
   for (const Labelling &l : labellings()) {
-    Fabric f;
-    std::string err;
-    ASSERT_TRUE(io::parse_topology(topo::write_net_list(l.net), l.name, f, err)) << err;
-    const fixtures::EngineRun run =
-        fixtures::run_captured(f, "keiro-nue", fixtures::RunArgs{.max_vls = max_vls});
-    ASSERT_TRUE(run.ok) << l.name << ": " << run.last_line();
-    const fixtures::RouteCheck rc = fixtures::check_routes(f, run.out);
+    const fixtures::RouteCheck rc = route_nue(l, max_vls);
     ASSERT_TRUE(rc.ok) << l.name << ": " << rc.problem;
     const int64_t efi = rc.max_efi;
     EXPECT_LE(efi, kMaxOverBound * kLeafBound) << l.name << ", max_vls=" << max_vls;
@@ -150,13 +163,7 @@ void expect_clos3_balance(int max_vls) {
                                        {"top-first seed 1", topo::relabel(top, 1).net},
                                        {"hca-high seed 2", topo::relabel(high, 2).net}};
   for (const Labelling &l : labs) {
-    Fabric f;
-    std::string err;
-    ASSERT_TRUE(io::parse_topology(topo::write_net_list(l.net), l.name, f, err)) << err;
-    const fixtures::EngineRun run =
-        fixtures::run_captured(f, "keiro-nue", fixtures::RunArgs{.max_vls = max_vls});
-    ASSERT_TRUE(run.ok) << l.name << ": " << run.last_line();
-    const fixtures::RouteCheck rc = fixtures::check_routes(f, run.out);
+    const fixtures::RouteCheck rc = route_nue(l, max_vls);
     ASSERT_TRUE(rc.ok) << l.name << ": " << rc.problem;
     EXPECT_GE(rc.max_efi, kClosLeafBound) << l.name;  // nothing beats the leaf bound
     EXPECT_LE(rc.max_efi, kClosMaxOverBound * kClosLeafBound) << l.name << ", max_vls=" << max_vls;
