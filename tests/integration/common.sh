@@ -250,6 +250,22 @@ EOF
   return 0
 }
 
+# it_oracle_passes_all DIR: every dump directory DIR/* with LFTs (tables
+# that passed keiro's own check) must pass the independent oracle too, with
+# keiro check agreeing (it_oracle_agrees, verdicts kept in each directory);
+# it_fail names each one that does not. Sets IT_ORACLE_N to the directories
+# checked.
+it_oracle_passes_all() {
+  local d
+  IT_ORACLE_N=0
+  for d in "$1"/*; do
+    [ -f "$d/opensm-lfts.dump" ] || continue
+    IT_VERDICTS=$d it_oracle_agrees "$d" && [ "$IT_ORACLE_RC" -eq 0 ] ||
+      it_fail "$(basename "$d"): the independent oracle does not pass the tables"
+    IT_ORACLE_N=$((IT_ORACLE_N + 1))
+  done
+}
+
 # it_live_check WANT_RC [keiro check options]: keiro check --live on the
 # running fabric (it_start): ibnetdiscover, ibroute, smpquery sl2vl and the
 # SA through umad2sim, as on hardware; what was read is saved to

@@ -175,13 +175,8 @@ cmp -s <(bstrip "$bpage") <(bstrip "$KEIRO_SRCDIR/docs/relabelling.md") ||
 grep -qF "$(head -n 1 "$bmd")" "$bpage" || it_fail "--balance --doc did not write the summary"
 # The independent oracle on every routing's tables: each passed keiro's
 # check (asserted above), so each must pass the oracle too.
-n=0
-for d in "$KEIRO_SURVEY_DUMPS"/*; do
-  [ -f "$d/opensm-lfts.dump" ] || continue
-  IT_VERDICTS=$d it_oracle_agrees "$d" && [ "$IT_ORACLE_RC" -eq 0 ] ||
-    it_fail "$(basename "$d"): the independent oracle does not pass the tables"
-  n=$((n + 1))
-done
+it_oracle_passes_all "$KEIRO_SURVEY_DUMPS"
+n=$IT_ORACLE_N
 [ "$n" -ge 7 ] || it_fail "the oracle checked $n routings, want >= 7"
 it_log "the independent oracle agrees on $n routings"
 it_done
