@@ -9,22 +9,17 @@
 # independent oracle, tests/oracle/oracle.py). Then a leak bound on OpenSM's
 # resident memory (VmRSS after every sweep):
 #
-# Measured without a leak (2026-11-27, this fabric, the four engines side by
-# side, 100 sweeps each; and keiro-nue alone, 80 sweeps): RSS grows by 0.5-1.2
-# MB in the first ~20 sweeps, then wanders; one sweep can jump by up to 700
-# kB and fall back, so the test compares medians of 10 sweeps. Median of
-# sweeps 91-100 minus median of sweeps 21-30: +84 (nue), +240 (acro), +146
-# (dl), +192 kB (loren); two more runs +28, +60, +188, -44 and +100, +186,
-# -148, +166 kB; 10-sweep medians after sweep 20 spread over at most 230 kB.
-# The bound is +512 kB (about twice the largest growth measured).
+# OpenSM runs with a fixed glibc mmap threshold (tests/soak/soak.sh says
+# why): without it RSS stepped by about 1 MB between sweeps with no leak and
+# one CI run failed keiro-acro at +1,480 kB. With it (2026-11-27, this
+# fabric, the four engines side by side, 100 sweeps each), the median of
+# sweeps 91-100 minus the median of sweeps 21-30: +164 (nue), +80 (acro),
+# +170 (dl), +68 kB (loren). The bound is +512 kB (three times the largest).
 # A leak of L bytes per routing whose memory is written (RSS counts touched
-# 4 KiB pages; glibc grows the heap page by page) adds about 70 * L between
-# the two windows (centres 70 sweeps apart), so with no natural growth at
-# all it passes the bound once L > 512/70 = 7.3 kB: a leak of 8 KiB per
-# routing fails the test (an injected leak, `new char[8192]` written, per
-# routing in plugin/engine_callbacks.cc, not committed: +752, +1,062,
-# +1,070, +1,154 kB, all four engines failed; the old 4-sweep variant with
-# its 2 MB bound passed it);
+# 4 KiB pages) adds about 70 * L between the two windows (centres 70 sweeps
+# apart): a leak of 8 KiB per routing fails the test (an injected leak, `new
+# char[8192]` written, per routing in plugin/engine_callbacks.cc, not
+# committed: +738, +670, +630, +626 kB, all four engines failed);
 # one 4 KiB page per routing would need 512/4 = 128 sweeps between the
 # windows (about 4 minutes here), which is the 200-sweep soak's job
 # (tests/soak/soak.sh, -g) together with the sanitized run
