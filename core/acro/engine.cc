@@ -168,11 +168,14 @@ void fewer_layers(const Fabric &f, const EngineOptions &opt, minimal::BalancedOp
   if (best.layers.num_layers > 1) consistent_routes(f, seed, per_lid, guard, best, res);
 }
 
-// 2c. One VL asked for (EngineInput::one_vl_routes, the fixed-SL search)
-// while ACRO needs more layers on the routes so far: routes whose dependency
-// graph is acyclic (core/acro/one_vl.h: balanced up*/down* or Nue's on one
-// layer, the better balanced), one ACRO layer. False (err) only when the
-// routing fails.
+// 2c. Routes whose dependency graph is acyclic (core/acro/one_vl.h:
+// balanced up*/down* or Nue's on one layer, the better balanced), one ACRO
+// layer. Taken when one VL is asked for (EngineInput::one_vl_routes, the
+// fixed-SL search) and the routes so far need more layers, else only when
+// their max EFI is lower than the routes so far: fewer_layers() takes
+// fewer layers at any balance past the VL budget (`keiro topo director 4
+// 60 --uplinks 10` on 2 VLs: up*/down*, max EFI 5,040; Nue's 2,124). False
+// (err) only when the routing fails.
 bool one_vl(const EngineInput &in, const EngineOptions &opt, const minimal::BalancedOptions &bo,
             Candidate &best, EngineResult &res, std::string &err) {
   Candidate alt;
@@ -182,6 +185,10 @@ bool one_vl(const EngineInput &in, const EngineOptions &opt, const minimal::Bala
   if (!one_vl_routes(in.fabric, bo, in.threads, alt.trees, choice, err) ||
       !assign(in.fabric, alt.trees, ao, alt.layers, err))
     return false;
+  const bool must = in.one_vl_routes && best.layers.num_layers > 1;
+  if (!must && minimal::forwarding_index(in.fabric, best.trees).max <=
+                   (choice.nue ? choice.nue_efi : choice.updown_efi))
+    return true;
   best = std::move(alt);
   res.one_vl = choice.nue ? "nue" : "updown";
   res.updown_routes = !choice.nue;
@@ -235,7 +242,9 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   if (!assign(f, best.trees, ao, best.layers, err)) return engine_error(in.log, kName, err);
   const BalanceGuard guard{in.max_vls, minimal::forwarding_index(f, best.trees).max};
   fewer_layers(f, opt, bo, per_lid, guard, best, res);
-  if (in.one_vl_routes && best.layers.num_layers > 1 && !one_vl(in, opt, bo, best, res, err))
+  const bool unguarded = minimal::forwarding_index(f, best.trees).max * 100 >
+                         guard.balanced_efi * kFewerLayersEfiPercent;
+  if ((in.one_vl_routes || unguarded) && !one_vl(in, opt, bo, best, res, err))
     return engine_error(in.log, kName, err);
   const minimal::DestTrees &trees = best.trees;
   AcroResult &layers = best.layers;

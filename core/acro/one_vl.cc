@@ -9,27 +9,16 @@
 #include "core/layers/acro.h"
 #include "core/minimal/forwarding_index.h"
 #include "core/nue/engine.h"
-#include "core/nue/nue.h"
-#include "core/routing.h"
 
 namespace keiro::acro {
 
 namespace {
 
-// Nue's routes on one layer as destination trees; false when Nue fails or
-// ACRO needs more than one layer on them.
+// Nue's routes on one layer (nue::one_layer_trees()); false when Nue fails
+// or ACRO needs more than one layer on them.
 bool nue_trees(const Fabric &f, int threads, minimal::DestTrees &out) {
-  nue::NueOptions o;
-  o.layers = 1;
-  o.order_attempts = nue::one_vl_order_attempts(f);
-  o.threads = threads;
-  nue::NueResult r;
   std::string err;
-  if (!nue::route(f, o, r, err)) return false;
-  Routing lfts;
-  lfts.reset(f, Routing::SlScope::kPerDestination);
-  nue::write_tables(f, r, lfts);
-  if (!minimal::trees_from_lfts(f, lfts, out, err)) return false;
+  if (!nue::one_layer_trees(f, threads, out, err)) return false;
   AcroResult layers;
   return assign(f, out, AcroOptions{}, layers, err) && layers.num_layers <= 1;
 }

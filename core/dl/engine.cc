@@ -7,6 +7,7 @@
 #include "core/dl/dl.h"
 #include "core/layers/pins.h"
 #include "core/minimal/forwarding_index.h"
+#include "core/nue/engine.h"
 #include "core/vlmap/vlmap.h"
 
 namespace keiro::dl {
@@ -239,6 +240,31 @@ bool one_layer_balances(const Fabric &f, const DlOptions &dlo, DlResult &one) {
          minimal::forwarding_index(f, all.trees).max * kOneLayerEfiPercent;
 }
 
+// 2c. One VL asked for (EngineInput::one_vl_routes): DL's one sub-network is
+// up*/down* from one root, which on a director fabric leaves few legal
+// paths among the shortest (`keiro topo director 3 52 --uplinks 16`: max
+// EFI 13,284 on one sub-network, 1,620 on three). Nue's routes on one layer
+// are deadlock free on one VL too; a holds DL's (realized on one VL) and is
+// replaced by Nue's when their max EFI is lower. Nue failing keeps DL's.
+namespace {
+
+void nue_if_better(const EngineInput &in, const EngineOptions &opt, const DlOptions &dlo,
+                   Attempt &a, Routing &out, EngineResult &res) {
+  const Fabric &f = in.fabric;
+  DlResult g;
+  std::string err;
+  if (!nue::one_layer_trees(f, in.threads, g.trees, err)) return;
+  if (minimal::forwarding_index(f, g.trees).max >= minimal::forwarding_index(f, a.r.trees).max)
+    return;
+  g.restriction = a.r.restriction;
+  g.layers = 1;
+  g.layers_needed = 1;
+  g.updown = std::move(a.r.updown);  // the root the report names
+  if (attempt(in, opt, dlo, a, out, err, &g) == Tried::kOk) res.one_vl = "nue";
+}
+
+}  // namespace
+
 bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineResult &res) {
   const Fabric &f = in.fabric;
   std::string err;
@@ -278,6 +304,8 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
     res.consistent = t == Tried::kOk;
   }
   if (t != Tried::kOk) return unrealized_error(in, opt, dlo, a.realize_err);
+  res.one_vl = "none";
+  if (in.one_vl_routes && dlo.layers == 1) nue_if_better(in, opt, dlo, a, out, res);
   out.vls_used = a.vs.vls_used;
   out.sls_used = a.vs.sls_used;
   fill_result(f, opt, dlo, a, res);
@@ -302,14 +330,18 @@ void report(const EngineInput &in, const EngineResult &res, EngineReport &rep) {
   rep.add("choices", o.slack ? "slack" : "lowest");
   rep.add("one_layer", res.one_layer ? 1 : 0);
   rep.add("consistent_next_hops", res.consistent ? 1 : 0);
+  rep.add("one_vl_routes", res.one_vl);
   layers::add_pin_facts(res.vlmap, rep);
   in.log.logf(LogLevel::kInfo,
               "%s: %s, %d sub-network%s (%d needed), root %s, policy %s: average %.3f hops, "
-              "max edge forwarding index %lld; realized with %d VL%s and %d SL%s",
+              "max edge forwarding index %lld; realized with %d VL%s and %d SL%s%s",
               kName, restriction_name(o.restriction), o.layers, o.layers == 1 ? "" : "s",
               res.layers_needed, root.c_str(), policy_name(o.policy), res.avg_hops,
               static_cast<long long>(res.max_efi), res.vls_used, res.vls_used == 1 ? "" : "s",
-              res.sls_used, res.sls_used == 1 ? "" : "s");
+              res.sls_used, res.sls_used == 1 ? "" : "s",
+              res.one_vl == "nue" ? " (one VL asked for: Nue's routes on one layer, whose max "
+                                    "edge forwarding index is lower than up*/down*'s)"
+                                  : "");
 }
 
 constexpr EngineSteps<EngineOptions, EngineResult> kSteps = {

@@ -15,6 +15,12 @@
 // the first port within 5% of the least load), whose routes cross in fewer
 // ways (10x10x10 torus: 21 SLs needed -> 13, max EFI 1.15x the average).
 //
+// With EngineInput::one_vl_routes (the fixed-SL search's one-VL run,
+// docs/fixed-sl.md) DL's one sub-network is compared with Nue's routes on
+// one layer (nue::one_layer_trees()), and the one with the lower max edge
+// forwarding index is installed: up*/down* from one root crowds the links
+// near it on director-based fabrics, tori and random fabrics.
+//
 // Fails with one ERROR line when dl_subnets exceeds the VL budget, when
 // dl_root names no switch, when the fabric is not connected, or when the SL
 // budget cannot realize the layer changes (of both next-hop choices).
@@ -23,6 +29,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "core/dl/dl.h"
 #include "core/engine/engine.h"
@@ -54,6 +61,9 @@ struct EngineResult {
   bool consistent = false;  // the balanced next hops could not be realized; consistent
                             // ones (DlOptions::consistency) could
   vlmap::VlMapStats vlmap;  // the realization's counters (pins: re-routing)
+  // EngineInput::one_vl_routes and Nue's routes on one layer had the lower
+  // max EFI (run()): the tables hold those ("nue"), else DL's ("none").
+  std::string one_vl = "none";
 };
 
 // Reads the dl_* options and the budgets of in into out. Fails with one ERROR

@@ -145,6 +145,19 @@ void write_tables(const Fabric &f, const NueResult &r, Routing &out) {
   out.sls_used = layers;
 }
 
+bool one_layer_trees(const Fabric &f, int threads, minimal::DestTrees &out, std::string &err) {
+  NueOptions o;
+  o.layers = 1;
+  o.order_attempts = one_vl_order_attempts(f);
+  o.threads = threads;
+  NueResult r;
+  if (!route(f, o, r, err)) return false;
+  Routing lfts;
+  lfts.reset(f, Routing::SlScope::kPerDestination);
+  write_tables(f, r, lfts);
+  return minimal::trees_from_lfts(f, lfts, out, err);
+}
+
 constexpr EngineSteps<NueOptions, NueResult> kSteps = {kName, Routing::SlScope::kPerDestination,
                                                        read_engine_options, run, report};
 constinit const EngineDesc kEngine = define_engine<kSteps>("nue", kSummary, kOptions);

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "core/engine/engine.h"
+#include "core/minimal/dest_trees.h"
 #include "core/nue/nue.h"
 
 namespace keiro::nue {
@@ -34,6 +35,15 @@ bool read_options(const Options &o, const Fabric &f, int max_layers, NueOptions 
 // LID (its layer) and SL i -> VL i for every layer; vls_used and sls_used.
 // O(S * L).
 void write_tables(const Fabric &f, const NueResult &r, Routing &out);
+
+// Nue's routes on one layer as destination trees (every LID): one acyclic
+// channel dependency graph for all destinations, so one VL is deadlock free
+// on them; the best of one_vl_order_attempts(f) destination orders (nue.h),
+// on up to `threads` workers. For engines asked for one-VL routes
+// (EngineInput::one_vl_routes: keiro-acro, keiro-loren and keiro-dl compare
+// them with their own). False with err when Nue fails (disconnected fabric).
+// Time: nue::route() with one layer and its order attempts, plus O(S * L).
+bool one_layer_trees(const Fabric &f, int threads, minimal::DestTrees &out, std::string &err);
 
 // The registry entry (define_engine(), listed in core/registry/registry.cc).
 extern const EngineDesc kEngine;

@@ -102,5 +102,44 @@ TEST(DirectorBalance, FourDirectorsDlWithinOnePointTwoOfAcro) {
   EXPECT_LE(dl, 3.5);
 }
 
+// Issue 29 item 4: with fixed_sl=0 (every path on SL 0 deadlock free as
+// well) keiro-dl keeps its balance within 1.2x of its max EFI without the
+// option, and so does keiro-acro. Their one-VL run compares their own
+// routes with Nue's on one layer (nue::one_layer_trees()) and takes the
+// better balanced. Measured 2026-11-27, 8 VLs, max EFI without -> with
+// fixed_sl=0 (before the comparison):
+//   director 3 52 --uplinks 16: keiro-dl 1,620 -> 1,710 (13,284: one
+//     up*/down* sub-network); keiro-acro 1,476 -> 1,710 (1,710);
+//   director 4 60 --uplinks 10: keiro-dl 2,268 -> 2,124 (4,644); keiro-acro
+//     2,142 -> 2,124 (5,040: up*/down*, taken on 2 VLs at any balance);
+//   8-ary 3-tree: unchanged (one VL without the option).
+// The tables pass the independent walker with every path on SL 0 and with
+// SL 0 and the SA's SLs together.
+TEST(DirectorBalance, FixedSlZeroKeepsDlAndAcroBalance) {
+  topo::TopoOptions ft;
+  Fabric tree;
+  std::string err;
+  ASSERT_TRUE(io::parse_topology(topo::write_net_list(topo::net_list(topo::gen_fat_tree(8, 3, ft))),
+                                 "ft", tree, err))
+      << err;
+  const Fabric fabrics[] = {director(16, 0), director(10, 0, 4, 60), tree};
+  for (const Fabric &f : fabrics) {
+    for (const char *engine : {"keiro-dl", "keiro-acro"}) {
+      SCOPED_TRACE(std::string(engine) + " on " + std::to_string(f.num_switches()) + " switches");
+      fixtures::EngineRun plain, fixed;
+      const fixtures::RouteCheck p = fixtures::route_and_walk(f, engine, plain);
+      fixed = fixtures::run_captured(f, engine, {.opts = "fixed_sl=0", .max_vls = 8});
+      ASSERT_TRUE(fixed.ok) << fixed.last_line();
+      const fixtures::RouteCheck q = fixtures::check_routes(f, fixed.out);
+      ASSERT_TRUE(p.ok && q.ok) << q.problem;
+      std::printf("%s: max EFI %lld without fixed_sl, %lld with fixed_sl=0 (%d VLs)\n", engine,
+                  static_cast<long long>(p.max_efi), static_cast<long long>(q.max_efi), q.vls);
+      EXPECT_LE(q.max_efi * 10, p.max_efi * 12);
+      EXPECT_EQ(fixtures::credit_loop_problem(f, fixed.out, 0), "");
+      EXPECT_EQ(fixtures::credit_loop_problem(f, fixed.out, 0, true), "");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace keiro
