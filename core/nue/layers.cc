@@ -36,6 +36,10 @@ bool parse_partition_method(const std::string &name, PartitionMethod &m) {
   return parse_enum(kMethodWords, name, m);
 }
 
+const char *partition_name(PartitionMethod m) {
+  return enum_name(kMethodWords, m);
+}
+
 int assign_layers(const graph::Graph &switches, std::span<const DestinationPort> ports, int k,
                   PartitionMethod method, int seed, std::vector<int32_t> &layer, std::string &err) {
   const int32_t s = switches.num_nodes();

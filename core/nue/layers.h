@@ -48,6 +48,8 @@ std::vector<DestinationPort> destination_ports(const Fabric &f);
 enum class PartitionMethod { kMetis, kCluster, kRandom };
 // "metis", "cluster", "random"; false for anything else.
 bool parse_partition_method(const std::string &name, PartitionMethod &m);
+// The word of m ("metis", "cluster", "random").
+const char *partition_name(PartitionMethod m);
 
 // layer[i] for every port i (0..m-1); returns m, the number of non-empty
 // layers, or -1 with err set when METIS fails.

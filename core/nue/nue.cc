@@ -632,7 +632,9 @@ bool route(const Fabric &f, const NueOptions &opt, NueResult &out, std::string &
   assert(f.finalized() && "nue::route: the fabric must be finalized");
   assert(opt.layers >= 1 && opt.layers <= kMaxDataVls && "nue::route: layers not in 1..15");
   assert(opt.root >= -1 && opt.root < f.num_switches() && "nue::route: root is not a switch id");
-  return Router(f, opt, out).run(err);
+  const bool ok = Router(f, opt, out).run(err);
+  out.partition = opt.partition;
+  return ok;
 }
 
 }  // namespace keiro::nue

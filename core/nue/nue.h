@@ -60,9 +60,27 @@ inline int one_vl_order_attempts(const Fabric &f) {
   return static_cast<int>(std::clamp<int64_t>(kOneVlWork / entries, 3, kOneVlOrderAttempts));
 }
 
+// nue_partition=auto tries three partitions (NueOptions::partition_attempts)
+// while switches x LIDs is at most this: each is a whole routing. The paper
+// (Section 4.1) leaves the best partition open: METIS's compact regions
+// balance best on tori, random fabrics and dragonflies, single ports spread
+// at random on the director fabric with uneven up-links, where METIS's
+// layers also follow the labelling (`keiro topo director 3 52 --uplinks
+// 16`, 8 VLs, max EFI METIS 1,494-2,376 over four labellings, random
+// 1,260-1,386; measured 2026-11-27). 2,000,000 covers a 12-ary 3-tree and
+// a 214-switch director fabric; a 10x10x10 torus with 4 HCAs per switch
+// (5,000,000) keeps one routing.
+constexpr int64_t kPartitionWork = 2'000'000;
+
 struct NueOptions {
   int layers = 1;  // k: most virtual layers, 1..kMaxDataVls; empty ones are dropped
   PartitionMethod partition = PartitionMethod::kMetis;  // Algorithm 2 line 1
+  // nue_partition=auto (the engine, core/nue/engine.cc): with several layers
+  // and a fabric of at most kPartitionWork (switch, LID) entries, METIS,
+  // cluster and random partitions are each routed and the one with the
+  // smallest max edge forwarding index is kept (route() itself routes
+  // `partition` only).
+  bool partition_attempts = false;
   int seed = 1;       // destination orders, random partitions, METIS
   int32_t root = -1;  // escape-tree root of every layer; -1: the most central
                       // switch of each layer's convex subgraph (line 5)
@@ -106,6 +124,8 @@ struct NueResult {
   int mcast_layer = -1;      // NueOptions::mcast_layer, when that layer exists
   int layers = 0;            // non-empty layers = SLs = VLs of the tables (0: no destination)
   int32_t pinned_ports = 0;  // destination ports kept in NueOptions::previous_layer
+  PartitionMethod partition = PartitionMethod::kMetis;  // the partition of these tables
+  int partitions_tried = 1;                             // NueOptions::partition_attempts
   // Totals over the layers (of the kept attempt with one layer).
   int64_t lids = 0;
   int64_t escape_fallbacks = 0;     // LIDs routed entirely over the escape paths

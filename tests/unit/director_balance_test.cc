@@ -71,18 +71,23 @@ TEST(DirectorBalance, EvenCablingEveryEngineWithinOnePointTwoOfTheBest) {
   EXPECT_LE(acro, 1.75);
 }
 
-// 16 up-links per rack switch, three labellings.
-TEST(DirectorBalance, UnevenCablingAcroAndDl) {
+// 16 up-links per rack switch, three labellings. keiro-nue (8 VLs) with
+// METIS layers only: max/avg EFI 4.71 as written (1.61x keiro-acro's),
+// 2.96 and 3.50 relabelled; nue_partition=auto keeps random layers there.
+TEST(DirectorBalance, UnevenCablingEveryEngine) {
   for (uint64_t seed : {0, 1, 2}) {
     SCOPED_TRACE("relabel seed " + std::to_string(seed));
     const Fabric f = director(16, seed);
     ASSERT_EQ(f.num_switches(), 214);
-    const double acro = max_over_avg(f, "keiro-acro"), dl = max_over_avg(f, "keiro-dl");
+    const double acro = max_over_avg(f, "keiro-acro"), dl = max_over_avg(f, "keiro-dl"),
+                 nue = max_over_avg(f, "keiro-nue");
     EXPECT_GT(acro, 0);
     EXPECT_LE(acro, 3.1);
     EXPECT_GT(dl, 0);
     EXPECT_LE(dl, 3.4);
     EXPECT_LE(dl, 1.2 * acro);
+    EXPECT_GT(nue, 0);
+    EXPECT_LE(nue, 1.2 * acro);
   }
 }
 
