@@ -64,7 +64,7 @@ CdgDijkstra::Outcome CdgDijkstra::route(int32_t d, std::span<const int64_t> weig
     // Lines 10-23.
     while (!heap_.empty()) {
       const int32_t v = heap_.pop();
-      if (w0_ > 0 && !after_impasse && v != d) rebind(v, weight);
+      if (w0_ > 0 && !after_impasse && v != d && !used_only_) rebind(v, weight);
       node_[v].mark = base_ + 1;  // settled
       if (!after_impasse) order_[order_len_++] = v;
       if (w0_ > 0 && !after_impasse) add_in_run(v);
@@ -72,6 +72,11 @@ CdgDijkstra::Outcome CdgDijkstra::route(int32_t d, std::span<const int64_t> weig
     }
     if (num_reached_ == num_switches_) break;
     order_valid_ = false;
+    if (used_only_) {  // set_used_only(): no impasse handling
+      for (int32_t v = 0; v < num_switches_; ++v)
+        if (!reached(v)) next_[v] = -1;
+      return out;
+    }
     // Impasse: islands (Section 4.6.2), then the escape repair.
     if (backtrack(weight)) {
       ++out.backtracks;
@@ -125,7 +130,13 @@ void CdgDijkstra::relax_into(int32_t v, std::span<const int64_t> weight, bool af
       if (nd >= node_[u].dist) continue;  // line 13: strictly shorter only
     }
     // Line 15: may (q, next[v]) be used without closing a cycle?
-    if (cp >= 0 && !cdg_.try_use(q, cp, in.first + cp_index - (cp > in.rev ? 1 : 0))) continue;
+    if (cp >= 0) {
+      const int32_t e = in.first + cp_index - (cp > in.rev ? 1 : 0);
+      if (used_only_ && cdg_.state(e) != CompleteCdg::kUsed &&
+          cdg_.state(e) != CompleteCdg::kTentative)
+        continue;
+      if (!cdg_.try_use(q, cp, e)) continue;
+    }
     if (reached(u)) {
       const int32_t old = dependency_of(u);  // u is not settled: nobody depends on it
       if (old >= 0) cdg_.release(old);

@@ -90,6 +90,11 @@ class CdgDijkstra {
   // Switches routes choose at settle time (balance); w0 is the weight of an
   // unloaded channel (ChannelLoad::initial_weight), 0 turns it off.
   void set_balance(int64_t w0) { w0_ = w0; }
+  // Used dependencies only (layered fabrics' switch LIDs, layer_routing.cc):
+  // route() takes only dependencies the CDG holds (used or tentative),
+  // without settle-time balance, and ends at the first impasse with
+  // reached_all false (no backtracking, no escape repair).
+  void set_used_only(bool on) { used_only_ = on; }
 
   // Per switch: channel towards the last destination, -1 at the destination
   // (and at unreached switches after a failed run).
@@ -177,7 +182,8 @@ class CdgDijkstra {
   };
   std::vector<Candidate> cand_;
   std::vector<int32_t> keep_, escape_next_, path_, order_;
-  int64_t w0_ = 0;                // balance at settle time when > 0
+  int64_t w0_ = 0;  // balance at settle time when > 0
+  bool used_only_ = false;
   std::vector<int32_t> sources_;  // per switch: 1 + attached end ports
   // Per switch settled in this run (before an impasse, with balance on): run
   // = sources of this run routed over its channel next_[v], up = the switch

@@ -32,6 +32,8 @@ void add_facts(const Fabric &f, const NueResult &r, EngineReport &rep) {
   rep.add("partitions_tried", static_cast<long>(r.partitions_tried));
   if (r.pinned_ports > 0) rep.add("pinned_ports", static_cast<long>(r.pinned_ports));
   rep.add("escape_fallbacks", static_cast<long>(r.escape_fallbacks));
+  rep.add("switch_lid_escapes", static_cast<long>(r.switch_lid_escapes));
+  rep.add("rebalanced_switches", static_cast<long>(r.rebalanced_switches));
   rep.add("backtracking", static_cast<long>(r.backtracking));
   rep.add("escape_repairs", static_cast<long>(r.escape_repairs));
   rep.add("shortcuts", static_cast<long>(r.shortcuts));

@@ -27,6 +27,7 @@
 #include "core/nue/dijkstra.h"
 #include "core/nue/escape_paths.h"
 #include "core/nue/layers.h"
+#include "core/nue/tree_balance.h"
 
 namespace keiro {
 class Fabric;
@@ -38,8 +39,15 @@ struct LayerOutcome {
   int64_t lids = 0;
   int64_t fallbacks = 0;                // LIDs routed over the escape paths
   std::vector<uint16_t> fallback_lids;  // those LIDs, in routing order
-  int64_t backtracks = 0;               // islands reached by local backtracking (in routed LIDs)
-  int64_t repairs = 0;                  // islands reached over their escape path
+  // Layered fabrics: switch LIDs whose used-dependency routes (below) did
+  // not reach every switch and that took the escape paths instead; not
+  // counted in fallbacks.
+  int64_t switch_lid_escapes = 0;
+  // Layered fabrics: next hops the second pass over a tree moved
+  // (tree_balance.h), over every CA/router LID.
+  int64_t rebalanced_switches = 0;
+  int64_t backtracks = 0;  // islands reached by local backtracking (in routed LIDs)
+  int64_t repairs = 0;     // islands reached over their escape path
   int64_t shortcuts = 0;
   int64_t escape_dependencies = 0;
   int64_t reserved_dependencies = 0;  // up-down turns reserved on layered fabrics
@@ -113,7 +121,10 @@ class LayerRouter {
   void end(LayerOutcome &out) const { out.cdg = cdg_.stats(); }
   // w0: weight of an unloaded channel; > 0 balances each LID's routes as
   // they are built (CdgDijkstra::set_balance).
-  void set_balance(int64_t w0) { dijkstra_.set_balance(w0); }
+  void set_balance(int64_t w0) {
+    dijkstra_.set_balance(w0);
+    balance_on_ = w0 > 0;
+  }
   // Called after every routed destination port of route(): ports done so far
   // in this call (the caller knows the total). Optional; for progress lines.
   void set_progress(std::function<void(int64_t)> fn) { progress_ = std::move(fn); }
@@ -124,6 +135,11 @@ class LayerRouter {
   EscapePaths escape_;
   CdgDijkstra dijkstra_;
   ChannelLoad load_;
+  // Layered fabrics with balance on: the second pass over every CA/router
+  // LID's tree (tree_balance.h), and the top-down order of the result.
+  TreeBalance tree_balance_;
+  std::vector<int32_t> top_down_;
+  bool balance_on_ = false, rebalanced_ = false;
   bool all_escape_turns_ = false;
   int32_t root_ = -1;
   bool layered_ = false;         // layered_heights() held: reserve up-down turns

@@ -540,6 +540,8 @@ class Router {
       info.fallback_lids = std::move(o.fallback_lids);
       out_.lids += o.lids;
       out_.escape_fallbacks += o.fallbacks;
+      out_.switch_lid_escapes += o.switch_lid_escapes;
+      out_.rebalanced_switches += o.rebalanced_switches;
       out_.backtracking += o.backtracks;
       out_.escape_repairs += o.repairs;
       out_.shortcuts += o.shortcuts;

@@ -128,7 +128,12 @@ struct NueResult {
   int partitions_tried = 1;                             // NueOptions::partition_attempts
   // Totals over the layers (of the kept attempt with one layer).
   int64_t lids = 0;
-  int64_t escape_fallbacks = 0;     // LIDs routed entirely over the escape paths
+  int64_t escape_fallbacks = 0;  // LIDs routed entirely over the escape paths
+  // Layered fabrics: switch LIDs routed over the escape paths because the
+  // dependencies already used did not reach every switch (layer_routing.cc)
+  int64_t switch_lid_escapes = 0;
+  // Layered fabrics: next hops moved by the second pass (tree_balance.h)
+  int64_t rebalanced_switches = 0;
   int64_t backtracking = 0;         // islands reached by local backtracking (4.6.2)
   int64_t escape_repairs = 0;       // islands reached over their escape path
   int64_t shortcuts = 0;            // settled switches rerouted over an island (4.6.3)

@@ -6,9 +6,10 @@
 # --relabel 1), routed by keiro-nue and keiro-acro at max_vls 1 and 8. Every
 # labelling routes and passes keiro's check; keiro-acro reaches the leaf
 # bound 8 x 248 / 8 = 248 in every labelling (spread 1.000); keiro-nue stays
-# within 1.32x of it (measured 296-320, tests/unit/nue_labelling_test.cc has
-# why) and uses 1 VL at max_vls=1; the as-written cell of keiro-nue equals
-# `keiro route` run here; the summary names the script, the commit and the
+# within 1.16x of it (measured 272-280 with the second pass over each
+# tree, 296-320 without; tests/unit/nue_labelling_test.cc) and uses 1 VL
+# at max_vls=1; the as-written cell of keiro-nue equals `keiro route` run
+# here; the summary names the script, the commit and the
 # CPU seconds; --doc replaces only the clos3-survey block of a copy of
 # docs/relabelling.md. Every routing's self-check verdict is also the
 # independent oracle's. Needs python3, no simulator.
@@ -29,7 +30,7 @@ commit=$(git -C "$KEIRO_SRCDIR" rev-parse --short HEAD 2>/dev/null) || commit=un
 head -n 1 "$md" | grep -qF "Written by \`scripts/relabel-survey.py --clos3 --quick --threads 1\` at commit $commit " ||
   it_fail "summary header does not name the script and commit $commit: $(head -n 1 "$md")"
 head -n 1 "$md" | grep -qF "CPU s: user + system seconds" || it_fail "summary header does not explain CPU s"
-# Every run routed and checked; keiro-acro 248 everywhere, keiro-nue within 1.32x.
+# Every run routed and checked; keiro-acro 248 everywhere, keiro-nue within 1.16x.
 python3 - "$IT_DIR/clos3.json" <<'PY' || it_fail "$(cat "$IT_DIR/clos3.json.why")"
 import json, sys
 rows = json.load(open(sys.argv[1]))
@@ -43,7 +44,7 @@ for r in rows:
         continue
     if r["engine"] == "acro" and r["max_efi"] != 248:
         why.append("%s: max EFI %d, want 248" % (name, r["max_efi"]))
-    if r["engine"] == "nue" and not 248 <= r["max_efi"] <= 1.32 * 248:
+    if r["engine"] == "nue" and not 248 <= r["max_efi"] <= 1.16 * 248:
         why.append("%s: max EFI %d, want 248..327" % (name, r["max_efi"]))
     if r["engine"] == "nue" and r["max_vls"] == 1 and r["vls"] != 1:
         why.append("%s: %d VLs" % (name, r["vls"]))

@@ -137,21 +137,24 @@ TEST(NueLabelling, FatTreeBalanceOnEightVls) {
   expect_labelling_free(8);
 }
 
-// The 3-level folded Clos of issue 32 item 2, small: clos3 16 4 (4 pods of
-// 8 leaves and 8 middles, 16 tops, 256 HCAs; every top has 4 links into
+// The 3-level folded Clos of issue 32 item 2: clos3 16 4 (4 pods of 8
+// leaves and 8 middles, 16 tops, 256 HCAs; every top has 4 links into
 // every pod). Leaf bound: 8 HCAs send to 248 others over 8 up-links, 248,
 // which keiro-acro reaches in every labelling (docs/relabelling.md,
-// clos3-survey). Issue 32 asks for keiro-nue within 1.10x of it; it is not
-// there yet. Measured (2026-11-27), max EFI in the 5 labellings below:
-//   max_vls=1: 296-312 (1.19-1.26x), max_vls=8: 304 (1.23x); over the
-// survey's labellings up to 320 (1.29x, hca-high relabelled with seed 1).
-// The cause (docs/nue.md, "3-level folded Clos"): a top switch picks its
-// middle switch into the destination's pod when it settles, before the
-// sources behind it are known. Bound: 1.32x (the largest measured, 1.290x,
-// plus 2.5%), so that the test catches a regression while the issue's 1.10x
-// is open; it is to be lowered when keiro-nue balances clos3.
+// clos3-survey). A top switch picks its middle switch into the
+// destination's pod when it settles, before the sources behind it are
+// known; the second pass over each tree (core/nue/tree_balance.h)
+// re-chooses it farthest first. Measured (2026-11-27), max EFI in the 5
+// labellings below: max_vls=1: 272 (1.097x) in all; max_vls=8: 272-280
+// (1.13x); without the second pass 296-312 and 304, up to 320 (1.29x)
+// over the survey's labellings. Bound 1.16x (the largest plus 2.5%). The
+// small fabric has few destinations per leaf to even out; on clos3 32 8
+// (bound 2,032) the pass gives 2,112-2,144 here (1.04-1.06x; without it
+// 2,304-2,352), bound 1.08x; on clos3 64 8 1.03x (docs/nue.md).
 constexpr int64_t kClosLeafBound = 248;
-constexpr double kClosMaxOverBound = 1.32;
+constexpr double kClosMaxOverBound = 1.16;
+constexpr int64_t kClos32LeafBound = 2032;
+constexpr double kClos32MaxOverBound = 1.08;
 
 void expect_clos3_balance(int max_vls) {
   const topo::NetList top = topo::net_list(topo::gen_clos3(16, 4, topo::TopoOptions{}));
@@ -168,6 +171,17 @@ void expect_clos3_balance(int max_vls) {
     EXPECT_GE(rc.max_efi, kClosLeafBound) << l.name;  // nothing beats the leaf bound
     EXPECT_LE(rc.max_efi, kClosMaxOverBound * kClosLeafBound) << l.name << ", max_vls=" << max_vls;
     std::printf("  clos3 16 4 %-20s max_vls=%d: max EFI %lld\n", l.name.c_str(), max_vls,
+                static_cast<long long>(rc.max_efi));
+  }
+  const topo::NetList big = topo::net_list(topo::gen_clos3(32, 8, topo::TopoOptions{}));
+  for (const Labelling &l : std::vector<Labelling>{
+           {"clos3 32 8", big}, {"clos3 32 8 seed 1", topo::relabel(big, 1).net}}) {
+    const fixtures::RouteCheck rc = route_nue(l, max_vls);
+    ASSERT_TRUE(rc.ok) << l.name << ": " << rc.problem;
+    EXPECT_GE(rc.max_efi, kClos32LeafBound) << l.name;
+    EXPECT_LE(rc.max_efi, kClos32MaxOverBound * kClos32LeafBound)
+        << l.name << ", max_vls=" << max_vls;
+    std::printf("  %-31s max_vls=%d: max EFI %lld\n", l.name.c_str(), max_vls,
                 static_cast<long long>(rc.max_efi));
   }
 }
