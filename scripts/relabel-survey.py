@@ -117,7 +117,7 @@ BALANCE_QUICK = [
 # leaf bound is 8,160; clos3 16 4 has 248.
 CLOS3 = [
     ("clos3 64 8, keiro-nue at 1 and 8 VLs",
-     ["clos3 64 8"], "nue", "1,8", "", 8160),
+     ["clos3 64 8", "clos3 64 8 --port-split hca-high"], "nue", "1,8", "1,2", 8160),
     ("clos3 64 8, keiro-acro and keiro-dl for reference",
      ["clos3 64 8"], "acro,dl", "8", "1", 8160),
 ]
