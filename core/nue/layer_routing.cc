@@ -9,7 +9,7 @@
 namespace keiro::nue {
 
 LayerRouter::LayerRouter(const Fabric &f)
-    : f_(f), cdg_(f), escape_(f), dijkstra_(f, cdg_), load_(f), tree_balance_(f) {
+    : f_(f), cdg_(f), escape_(f), dijkstra_(f, cdg_), load_(f), tree_balance_(f, cdg_.channels()) {
   layered_ = layered_heights(f, height_);
 }
 

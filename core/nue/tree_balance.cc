@@ -9,17 +9,9 @@
 
 namespace keiro::nue {
 
-TreeBalance::TreeBalance(const Fabric &f) {
-  const int32_t s = f.num_switches(), c = f.num_channels();
-  src_.resize(c);
-  dst_.resize(c);
-  for (int32_t i = 0; i < c; ++i) {
-    src_[i] = f.channel(i).src;
-    dst_[i] = f.channel(i).dst;
-  }
-  out_begin_.resize(s + 1);
-  for (int32_t v = 0; v < s; ++v) out_begin_[v] = f.out_begin(v);
-  out_begin_[s] = c;
+TreeBalance::TreeBalance(const Fabric &f, const ChannelIndex &ch)
+    : dst_(ch.dst), out_begin_(ch.out_begin) {
+  const int32_t s = f.num_switches();
   sources_.resize(s);
   for (int32_t v = 0; v < s; ++v) sources_[v] = 1 + static_cast<int64_t>(f.terminals_of(v).size());
   sub_.resize(s);

@@ -40,7 +40,8 @@ namespace keiro::nue {
 
 class TreeBalance {
  public:
-  explicit TreeBalance(const Fabric &f);
+  // ch: the channel arrays of the layer's CDG (CompleteCdg::channels()).
+  TreeBalance(const Fabric &f, const ChannelIndex &ch);
 
   // next: per switch the channel towards destination switch d (-1 at d),
   // every switch reached; rewritten in place. weight: channel weights of
@@ -57,9 +58,9 @@ class TreeBalance {
   // Adds delta to the subtree load of every switch on v's path after v.
   void add_path(int32_t v, std::span<const int32_t> next, int64_t delta);
 
-  std::vector<int32_t> src_, dst_, out_begin_;  // channels, CSR by source switch
-  std::vector<int64_t> sources_;                // per switch: 1 + end ports (as ChannelLoad)
-  std::vector<int64_t> sub_;                    // per switch: subtree sources
+  const std::vector<int32_t> &dst_, &out_begin_;  // ChannelIndex: channel heads, CSR
+  std::vector<int64_t> sources_;                  // per switch: 1 + end ports (as ChannelLoad)
+  std::vector<int64_t> sub_;                      // per switch: subtree sources
   std::vector<int32_t> depth_, child_first_, child_list_;
 };
 
