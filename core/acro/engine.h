@@ -60,6 +60,9 @@ struct EngineResult {
                                    // paths (switch_lids.h, second rule)
   bool consistent_routes = false;  // the balanced routing with consistent choices
                                    // (BalancedOptions::consistency): fewer ACRO layers
+  // The routes taken were polished (engine.cc step 2d, BalancedOptions::polish):
+  // bottleneck passes lowered their max EFI at the same ACRO layers.
+  bool polished = false;
   // The one-VL routes (core/acro/one_vl.h) were installed, asked for by
   // EngineInput::one_vl_routes or better balanced than an alternative taken
   // past the VL budget: "updown" or "nue"; "none" otherwise.

@@ -152,6 +152,84 @@ class Balancer {
     }
   }
 
+  // Step 2b: the tree just routed (cand_, rooted at d) again, farthest
+  // switch first, now that the weight behind each switch is known: among
+  // the channels one hop nearer that no more sibling trees leave through,
+  // each switch takes the one whose path to d has the smallest bottleneck
+  // (largest load plus this unit's weight on it, with the switch's subtree
+  // added), then the smallest sum; ties keep step 2's choice.
+  void bottleneck(int32_t d, int32_t table, int64_t wd, std::span<const int32_t> sib) {
+    if (wd == 0 || S_ < 3) return;
+    const int64_t *load = load_.data() + static_cast<size_t>(table) * f_.num_channels();
+    for (int32_t s = 0; s < S_; ++s) sub_[s] = weight_[s] * wd;
+    for (int32_t i = S_ - 1; i > 0; --i) sub_[f_.channel(cand_[bfs_[i]]).dst] += sub_[bfs_[i]];
+    const auto add_path = [&](int32_t s, int64_t delta) {
+      for (int32_t u = f_.channel(cand_[s]).dst; u != d; u = f_.channel(cand_[u]).dst)
+        sub_[u] += delta;
+    };
+    const auto score = [&](int32_t s, int32_t c) {
+      int64_t m = load[c] + sub_[s], sum = m;
+      for (int32_t u = f_.channel(c).dst; u != d; u = f_.channel(cand_[u]).dst) {
+        const int64_t w = load[cand_[u]] + sub_[u] + sub_[s];
+        m = std::max(m, w);
+        sum += w;
+      }
+      return std::pair<int64_t, int64_t>(m, sum);
+    };
+    const auto siblings_on = [&](int32_t s, int32_t c) {
+      int32_t n = 0;
+      for (int32_t k : sib) n += tree(k)[s] == c;
+      return n;
+    };
+    for (int32_t end = S_; end > 1;) {
+      int32_t begin = end;
+      while (begin > 1 && dist_[bfs_[begin - 1]] == dist_[bfs_[end - 1]]) --begin;
+      // Largest subtrees first: they have the most leverage.
+      level_.assign(bfs_.begin() + begin, bfs_.begin() + end);
+      std::stable_sort(level_.begin(), level_.end(),
+                       [&](int32_t a, int32_t b) { return sub_[a] > sub_[b]; });
+      for (int32_t s : level_) {
+        const int32_t cur = cand_[s];
+        int32_t alternatives = 0;
+        for (int32_t c = f_.out_begin(s); c < f_.out_end(s); ++c)
+          alternatives += c != cur && candidate(s, c);
+        if (alternatives == 0) continue;
+        add_path(s, -sub_[s]);
+        const int32_t cur_sib = sib.empty() ? 0 : siblings_on(s, cur);
+        std::pair<int64_t, int64_t> best_score = score(s, cur);
+        for (int32_t c = f_.out_begin(s); c < f_.out_end(s); ++c) {
+          if (c == cur || !candidate(s, c)) continue;
+          if (!sib.empty() && siblings_on(s, c) > cur_sib) continue;
+          const std::pair<int64_t, int64_t> sc = score(s, c);
+          if (sc < best_score) {
+            best_score = sc;
+            cand_[s] = c;
+          }
+        }
+        add_path(s, sub_[s]);
+      }
+      end = begin;
+    }
+  }
+
+  // The largest load plus the unit's own (weight wd) over the channels of
+  // tree next (rooted at the switch of the last distances()), then the sum
+  // over them; table's loads must not hold the unit itself.
+  std::pair<int64_t, int64_t> peak(const int32_t *next, int32_t table, int64_t wd) {
+    const int64_t *load = load_.data() + static_cast<size_t>(table) * f_.num_channels();
+    for (int32_t s = 0; s < S_; ++s) sub_[s] = weight_[s] * wd;
+    int64_t top = 0, sum = 0;
+    for (int32_t i = S_ - 1; i > 0; --i) {
+      const int32_t s = bfs_[i], c = next[s];
+      const int64_t w = load[c] + sub_[s];
+      top = std::max(top, w);
+      sum += w;
+      sub_[f_.channel(c).dst] += sub_[s];
+    }
+    return {top, sum};
+  }
+  const int32_t *candidate_tree() const { return cand_.data(); }
+
   // Step 3: adds (sign 1) or removes (sign -1) the loads of stored tree k
   // for a unit of weight wd to table (needs distances(root of k)).
   void account(int32_t k, int64_t wd, int64_t sign, int32_t table) {
@@ -225,7 +303,7 @@ class Balancer {
   std::vector<int8_t> rank_;            // up*/down* mode: per switch 0 down-only, 1 up first
   int32_t S_;
   std::vector<int64_t> weight_;
-  std::vector<int32_t> dist_, bfs_, cand_;
+  std::vector<int32_t> dist_, bfs_, cand_, level_;
   std::vector<int64_t> sub_, cost_, load_, trees_;
   // Stored trees: root (-1 when free), references, hash, next hops (S each).
   std::vector<int32_t> root_, refs_, free_;
@@ -299,14 +377,38 @@ class UnitRouter {
   }
   // Up to passes passes of rerouting every unit with all others known.
   void refine(const std::vector<int32_t> &dests, int32_t passes) {
+    rip_up_passes(dests, passes, [&](int32_t d, int32_t u) {
+      b_.route(d, un_.table[u], siblings(u));
+      return !b_.same(tree_of_[u]);
+    });
+  }
+  // Up to passes passes of step 2 and 2b for every unit against the loads
+  // of all others; a unit takes the new tree only if the largest load on
+  // it (then the sum) is lower than on its old one, so no pass raises the
+  // largest channel load.
+  void polish(const std::vector<int32_t> &dests, int32_t passes) {
+    rip_up_passes(dests, passes, [&](int32_t d, int32_t u) {
+      const int64_t wd = un_.weight[u];
+      if (wd == 0) return false;  // a switch LID carries no load
+      const auto before = b_.peak(b_.tree(tree_of_[u]), un_.table[u], wd);
+      const std::span<const int32_t> sib = port_siblings(u);
+      b_.route(d, un_.table[u], sib);
+      b_.bottleneck(d, un_.table[u], wd, sib);
+      return b_.peak(b_.candidate_tree(), un_.table[u], wd) < before;
+    });
+  }
+  // Up to passes passes over every unit u of every destination switch d:
+  // u's loads come off, reroute(d, u) routes it again into the candidate
+  // tree and says whether u takes it, and u's loads go back on.
+  template <class Reroute>
+  void rip_up_passes(const std::vector<int32_t> &dests, int32_t passes, Reroute reroute) {
     for (int32_t pass = 0; pass < passes; ++pass) {
       int64_t changed = 0;
       for (int32_t d : dests) {
         b_.distances(d);
         for (int32_t u = un_.start[d]; u < un_.start[d + 1]; ++u) {
           b_.account(tree_of_[u], un_.weight[u], -1, un_.table[u]);
-          b_.route(d, un_.table[u], siblings(u));
-          if (!b_.same(tree_of_[u])) {
+          if (reroute(d, u)) {
             ++changed;
             b_.release(tree_of_[u]);
             tree_of_[u] = b_.keep(d);
@@ -328,10 +430,19 @@ class UnitRouter {
   std::span<const int32_t> siblings(int32_t u) const {
     return std::span<const int32_t>(tree_of_.data() + un_.base[u], tree_of_.data() + u);
   }
+  // The stored trees of every other LMC offset of u's port (polish(): all
+  // of them are routed when it runs).
+  std::span<const int32_t> port_siblings(int32_t u) {
+    sib_.clear();
+    for (int32_t v = un_.base[u]; v < un_.size() && un_.base[v] == un_.base[u]; ++v)
+      if (v != u) sib_.push_back(tree_of_[v]);
+    return sib_;
+  }
 
   Balancer &b_;
   const Units &un_;
   std::vector<int32_t> tree_of_;  // per unit
+  std::vector<int32_t> sib_;      // port_siblings() scratch
 };
 
 void UnitRouter::emit(int32_t S, DestTrees &out) const {
@@ -374,6 +485,7 @@ bool balanced_routing(const Fabric &f, const BalancedOptions &opt, DestTrees &ou
   UnitRouter router(b, un);
   if (!router.route_all(f, dests, err)) return false;
   router.refine(dests, opt.refine);
+  router.polish(dests, opt.polish);
   // Per LID the destinations are then ordered by first LID
   // (merge_identical() only sorts here: the trees are distinct).
   router.emit(S, out);

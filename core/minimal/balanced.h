@@ -36,15 +36,27 @@
 // Then up to `refine` more passes rip up one unit at a time and route it
 // again against the loads of all the others; a pass that changes no tree
 // ends them (every further pass would be the same).
+// Then up to `polish` passes that aim at the largest load instead of the
+// sum (keiro's addition): each unit is ripped up and routed by step 2,
+// then its tree is walked again farthest switch first, where the weight
+// behind each switch is final, and each switch takes among its channels
+// one hop nearer the one whose path to the destination has the smallest
+// bottleneck (largest load plus this unit's weight on it, the switch's
+// subtree included; then the smallest sum; ties keep step 2's choice). The
+// unit keeps the new tree only if its own bottleneck (then sum) is lower
+// than the old one's, so no pass raises the largest channel load. Step 2
+// alone fixes a switch's next hop before the sources behind it are known
+// (nearest first), the same blind spot as Nue's (core/nue/tree_balance.h).
 // Unit weights: a terminal LID (any LMC offset) 1, a switch LID 0 (1 in a
 // fabric without terminals); per switch: its terminals (or 1).
 // Sources weigh their switch's terminals (or 1).
 //
 // Output: one destination per distinct tree (units of one switch whose
 // trees coincide share it; merge_identical() order).
-// Time O((1 + refine) * U * (S + C) * (1 + siblings)) for U units (LIDs;
-// siblings < 2^LMC), plus
-// O((1 + refine) * S * (S + C)) for the BFS. Memory O(S + C * 2^LMC + U) scratch
+// Time O((1 + refine + polish) * U * (S + C) * (1 + siblings)) for U units
+// (LIDs; siblings < 2^LMC), plus O(polish * U * S * a * depth) for the
+// bottleneck walks (a: channels one hop nearer per switch), plus
+// O((1 + refine + polish) * S * (S + C)) for the BFS. Memory O(S + C * 2^LMC + U) scratch
 // plus S next hops per distinct tree (kept distinct while routing: trees
 // shared by several units are stored once, freed trees reused).
 #pragma once
@@ -61,6 +73,7 @@ namespace keiro::minimal {
 struct BalancedOptions {
   uint64_t seed = 0;    // 0: destinations in switch-id order; otherwise a seeded shuffle
   int32_t refine = 2;   // rip-up-and-reroute passes after the first one
+  int32_t polish = 0;   // bottleneck passes after those (see above); 0: none
   bool per_lid = true;  // false: one tree per switch for all its LIDs
   // Up*/down* mode: one flag per channel (1 = up, e.g. dl::UpDown::up), or
   // empty. When given, the "shortest paths" are the shortest legal
