@@ -193,39 +193,33 @@ void fewer_layers(const Fabric &f, const EngineOptions &opt, minimal::BalancedOp
 // instead of 2 in some labellings); taking them only at the same layers
 // keeps the choice between balance and VLs where step 2b made it.
 void polish(const Fabric &f, const EngineOptions &opt, Candidate &best, EngineResult &res) {
-  if (!best.routed) return;
-  // Consistent choices (step 2b) are what bottleneck passes undo: those
-  // routes are polished as they are and also without consistency.
-  std::vector<minimal::BalancedOptions> tries{*best.routed};
-  if (best.routed->consistency > 0) {
-    tries.push_back(*best.routed);
-    tries.back().consistency = 0;
+  // Consistent choices (step 2b) were taken for fewer layers, and they are
+  // what bottleneck passes undo: on the 10x10x10 torus both the polished
+  // consistent routes and the polished plain ones needed more layers (two
+  // more routings for nothing, 5 s -> 12 s).
+  if (!best.routed || best.routed->consistency > 0) return;
+  minimal::BalancedOptions o = *best.routed;
+  o.polish = kPolish;
+  Candidate alt;
+  alt.routed = o;
+  alt.updown_switch_lids = best.updown_switch_lids;
+  std::string err;
+  SwitchLidRoutes sl;
+  if (!minimal::balanced_routing(f, o, alt.trees, err)) return;
+  if (alt.updown_switch_lids) {  // as step 2b made best
+    minimal::DestTrees ud;
+    if (!updown_switch_lids(f, alt.trees, ud, sl)) return;
+    alt.trees = std::move(ud);
   }
-  for (minimal::BalancedOptions &o : tries) {
-    o.polish = kPolish;
-    Candidate alt;
-    alt.routed = o;
-    alt.updown_switch_lids = best.updown_switch_lids;
-    std::string err;
-    SwitchLidRoutes sl;
-    if (!minimal::balanced_routing(f, o, alt.trees, err)) continue;
-    if (alt.updown_switch_lids) {  // as step 2b made best
-      minimal::DestTrees ud;
-      if (!updown_switch_lids(f, alt.trees, ud, sl)) continue;
-      alt.trees = std::move(ud);
-    }
-    acro::AcroOptions ao;
-    ao.seed = opt.layers.seed;
-    if (assign(f, alt.trees, ao, alt.layers, err) &&
-        alt.layers.num_layers <= best.layers.num_layers &&
-        minimal::forwarding_index(f, alt.trees).max <
-            minimal::forwarding_index(f, best.trees).max) {
-      best = std::move(alt);
-      res.polished = true;
-      res.consistent_routes = o.consistency > 0;
-      if (best.updown_switch_lids) res.updown_switch_lids = sl.rerouted;
-    }
-  }
+  acro::AcroOptions ao;
+  ao.seed = opt.layers.seed;
+  if (!assign(f, alt.trees, ao, alt.layers, err) ||
+      alt.layers.num_layers > best.layers.num_layers ||
+      minimal::forwarding_index(f, alt.trees).max >= minimal::forwarding_index(f, best.trees).max)
+    return;
+  best = std::move(alt);
+  res.polished = true;
+  if (best.updown_switch_lids) res.updown_switch_lids = sl.rerouted;
 }
 
 // 2c. Routes whose dependency graph is acyclic (core/acro/one_vl.h:
