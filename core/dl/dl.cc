@@ -117,7 +117,8 @@ class TreePlacer {
         base_next_(static_cast<size_t>(ds_.num_groups()) * S_),
         rank_(static_cast<size_t>(ds_.num_lids()) * S_, -1),
         base_rank_(static_cast<size_t>(ds_.num_groups()) * S_),
-        spread_(ds_.num_groups(), 0) {}
+        spread_(ds_.num_groups(), 0),
+        free_(ds_.num_groups(), 0) {}
 
   // The base tree of every switch with LIDs; false (err) when one has no legal tree.
   bool base_trees(DlResult &out, std::string &err);
@@ -125,7 +126,7 @@ class TreePlacer {
   // when these are the majority of the destinations then (see the header):
   // the engine then realizes only the others, so the realization's work
   // does not grow. Otherwise every switch keeps one tree.
-  void spread_lids(bool allowed);
+  void spread_lids(bool allowed, bool upper_too);
   // Rip-up and reroute for the load-aware policy: every tree is placed
   // again with all other routes known; passes after the first place only
   // the whole-switch trees (the spread LIDs stay) and are kept only where
@@ -146,8 +147,9 @@ class TreePlacer {
   // ahead: PathSelector::select's provisional loads (trees kept for all
   // LIDs of a switch, in the rip-up pass).
   void place_base(int32_t g, bool ahead = false);
-  // One LID of a spread switch: its own tree, at most the base's ranks, away
-  // from the links its port's lower LMC offsets take.
+  // One LID of a spread switch: its own tree, at most the base's ranks
+  // (any legal ranks for a switch spread by spread_upper), away from the
+  // links its port's lower LMC offsets take.
   void place(int32_t g, int32_t k);
 
   const Fabric &f_;
@@ -160,6 +162,7 @@ class TreePlacer {
   std::vector<int32_t> next_, base_next_;
   std::vector<int16_t> rank_, base_rank_;
   std::vector<uint8_t> spread_;
+  std::vector<uint8_t> free_;  // per switch: spread by spread_upper (no base bound)
   std::vector<const int32_t *> siblings_;
 };
 
@@ -173,7 +176,7 @@ void TreePlacer::place(int32_t g, int32_t k) {
   siblings_.clear();
   for (int j = 1; j <= ds_.offset[k]; ++j) siblings_.push_back(row(k - j));
   select_.select(search_, ds_.roots[k], ds_.wlid[k], std::span<int32_t>(row(k), S_), ds_.offset[k],
-                 siblings_, brow(g), brank(g));
+                 siblings_, free_[g] ? nullptr : brow(g), free_[g] ? nullptr : brank(g));
   std::copy(select_.ranks().begin(), select_.ranks().end(),
             rank_.begin() + static_cast<ptrdiff_t>(k) * S_);
 }
@@ -192,18 +195,19 @@ bool TreePlacer::base_trees(DlResult &out, std::string &err) {
   return true;
 }
 
-void TreePlacer::spread_lids(bool allowed) {
+void TreePlacer::spread_lids(bool allowed, bool upper_too) {
   const int32_t G = ds_.num_groups();
   int32_t upper = 0, lower = 0;
   for (int32_t g = 0; g < G; ++g) {
     const bool low = *std::max_element(brank(g), brank(g) + S_) <= 1;
-    spread_[g] = allowed && low && lids_of(g) > 1;
+    spread_[g] = allowed && (low || upper_too) && lids_of(g) > 1;
+    free_[g] = spread_[g] && !low;
     if (!low)
       ++upper;
     else
       lower += spread_[g] ? lids_of(g) : 1;
   }
-  if (2 * upper > upper + lower) std::fill(spread_.begin(), spread_.end(), 0);
+  if (!upper_too && 2 * upper > upper + lower) std::fill(spread_.begin(), spread_.end(), 0);
   for (int32_t g = 0; g < G; ++g) {
     if (!spread_[g]) continue;
     search_.run(ds_.roots[ds_.group[g]]);
@@ -277,6 +281,7 @@ void TreePlacer::emit(DlResult &out) const {
           k, k + 1);
     out.spread_trees += lids_of(g);
   }
+  for (int32_t g = 0; g < G; ++g) out.unspread_groups += !spread_[g] && lids_of(g) > 1;
   int top_rank = 0;
   for (int16_t r : out.rank) top_rank = std::max<int>(top_rank, r);
   out.layers_needed = Ranks::layer_of(top_rank) + 1;
@@ -338,10 +343,10 @@ bool route(const Fabric &f, const DlOptions &opt, DlResult &out, std::string &er
   out.restriction = opt.restriction;
   out.layers = opt.layers;
   out.layers_needed = 1;
-  out.repaired_dests = out.reruns = out.spread_trees = 0;
+  out.repaired_dests = out.reruns = out.spread_trees = out.unspread_groups = 0;
   TreePlacer placer(f, opt, out.updown);
   if (!placer.base_trees(out, err)) return false;
-  placer.spread_lids(opt.spread_lids);
+  placer.spread_lids(opt.spread_lids, opt.spread_upper);
   placer.reroute(opt.policy == Policy::kLoad ? opt.reroute_passes : 0);
   placer.emit(out);
   return true;

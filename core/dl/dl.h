@@ -83,6 +83,16 @@ struct DlOptions {
   // The engine turns it off when it cannot give them an SL of their own
   // (one SL with several sub-networks).
   bool spread_lids = true;
+  // Also spread the LIDs of switches whose base tree leaves sub-network 0
+  // (and do so whatever the majority): each LID gets a tree of its own,
+  // chosen against the loads of all LIDs routed so far, in any sub-network
+  // its legal paths need (not bounded by the base tree's ranks). The
+  // realization then places every tree's paths (S x LIDs of them), so the
+  // engine asks for it only as an alternative (engine.cc). On director
+  // fabrics one tree per switch sends a rack switch's LIDs down the same
+  // links from every source (`keiro topo director 3 52 --uplinks 16`: max
+  // EFI 1,620 -> 1,188).
+  bool spread_upper = false;
   // Policy::kLoad: consistent choices (PathSelector, percent; 0: off).
   int consistency = 0;
 };
@@ -95,11 +105,12 @@ struct DlResult {
   // rank[k * S + s]: lowest legal rank of the hop out of s towards
   // destination k (-1 at its root); its layer is rank / 2.
   std::vector<int16_t> rank;
-  std::vector<int64_t> load;   // routes per channel, base LIDs (edge forwarding index)
-  int layers_needed = 0;       // 1 + highest layer any hop needs
-  int64_t repaired_dests = 0;  // destinations whose search needed the repair
-  int64_t reruns = 0;          // reruns of those searches in total
-  int64_t spread_trees = 0;    // destinations that are single spread LIDs
+  std::vector<int64_t> load;    // routes per channel, base LIDs (edge forwarding index)
+  int layers_needed = 0;        // 1 + highest layer any hop needs
+  int64_t repaired_dests = 0;   // destinations whose search needed the repair
+  int64_t reruns = 0;           // reruns of those searches in total
+  int64_t spread_trees = 0;     // destinations that are single spread LIDs
+  int64_t unspread_groups = 0;  // switches with several LIDs kept on one tree
 };
 
 // The default root of the up/down directions (paper Section 2; "Root

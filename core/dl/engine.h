@@ -57,10 +57,11 @@ struct EngineResult {
   double avg_hops = 0;  // average_hops() of the routes
   int64_t max_efi = 0;  // largest edge forwarding index
   int64_t repaired_dests = 0;
-  bool one_layer = false;   // auto_layers took one layer (options.dl.layers is then 1)
-  bool consistent = false;  // the balanced next hops could not be realized; consistent
-                            // ones (DlOptions::consistency) could
-  vlmap::VlMapStats vlmap;  // the realization's counters (pins: re-routing)
+  bool one_layer = false;     // auto_layers took one layer (options.dl.layers is then 1)
+  bool consistent = false;    // the balanced next hops could not be realized; consistent
+                              // ones (DlOptions::consistency) could
+  bool spread_upper = false;  // the routes with DlOptions::spread_upper were taken (engine.cc)
+  vlmap::VlMapStats vlmap;    // the realization's counters (pins: re-routing)
   // EngineInput::one_vl_routes and Nue's routes on one layer had the lower
   // max EFI (run()): the tables hold those ("nue"), else DL's ("none").
   std::string one_vl = "none";
