@@ -42,14 +42,14 @@ constexpr int32_t kPerLidRefine = 4;
 // Most (source switch, LID) paths routed per LID: 20 M, about 2 GB while
 // realizing (measured 6.6 M paths: 1 GB peak on the 18-ary 3-tree).
 constexpr int64_t kMaxPerLidPaths = 20'000'000;
-// Bottleneck passes after the refinement (BalancedOptions::polish; they stop
-// early when nothing moves, and never raise the max EFI). Measured
-// (2026-11-27, max EFI before -> after, the same ACRO layers): `director 3
-// 52 --uplinks 16` 1,476 -> 1,296; `director 2 40 --uplinks 12` 1,404 ->
-// 1,080; 8-ary 3-tree with 2% failed links 984 -> 576; 6x6x6 torus 788 ->
-// 664; random 64 switches of degree 6 132 -> 116; intact fat trees
-// unchanged (1,716 on the 12-ary 3-tree, the leaf bound). 1 pass left the
-// first at 1,620 (another routing won there), 3 reach the figures above.
+// Bottleneck passes after the refinement (BalancedOptions::polish, step 2d;
+// they stop early when nothing moves, and never raise the max EFI).
+// Measured (2026-11-27, max EFI before -> after, the same ACRO layers):
+// `director 3 52 --uplinks 16` 1,476 -> 1,062; `director 2 40 --uplinks 12`
+// 1,404 -> 1,080; 12-ary 3-tree with 2% failed links 3,360 -> 2,064; 6x6x6
+// torus 788 -> 660; random 64 switches of degree 6 132 -> 112; intact fat
+// trees unchanged (the leaf bound). 3 passes reached these on the balanced
+// routing alone; 4 leave room.
 constexpr int32_t kPolish = 4;
 // Consistent choices (BalancedOptions::consistency): the first channel in
 // port order within 5% of the cheapest. Measured (2026-11-25, ACRO layers /
@@ -186,6 +186,34 @@ void fewer_layers(const Fabric &f, const EngineOptions &opt, minimal::BalancedOp
   if (best.layers.num_layers > 1) consistent_routes(f, seed, per_lid, guard, best, res);
 }
 
+// 2c. Routes whose dependency graph is acyclic (core/acro/one_vl.h:
+// balanced up*/down* or Nue's on one layer, the better balanced), one ACRO
+// layer. Taken when one VL is asked for (EngineInput::one_vl_routes, the
+// fixed-SL search) and the routes so far need more layers, else only when
+// their max EFI is lower than the routes so far: fewer_layers() takes
+// fewer layers at any balance past the VL budget (`keiro topo director 4
+// 60 --uplinks 10` on 2 VLs: up*/down*, max EFI 5,040; Nue's 2,124). False
+// (err) only when the routing fails.
+bool one_vl(const EngineInput &in, const EngineOptions &opt, const minimal::BalancedOptions &bo,
+            Candidate &best, EngineResult &res, std::string &err) {
+  Candidate alt;
+  acro::AcroOptions ao;
+  ao.seed = opt.layers.seed;
+  OneVlChoice choice;
+  if (!one_vl_routes(in.fabric, bo, in.threads, alt.trees, choice, err) ||
+      !assign(in.fabric, alt.trees, ao, alt.layers, err))
+    return false;
+  const bool must = in.one_vl_routes && best.layers.num_layers > 1;
+  if (!must && minimal::forwarding_index(in.fabric, best.trees).max <=
+                   (choice.nue ? choice.nue_efi : choice.updown_efi))
+    return true;
+  best = std::move(alt);
+  res.one_vl = choice.nue ? "nue" : "updown";
+  res.updown_routes = !choice.nue;
+  res.updown_switch_lids = 0;
+  return true;
+}
+
 // 2d. The routing taken, again with bottleneck passes
 // (BalancedOptions::polish): taken when its max EFI is lower and ACRO
 // needs no more layers on it. Polishing spreads routes over more turns, so
@@ -220,34 +248,6 @@ void polish(const Fabric &f, const EngineOptions &opt, Candidate &best, EngineRe
   best = std::move(alt);
   res.polished = true;
   if (best.updown_switch_lids) res.updown_switch_lids = sl.rerouted;
-}
-
-// 2c. Routes whose dependency graph is acyclic (core/acro/one_vl.h:
-// balanced up*/down* or Nue's on one layer, the better balanced), one ACRO
-// layer. Taken when one VL is asked for (EngineInput::one_vl_routes, the
-// fixed-SL search) and the routes so far need more layers, else only when
-// their max EFI is lower than the routes so far: fewer_layers() takes
-// fewer layers at any balance past the VL budget (`keiro topo director 4
-// 60 --uplinks 10` on 2 VLs: up*/down*, max EFI 5,040; Nue's 2,124). False
-// (err) only when the routing fails.
-bool one_vl(const EngineInput &in, const EngineOptions &opt, const minimal::BalancedOptions &bo,
-            Candidate &best, EngineResult &res, std::string &err) {
-  Candidate alt;
-  acro::AcroOptions ao;
-  ao.seed = opt.layers.seed;
-  OneVlChoice choice;
-  if (!one_vl_routes(in.fabric, bo, in.threads, alt.trees, choice, err) ||
-      !assign(in.fabric, alt.trees, ao, alt.layers, err))
-    return false;
-  const bool must = in.one_vl_routes && best.layers.num_layers > 1;
-  if (!must && minimal::forwarding_index(in.fabric, best.trees).max <=
-                   (choice.nue ? choice.nue_efi : choice.updown_efi))
-    return true;
-  best = std::move(alt);
-  res.one_vl = choice.nue ? "nue" : "updown";
-  res.updown_routes = !choice.nue;
-  res.updown_switch_lids = 0;
-  return true;
 }
 
 }  // namespace
