@@ -88,15 +88,23 @@ struct BalanceGuard {
   }
 };
 
-// Routes o and runs ACRO on it into alt; false if either fails.
+// Routes o and runs ACRO on it into alt; false if either fails. With ud,
+// the switch LIDs are then routed up*/down* as step 2b does
+// (updown_switch_lids(), switch_lids.h; false if that does not apply).
 bool route_alternative(const Fabric &f, uint64_t seed, const minimal::BalancedOptions &o,
-                       Candidate &alt) {
+                       Candidate &alt, SwitchLidRoutes *ud = nullptr) {
   std::string err;
   acro::AcroOptions ao;
   ao.seed = seed;
   alt.routed = o;
-  return minimal::balanced_routing(f, o, alt.trees, err) &&
-         assign(f, alt.trees, ao, alt.layers, err);
+  alt.updown_switch_lids = ud != nullptr;
+  if (!minimal::balanced_routing(f, o, alt.trees, err)) return false;
+  if (ud) {
+    minimal::DestTrees t;
+    if (!updown_switch_lids(f, alt.trees, t, *ud)) return false;
+    alt.trees = std::move(t);
+  }
+  return assign(f, alt.trees, ao, alt.layers, err);
 }
 
 // Makes alt, routed with o, the routes taken.
@@ -229,19 +237,8 @@ void polish(const Fabric &f, const EngineOptions &opt, Candidate &best, EngineRe
   minimal::BalancedOptions o = *best.routed;
   o.polish = kPolish;
   Candidate alt;
-  alt.routed = o;
-  alt.updown_switch_lids = best.updown_switch_lids;
-  std::string err;
   SwitchLidRoutes sl;
-  if (!minimal::balanced_routing(f, o, alt.trees, err)) return;
-  if (alt.updown_switch_lids) {  // as step 2b made best
-    minimal::DestTrees ud;
-    if (!updown_switch_lids(f, alt.trees, ud, sl)) return;
-    alt.trees = std::move(ud);
-  }
-  acro::AcroOptions ao;
-  ao.seed = opt.layers.seed;
-  if (!assign(f, alt.trees, ao, alt.layers, err) ||
+  if (!route_alternative(f, opt.layers.seed, o, alt, best.updown_switch_lids ? &sl : nullptr) ||
       alt.layers.num_layers > best.layers.num_layers ||
       minimal::forwarding_index(f, alt.trees).max >= minimal::forwarding_index(f, best.trees).max)
     return;

@@ -244,8 +244,9 @@ constexpr int64_t kOneLayerEfiPercent = 125;
 // Whether the routes of one layer (one: dlo with layers = 1, routed) keep a
 // max EFI within kOneLayerEfiPercent of those of all dlo.layers; true if
 // either fails to route (the attempt reports it). One more routing, no
-// realization.
-bool one_layer_balances(const Fabric &f, const DlOptions &dlo, DlResult &one) {
+// realization. spread: the routes of all layers with spread_upper, when
+// spread_allowed() (spread_upper_if_better() takes them), else empty.
+bool one_layer_balances(const Fabric &f, const DlOptions &dlo, DlResult &one, DlResult &spread) {
   DlOptions o = dlo;
   o.layers = 1;
   o.spread_lids = true;
@@ -256,8 +257,10 @@ bool one_layer_balances(const Fabric &f, const DlOptions &dlo, DlResult &one) {
   DlResult all;
   std::string err;
   if (!route(f, o, one, err) || !route(f, all_o, all, err)) return true;
-  return minimal::forwarding_index(f, one.trees).max * 100 <=
-         minimal::forwarding_index(f, all.trees).max * kOneLayerEfiPercent;
+  const bool balances = minimal::forwarding_index(f, one.trees).max * 100 <=
+                        minimal::forwarding_index(f, all.trees).max * kOneLayerEfiPercent;
+  if (all_o.spread_upper) spread = std::move(all);
+  return balances;
 }
 
 // 2c. One VL asked for (EngineInput::one_vl_routes): DL's one sub-network is
@@ -290,8 +293,10 @@ void nue_if_better(const EngineInput &in, const EngineOptions &opt, const DlOpti
 // 4 60 --uplinks 10` 2,268 -> 1,980, `director 1 24 --uplinks 14` 972 ->
 // 630; fat trees (every LID spread already) and tori (less than 5% gained)
 // unchanged.
+// spread: these routes if one_layer_balances() made them for the same
+// options (dlo then has no consistency and as many layers), else empty.
 void spread_upper_if_better(const EngineInput &in, const EngineOptions &opt, DlOptions &dlo,
-                            Attempt &a, Routing &out, EngineResult &res) {
+                            Attempt &a, Routing &out, EngineResult &res, DlResult &spread) {
   const Fabric &f = in.fabric;
   if (a.r.unspread_groups == 0 || !spread_allowed(f, dlo)) return;
   DlOptions o = dlo;
@@ -300,8 +305,14 @@ void spread_upper_if_better(const EngineInput &in, const EngineOptions &opt, DlO
   // clear gain (the 10x10x10 torus: 1.7% lower, twice the time).
   DlResult r;
   std::string err;
-  if (!route(f, o, r, err) || minimal::forwarding_index(f, r.trees).max * 100 >
-                                  minimal::forwarding_index(f, a.r.trees).max * kSpreadGainPercent)
+  const bool given =
+      !spread.trees.root.empty() && spread.layers == dlo.layers && dlo.consistency == 0;
+  if (given)
+    r = std::move(spread);
+  else if (!route(f, o, r, err))
+    return;
+  if (minimal::forwarding_index(f, r.trees).max * 100 >
+      minimal::forwarding_index(f, a.r.trees).max * kSpreadGainPercent)
     return;
   Attempt b;
   Routing rb;
@@ -322,11 +333,12 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   DlOptions dlo = opt.dl;
   res.options = opt;
   res.one_layer = false;
-  DlResult one;  // the routes of one layer, when they were compared
+  DlResult one;     // the routes of one layer, when they were compared
+  DlResult spread;  // and those of all layers with every LID spread (2b)
   if (opt.auto_layers && dlo.layers > 1 && f.num_switches() > 0) {
     if (dlo.root < 0) dlo.root = default_root(f);
     if (one_layer_suffices(f, dlo.restriction, dlo.layers, dlo.root) &&
-        one_layer_balances(f, dlo, one)) {
+        one_layer_balances(f, dlo, one, spread)) {
       dlo.layers = 1;
       dlo.spread_lids = true;
       res.one_layer = true;
@@ -354,7 +366,7 @@ bool run(const EngineInput &in, const EngineOptions &opt, Routing &out, EngineRe
   }
   if (t != Tried::kOk) return unrealized_error(in, opt, dlo, a.realize_err);
   res.spread_upper = false;
-  spread_upper_if_better(in, opt, dlo, a, out, res);
+  spread_upper_if_better(in, opt, dlo, a, out, res, spread);
   res.one_vl = "none";
   if (in.one_vl_routes && dlo.layers == 1) nue_if_better(in, opt, dlo, a, out, res);
   out.vls_used = a.vs.vls_used;

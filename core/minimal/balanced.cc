@@ -161,8 +161,7 @@ class Balancer {
   void bottleneck(int32_t d, int32_t table, int64_t wd, std::span<const int32_t> sib) {
     if (wd == 0 || S_ < 3) return;
     const int64_t *load = load_.data() + static_cast<size_t>(table) * f_.num_channels();
-    for (int32_t s = 0; s < S_; ++s) sub_[s] = weight_[s] * wd;
-    for (int32_t i = S_ - 1; i > 0; --i) sub_[f_.channel(cand_[bfs_[i]]).dst] += sub_[bfs_[i]];
+    subtrees(cand_.data(), wd, [](int32_t, int32_t) {});
     const auto add_path = [&](int32_t s, int64_t delta) {
       for (int32_t u = f_.channel(cand_[s]).dst; u != d; u = f_.channel(cand_[u]).dst)
         sub_[u] += delta;
@@ -217,15 +216,11 @@ class Balancer {
   // over them; table's loads must not hold the unit itself.
   std::pair<int64_t, int64_t> peak(const int32_t *next, int32_t table, int64_t wd) {
     const int64_t *load = load_.data() + static_cast<size_t>(table) * f_.num_channels();
-    for (int32_t s = 0; s < S_; ++s) sub_[s] = weight_[s] * wd;
     int64_t top = 0, sum = 0;
-    for (int32_t i = S_ - 1; i > 0; --i) {
-      const int32_t s = bfs_[i], c = next[s];
-      const int64_t w = load[c] + sub_[s];
-      top = std::max(top, w);
-      sum += w;
-      sub_[f_.channel(c).dst] += sub_[s];
-    }
+    subtrees(next, wd, [&](int32_t s, int32_t c) {
+      top = std::max(top, load[c] + sub_[s]);
+      sum += load[c] + sub_[s];
+    });
     return {top, sum};
   }
   const int32_t *candidate_tree() const { return cand_.data(); }
@@ -234,14 +229,10 @@ class Balancer {
   // for a unit of weight wd to table (needs distances(root of k)).
   void account(int32_t k, int64_t wd, int64_t sign, int32_t table) {
     int64_t *load = load_.data() + static_cast<size_t>(table) * f_.num_channels();
-    const int32_t *next = tree(k);
-    for (int32_t s = 0; s < S_; ++s) sub_[s] = weight_[s];
-    for (int32_t i = S_ - 1; i > 0; --i) {  // farthest first: subtree weights are final
-      const int32_t s = bfs_[i], c = next[s];
-      load[c] += sign * sub_[s] * wd;
+    subtrees(tree(k), wd, [&](int32_t s, int32_t c) {
+      load[c] += sign * sub_[s];
       trees_[c] += sign;
-      sub_[f_.channel(c).dst] += sub_[s];
-    }
+    });
   }
 
   // Stores cand_ (rooted at d) as a tree, or finds an equal stored one;
@@ -296,6 +287,20 @@ class Balancer {
   int32_t root(int32_t k) const { return root_[k]; }
 
  private:
+  // Subtree weights of tree next (rooted at the switch of the last
+  // distances()), each switch's weight times scale: sub_[s] is final when
+  // fn(s, next[s]) is called, farthest switch first, and is then added to
+  // its next hop's.
+  template <class Fn>
+  void subtrees(const int32_t *next, int64_t scale, Fn fn) {
+    for (int32_t s = 0; s < S_; ++s) sub_[s] = weight_[s] * scale;
+    for (int32_t i = S_ - 1; i > 0; --i) {
+      const int32_t s = bfs_[i], c = next[s];
+      fn(s, c);
+      sub_[f_.channel(c).dst] += sub_[s];
+    }
+  }
+
   const Fabric &f_;
   bool count_tie_;                      // ties: fewer trees on the channel (else the first channel)
   int32_t consistency_;                 // BalancedOptions::consistency
