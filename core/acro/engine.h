@@ -60,8 +60,9 @@ struct EngineResult {
                                    // paths (switch_lids.h, second rule)
   bool consistent_routes = false;  // the balanced routing with consistent choices
                                    // (BalancedOptions::consistency): fewer ACRO layers
-  // The routes taken were polished (engine.cc step 2d, BalancedOptions::polish):
-  // bottleneck passes lowered their max EFI at the same ACRO layers.
+  // The routes taken were polished (BalancedOptions::polish): the balanced
+  // per-LID routes of engine.cc step 1, or the alternative taken, when
+  // bottleneck passes lowered its max EFI at the same ACRO layers (step 2d).
   bool polished = false;
   // The one-VL routes (core/acro/one_vl.h) were installed, asked for by
   // EngineInput::one_vl_routes or better balanced than an alternative taken

@@ -93,6 +93,14 @@ void assign_lids_opensm(Fabric &f, uint8_t lmc, LidOwner sm) {
   }
 }
 
+bool sm_by_description(const Fabric &f, const std::string &desc, LidOwner &sm) {
+  for (int32_t s = 0; s < f.num_switches(); ++s)
+    if (f.sw(s).name == desc) return sm = {LidOwner::kSwitch, s}, true;
+  for (int32_t t = 0; t < f.num_terminals(); ++t)
+    if (f.terminal(t).name == desc) return sm = {LidOwner::kTerminal, t}, true;
+  return false;
+}
+
 bool finish_fabric(Fabric &f, uint8_t lmc, LidOwner sm, const std::string &name, Fabric &out,
                    std::string &err) {
   try {

@@ -30,6 +30,12 @@ namespace keiro::io {
 // FabricError when LIDs run out.
 void assign_lids_opensm(Fabric &f, uint8_t lmc, LidOwner sm);
 
+// The SM's port named by TopologyReadOptions::sm_node in a fabric being built
+// (before finalize) from a format that names nodes by description only: the
+// first switch with that description, else the first end port. False when
+// nothing has it. O(S + T).
+bool sm_by_description(const Fabric &f, const std::string &desc, LidOwner &sm);
+
 // The last step of the topology readers: assign_lids_opensm, finalize() and
 // move f into out. On a FabricError sets err to "name: <what>" and returns
 // false.

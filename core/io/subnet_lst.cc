@@ -237,15 +237,8 @@ bool parse_subnet_lst(std::string_view text, const std::string &name, Fabric &ou
   Fabric f;
   LidOwner sm{};
   if (!parser.build(opt, f, sm)) return false;
-  if (!opt.sm_node.empty()) {
-    sm = {};
-    for (int32_t s = 0; s < f.num_switches() && sm.kind == LidOwner::kNone; ++s)
-      if (f.sw(s).name == opt.sm_node) sm = {LidOwner::kSwitch, s};
-    for (int32_t t = 0; t < f.num_terminals() && sm.kind == LidOwner::kNone; ++t)
-      if (f.terminal(t).name == opt.sm_node) sm = {LidOwner::kTerminal, t};
-    if (sm.kind == LidOwner::kNone)
-      return err = name + ": SM node '" + opt.sm_node + "' not found", false;
-  }
+  if (!opt.sm_node.empty() && !sm_by_description(f, opt.sm_node, sm))
+    return err = name + ": SM node '" + opt.sm_node + "' not found", false;
   return finish_fabric(f, opt.lmc, sm, name, out, err);
 }
 

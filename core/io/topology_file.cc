@@ -10,6 +10,7 @@
 
 #include "core/io/net_file.h"
 #include "core/io/opensm_lids.h"
+#include "core/io/ports_report.h"
 #include "core/io/subnet_lst.h"
 #include "core/io/text_lines.h"
 
@@ -178,16 +179,20 @@ bool net_to_fabric(const std::vector<NetNode> &nodes, const std::string &name, F
 
 bool parse_topology(std::string_view text, const std::string &name, Fabric &out, std::string &err,
                     const TopologyReadOptions &opt) {
-  // The first line that is neither blank nor a comment decides the format.
-  bool lst = false;
+  // The first line that is neither blank nor a comment (nor a progress line
+  // of `ibnetdiscover -s`) decides the format.
+  bool lst = false, ports = false;
   io::TextLines lines(text);
   for (std::string_view line; lines.next(line);) {
     const size_t c = line.find_first_not_of(" \t\r");
-    if (c == std::string_view::npos || line[c] == '#') continue;
+    if (c == std::string_view::npos || line[c] == '#' || io::is_discovery_progress_line(line))
+      continue;
     lst = line[c] == '{';
+    ports = io::is_ports_report_line(line);
     break;
   }
   if (lst) return io::parse_subnet_lst(text, name, out, err, opt);
+  if (ports) return io::parse_ports_report(text, name, out, err, opt);
   std::vector<NetNode> nodes;
   if (!io::parse_net_file(text, name, nodes, err)) return false;
   if (nodes.empty()) {

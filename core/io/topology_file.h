@@ -5,9 +5,14 @@
 //    switchguid=/caguid=/rtguid= directives), read the way ibsim 0.12 reads them
 //    (core/io/net_file.h) so that GUIDs computed offline equal the ones OpenSM
 //    sees on ibsim;
-//  - OpenSM's opensm-subnet.lst dump (core/io/subnet_lst.h).
-// The format is detected from the first line that is neither blank nor a
-// comment: '{' starts an opensm-subnet.lst, anything else is a net file.
+//  - OpenSM's opensm-subnet.lst dump (core/io/subnet_lst.h);
+//  - the ports report of `ibnetdiscover -p`, with or without `-s`
+//    (core/io/ports_report.h: one node per CA port, its rules differ).
+// The format is detected from the first line that is neither blank, nor a
+// comment, nor a "DR path" progress line of `ibnetdiscover -s`: '{' starts an
+// opensm-subnet.lst, "TYPE LID PORT 0xGUID" (TYPE SW, CA or RT) a ports
+// report, anything else is a net file. LIDs, the SM port and GUID 0 below
+// are the rules of net files; the other readers state theirs.
 //
 // LIDs found in the file are kept. LIDs that are missing are given the way
 // OpenSM 3.3.23's LID manager gives them on a fresh subnet (core/io/opensm_lids.h):

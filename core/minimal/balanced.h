@@ -43,8 +43,9 @@
 // one hop nearer the one whose path to the destination has the smallest
 // bottleneck (largest load plus this unit's weight on it, the switch's
 // subtree included; then the smallest sum; ties keep step 2's choice). The
-// unit keeps the new tree only if its own bottleneck (then sum) is lower
-// than the old one's, so no pass raises the largest channel load. Step 2
+// unit keeps the new tree only if its own bottleneck (then sum) over the
+// channels it puts weight on is lower than the old one's, so no pass raises
+// the largest channel load. Step 2
 // alone fixes a switch's next hop before the sources behind it are known
 // (nearest first), the same blind spot as Nue's (core/nue/tree_balance.h).
 // Unit weights: a terminal LID (any LMC offset) 1, a switch LID 0 (1 in a

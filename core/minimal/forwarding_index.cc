@@ -50,4 +50,19 @@ ForwardingIndex forwarding_index(const Fabric &f, const DestTrees &t) {
   return fi;
 }
 
+int64_t forwarding_index_bound(const Fabric &f) {
+  const std::vector<int64_t> weight = switch_weights(f);
+  int64_t total = 0;
+  for (int64_t w : weight) total += w;
+  int64_t bound = 0;
+  for (int32_t s = 0; s < f.num_switches(); ++s) {
+    const int64_t routes = weight[s] * (total - weight[s]);
+    const int64_t out = f.out_end(s) - f.out_begin(s);
+    const int64_t in = static_cast<int64_t>(f.in_channels(s).size());
+    if (out > 0) bound = std::max(bound, (routes + out - 1) / out);
+    if (in > 0) bound = std::max(bound, (routes + in - 1) / in);
+  }
+  return bound;
+}
+
 }  // namespace keiro::minimal

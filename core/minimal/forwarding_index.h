@@ -29,4 +29,12 @@ ForwardingIndex forwarding_index(const Fabric &f, const DestTrees &t);
 // terminals. O(LIDs of k).
 int64_t dest_weight(const Fabric &f, const DestTrees &t, int32_t k);
 
+// A lower bound of the max forwarding index of every routing of f, minimal
+// or not: the terminals of a switch of weight w send w * (T - w) routes out
+// over its channels (T: all terminals) and receive as many in, so one of
+// its channels out and one in carry at least that divided by their count,
+// rounded up. (A leaf of a k-ary 3-tree: k (k^3 - k) / k, the leaf bound.)
+// 0 for a fabric of one switch. O(S + C).
+int64_t forwarding_index_bound(const Fabric &f);
+
 }  // namespace keiro::minimal

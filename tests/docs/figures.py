@@ -214,7 +214,7 @@ def check(src, listing=False):
 def strip_hashless(text):
     # a commit is hex with at least one digit and one letter, or 7+ digits
     return " ".join(w for w in re.findall(r"\b[0-9a-f]{7,40}\b", text)
-                    if re.search(r"[a-f]", w) and re.search(r"\d", w))
+                    if (re.search(r"[a-f]", w) and re.search(r"\d", w)) or w.isdigit())
 
 
 def linked_block(docs, src, base, doc, target):

@@ -19,8 +19,9 @@
 //  - when it rejects the input, the error is exactly one non-empty line.
 //
 // Readers (targets, --list): net (core/io/net_file.h), topology (net files,
-// ibnetdiscover output and opensm-subnet.lst through
-// core/io/topology_file.h), subnet_lst (core/io/subnet_lst.h), lfts and
+// ibnetdiscover output, its -p ports report and opensm-subnet.lst through
+// core/io/topology_file.h), ports_report (core/io/ports_report.h),
+// subnet_lst (core/io/subnet_lst.h), lfts and
 // sl2vl (core/io/dumps.h, LFT dumps and ibroute output), lmc (lmc_from_lfts),
 // path_sl (core/io/path_sl_file.h), compact, compact_crc and compact_dir
 // (core/io/compact_tables.h: the binary table file, its CRCs made right
@@ -71,6 +72,7 @@
 #include "core/io/dumps.h"
 #include "core/io/net_file.h"
 #include "core/io/path_sl_file.h"
+#include "core/io/ports_report.h"
 #include "core/io/subnet_lst.h"
 #include "core/io/topology_file.h"
 #include "core/log.h"
@@ -333,6 +335,30 @@ std::vector<Target> make_targets(const std::string &src, Contexts &cx) {
       "Hca 2 \"H1\" # two port\n[1](7001) \"S1\"[1] # lid 9 lmc 1\n[2] \"S1\"[3]\n\n"
       "Rt 1 \"R1\"\n[1] \"S1\"[2]\n");
   const std::string ibnd = read_file(src + "/tests/fuzz/seeds/ibnetdiscover-ring5.txt");
+  // `ibnetdiscover -p -s` (the ports report, with progress lines): parallel
+  // links, a dual-port HCA, a router, ports without a link, both link ends.
+  const std::string ports =
+      "DR path slid 0; dlid 0; 0 -> new Channel Adapter {0002c90300000100} portnum 1 lid 0-0 "
+      "\"\"\n"
+      "SW     2  4 0x0002c90300001010 4x QDR - RT     7  1 0x0002c90300000301 ( 'leaf1' - "
+      "'gw01' )\n"
+      "SW     2  3 0x0002c90300001010 4x SDR                                    'leaf1'\n"
+      "SW     2  2 0x0002c90300001010 4x QDR - SW     3  2 0x0002c90300001020 ( 'leaf1' - "
+      "'leaf2' )\n"
+      "SW     2  1 0x0002c90300001010 4x QDR - CA     5  1 0x0002c90300000101 ( 'leaf1' - "
+      "'node01 HCA-1' )\n"
+      "SW     3  3 0x0002c90300001020 4x FDR10 - CA     6  2 0x0002c90300000102 ( 'leaf2' - "
+      "'node01 HCA-1' )\n"
+      "SW     3  2 0x0002c90300001020 4x QDR - SW     2  2 0x0002c90300001010 ( 'leaf2' - "
+      "'leaf1' )\n"
+      "SW     3  1 0x0002c90300001020 ?? ???                                   'leaf2'\n"
+      "CA     6  2 0x0002c90300000102 4x QDR - SW     3  3 0x0002c90300001020 ( 'node01 HCA-1' - "
+      "'leaf2' )\n"
+      "CA     5  1 0x0002c90300000101 4x QDR - SW     2  1 0x0002c90300001010 ( 'node01 HCA-1' - "
+      "'leaf1' )\n"
+      "CA     0  1 0x0002c90300000201 4x SDR                                    'node02 HCA-1'\n"
+      "RT     7  1 0x0002c90300000301 4x QDR - SW     2  4 0x0002c90300001010 ( 'gw01' - "
+      "'leaf1' )\n";
   const std::string lst_ring = read_file(ring + "opensm-subnet.lst");
   const std::string lst_lrt =
       written([&](std::ostream &o) { keiro::io::write_subnet_lst(o, lrt); });
@@ -468,15 +494,28 @@ std::vector<Target> make_targets(const std::string &src, Contexts &cx) {
   topo_seeds.push_back({ibnd, 0});
   topo_seeds.push_back({lst_ring, 0});
   topo_seeds.push_back({lst_lrt, 0});
+  topo_seeds.push_back({ports, 0});
+  const std::vector<std::string> ports_tokens =
+      with({"SW", "CA", "RT", "??", "0x0002c90300001010", "0x0", "4x QDR", " - ", "( '", "' - '",
+            "' )", "'", "DR path slid 0; dlid 0; 0,1 -> ", "65535", "255"});
   std::vector<std::string> topo_tokens = net_tokens;
   topo_tokens.insert(topo_tokens.end(), {"{ SW", "{ CA", "{ Rt", "-SM", "Ports:", "LID:", "PN:",
                                          "NodeGUID:", "PortGUID:", "PHY=4x", "LOG=ACT"});
+  topo_tokens.insert(topo_tokens.end(), ports_tokens.begin(), ports_tokens.end());
   t.push_back({"topology", topo_seeds, topo_tokens, [&](const std::string &in, int) {
                  Fabric f;
                  Verdict v;
                  keiro::io::TopologyReadOptions o;
                  o.lmc = 1;
                  v.accepted = keiro::io::parse_topology(in, cx.tmpdir + "/fuzz.topo", f, v.err, o);
+                 return v;
+               }});
+  t.push_back({"ports_report", {{ports, 0}}, ports_tokens, [&](const std::string &in, int) {
+                 Fabric f;
+                 Verdict v;
+                 keiro::io::TopologyReadOptions o;
+                 o.lmc = 1;
+                 v.accepted = keiro::io::parse_ports_report(in, "fuzz.ibnd", f, v.err, o);
                  return v;
                }});
   t.push_back({"subnet_lst",

@@ -1,11 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # The real fabrics of tests/data/real/ (ibnetdiscover outputs of real
-# clusters, read by ibsim as they were published) through ibsim and the real
-# OpenSM with keiro loaded:
+# clusters) through ibsim and the real OpenSM with keiro loaded. ibsim reads
+# the *.topo files (ibnetdiscover's default output) as they were published;
+# every other file (the *.ibnd ports reports of `ibnetdiscover -p`, which
+# ibsim cannot read) is first converted with `keiro topo convert`, which must
+# read back as the same fabric (`keiro topo show` of both, compared). Then:
 #  - the fabric OpenSM discovered (its opensm-subnet.lst) is the one keiro
-#    reads offline from the file: the same switches, links, end ports,
-#    GUIDs, port numbers and LIDs (`keiro topo show` of both, compared);
+#    reads offline from the published file: the same switches, links, end
+#    ports, GUIDs, port numbers and LIDs (`keiro topo show` of both,
+#    compared), except that ibsim gives a CA's port p the GUID node GUID + p
+#    whatever the file says (a ports report's CA ports, which keiro reads as
+#    nodes of their own port GUID, come up with port GUID + 1);
 #  - keiro-nue, keiro-acro and keiro-dl (max_vls=8, QoS on) each get their
 #    tables installed with no keiro error, and the installed LFTs, SL2VL
 #    tables and the SA's SLs for every pair pass keiro check (and the
@@ -41,16 +47,34 @@ installed_and_checked() {
   it_log "$tag $e: installed and checked ($summary)"
 }
 
-# offline TAG NET: what keiro reads from NET, for the comparison above.
-offline() {
-  "$IT_KEIRO" topo show "$2" >"$IT_DIR/$1.offline.txt" 2>"$IT_DIR/$1.offline.err" ||
-    { it_fail "$1: keiro cannot read $2: $(cat "$IT_DIR/$1.offline.err")"; return 1; }
+# ibsim_view: `keiro topo show` lines (stdin) as OpenSM sees that fabric on
+# ibsim, which gives a CA's port p the GUID node + p and ignores the
+# "[p](guid)" of ibnetdiscover's output (keiro reads it); sorted again.
+ibsim_view() {
+  local line node pn rest
+  while IFS= read -r line; do
+    case $line in
+      "ca "*)
+        read -r _ _ _ node _ pn rest <<<"$line"
+        printf 'ca 0x%016x node %s port %s %s\n' $((node + pn)) "$node" "$pn" "$rest" ;;
+      *) printf '%s\n' "$line" ;;
+    esac
+  done | LC_ALL=C sort
 }
 
+# offline TAG FILE: what keiro reads from FILE, as ibsim presents it, for the
+# comparison above.
+offline() {
+  "$IT_KEIRO" topo show "$2" >"$IT_DIR/$1.offline.keiro" 2>"$IT_DIR/$1.offline.err" ||
+    { it_fail "$1: keiro cannot read $2: $(cat "$IT_DIR/$1.offline.err")"; return 1; }
+  ibsim_view <"$IT_DIR/$1.offline.keiro" >"$IT_DIR/$1.offline.txt"
+}
+
+# real_fabric TAG FILE NET: the published FILE, brought up on ibsim as NET
+# (FILE itself, or its conversion).
 real_fabric() {
-  local net=$1 tag e
-  tag=$(basename "$net" .topo)
-  offline "$tag" "$net" || return
+  local tag=$1 src=$2 net=$3 e
+  offline "$tag" "$src" || return
   for e in keiro-nue keiro-acro keiro-dl; do installed_and_checked "$tag" "$net" "$e"; done
   # keiro-loren needs a layout file the fabric does not come with.
   if ! it_run "$tag-loren" "$net" -e keiro-loren,updn -p "max_vls=8" -w 300; then
@@ -62,11 +86,29 @@ real_fabric() {
   it_log "$tag: keiro-loren asks for a layout, OpenSM routed with updn"
 }
 
+# convert TAG FILE: FILE as an ibsim net file, $IT_DIR/TAG.net, which keiro
+# must read as the same fabric as FILE.
+convert() {
+  local net=$IT_DIR/$1.net
+  "$IT_KEIRO" topo convert "$2" -o "$net" >"$IT_DIR/$1.convert.out" 2>&1 ||
+    { it_fail "$1: keiro topo convert failed: $(tail -n 2 "$IT_DIR/$1.convert.out")"; return 1; }
+  "$IT_KEIRO" topo show "$net" >"$IT_DIR/$1.net.txt" 2>/dev/null &&
+    "$IT_KEIRO" topo show "$2" 2>/dev/null | diff -u - "$IT_DIR/$1.net.txt" >"$IT_DIR/$1.convert.diff" ||
+    { it_fail "$1: the converted net file does not read as $2:"; head -n 10 "$IT_DIR/$1.convert.diff"; return 1; }
+  it_log "$1: converted to a net file ($(sed -n 1p "$IT_DIR/$1.convert.out" | sed 's/^[^:]*: //'))"
+}
+
 mkdir -p "$IT_DIR"
-for net in "$KEIRO_SRCDIR"/tests/data/real/*.topo; do
-  [ -r "$net" ] || { echo "$IT_NAME: ERROR: no fabric in tests/data/real/" >&2; exit 99; }
-  real_fabric "$net"
+n=0
+for src in "$KEIRO_SRCDIR"/tests/data/real/*; do
+  name=$(basename "$src")
+  case $name in
+    *.md) continue ;;
+    *.topo | *.net) n=$((n + 1)); real_fabric "${name%.*}" "$src" "$src" ;;
+    *) n=$((n + 1)); convert "${name%.*}" "$src" && real_fabric "${name%.*}" "$src" "$IT_DIR/${name%.*}.net" ;;
+  esac
 done
+[ "$n" -ge 2 ] || { echo "$IT_NAME: ERROR: only $n fabrics in tests/data/real/" >&2; exit 99; }
 
 # The generated counterpart of a director-based production fabric: three
 # 648-port directors and 52 rack switches (214 switches), in a random

@@ -40,6 +40,12 @@ bool connected(int32_t n, const Links &links) {
   return count == n;
 }
 
+// GUIDs of one kind (switches or HCAs) reversed: the lowest takes the highest.
+uint64_t flipped(const std::vector<uint64_t> &sorted, uint64_t guid) {
+  const size_t i = std::lower_bound(sorted.begin(), sorted.end(), guid) - sorted.begin();
+  return sorted[sorted.size() - 1 - i];
+}
+
 }  // namespace
 
 Fabric from_links(int32_t n, const Links &links, const Spec &spec) {
@@ -504,6 +510,33 @@ int count_containing(const CaptureLogger &log, LogLevel level, const std::string
   for (const CaptureLogger::Line &l : log.lines)
     n += l.level == level && l.text.find(needle) != std::string::npos;
   return n;
+}
+
+topo::NetList flip(const topo::NetList &in, Flip what) {
+  const int32_t n = static_cast<int32_t>(in.nodes.size());
+  std::vector<uint64_t> sw, ca;
+  for (const topo::NetListNode &node : in.nodes) (node.is_switch ? sw : ca).push_back(node.guid);
+  std::sort(sw.begin(), sw.end());
+  std::sort(ca.begin(), ca.end());
+  auto port = [&](int32_t node, int p) {
+    return what.ports && in.nodes[node].is_switch ? in.nodes[node].ports + 1 - p : p;
+  };
+  auto at = [&](int32_t k) { return what.order ? n - 1 - k : k; };
+  topo::NetList out{in.notes, {}};
+  for (int32_t i = 0; i < n; ++i) {
+    const int32_t k = at(i);
+    topo::NetListNode node = in.nodes[k];
+    if (what.guids) node.guid = flipped(node.is_switch ? sw : ca, node.guid);
+    for (topo::NetPeer &p : node.peers) {
+      p.peer_port = port(p.node, p.peer_port);
+      p.port = port(k, p.port);
+      p.node = at(p.node);
+    }
+    std::sort(node.peers.begin(), node.peers.end(),
+              [](const topo::NetPeer &a, const topo::NetPeer &b) { return a.port < b.port; });
+    out.nodes.push_back(std::move(node));
+  }
+  return out;
 }
 
 }  // namespace keiro::fixtures

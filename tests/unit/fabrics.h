@@ -28,6 +28,7 @@
 #include "core/minimal/dest_trees.h"
 #include "core/pipeline/pipeline.h"
 #include "core/routing.h"
+#include "core/topo/net_list.h"
 
 namespace keiro::fixtures {
 
@@ -232,5 +233,15 @@ EngineRun run_captured(const Fabric &f, const std::string &engine, const RunArgs
 std::set<int> path_sls(const Fabric &f, const Routing &r);
 // Lines of log at level that contain needle.
 int count_containing(const CaptureLogger &log, LogLevel level, const std::string &needle);
+
+// A structured relabelling (issue 32's "reversed" labellings): what it
+// reverses.
+struct Flip {
+  bool order = false;  // node order in the file
+  bool guids = false;  // switch GUIDs among switches, HCA GUIDs among HCAs
+  bool ports = false;  // every switch's ports, p -> ports + 1 - p
+};
+// in with what reversed: the same fabric in another labelling.
+topo::NetList flip(const topo::NetList &in, Flip what);
 
 }  // namespace keiro::fixtures

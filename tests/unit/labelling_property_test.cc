@@ -40,46 +40,6 @@
 namespace keiro {
 namespace {
 
-// GUIDs of one kind (switches or HCAs) reversed: the lowest takes the highest.
-uint64_t flipped(const std::vector<uint64_t> &sorted, uint64_t guid) {
-  const size_t i = std::lower_bound(sorted.begin(), sorted.end(), guid) - sorted.begin();
-  return sorted[sorted.size() - 1 - i];
-}
-
-// What a structured relabelling reverses.
-struct Flip {
-  bool order = false;  // node order in the file
-  bool guids = false;  // switch GUIDs among switches, HCA GUIDs among HCAs
-  bool ports = false;  // every switch's ports, p -> ports + 1 - p
-};
-
-topo::NetList flip(const topo::NetList &in, Flip what) {
-  const int32_t n = static_cast<int32_t>(in.nodes.size());
-  std::vector<uint64_t> sw, ca;
-  for (const topo::NetListNode &node : in.nodes) (node.is_switch ? sw : ca).push_back(node.guid);
-  std::sort(sw.begin(), sw.end());
-  std::sort(ca.begin(), ca.end());
-  auto port = [&](int32_t node, int p) {
-    return what.ports && in.nodes[node].is_switch ? in.nodes[node].ports + 1 - p : p;
-  };
-  auto at = [&](int32_t k) { return what.order ? n - 1 - k : k; };
-  topo::NetList out{in.notes, {}};
-  for (int32_t i = 0; i < n; ++i) {
-    const int32_t k = at(i);
-    topo::NetListNode node = in.nodes[k];
-    if (what.guids) node.guid = flipped(node.is_switch ? sw : ca, node.guid);
-    for (topo::NetPeer &p : node.peers) {
-      p.peer_port = port(p.node, p.peer_port);
-      p.port = port(k, p.port);
-      p.node = at(p.node);
-    }
-    std::sort(node.peers.begin(), node.peers.end(),
-              [](const topo::NetPeer &a, const topo::NetPeer &b) { return a.port < b.port; });
-    out.nodes.push_back(std::move(node));
-  }
-  return out;
-}
-
 struct Labelling {
   std::string name;
   topo::NetList net;
@@ -102,11 +62,12 @@ Labelling labelled(const topo::GenFabric &g, std::string name, topo::NetList net
 // Any family: as written, three structured reversals, four seeds.
 std::vector<Labelling> generic_labellings(const topo::GenFabric &g) {
   const topo::NetList plain = topo::net_list(g);
-  std::vector<Labelling> out = {labelled(g, "as-written", plain),
-                                labelled(g, "reversed", flip(plain, {true, true, true})),
-                                labelled(g, "guids reversed", flip(plain, {.guids = true})),
-                                labelled(g, "ports reversed", flip(plain, {.ports = true})),
-                                labelled(g, "order reversed", flip(plain, {.order = true}))};
+  std::vector<Labelling> out = {
+      labelled(g, "as-written", plain),
+      labelled(g, "reversed", fixtures::flip(plain, {true, true, true})),
+      labelled(g, "guids reversed", fixtures::flip(plain, {.guids = true})),
+      labelled(g, "ports reversed", fixtures::flip(plain, {.ports = true})),
+      labelled(g, "order reversed", fixtures::flip(plain, {.order = true}))};
   for (uint64_t seed : {1, 2, 3, 4})
     out.push_back(labelled(g, "seed " + std::to_string(seed), topo::relabel(plain, seed).net));
   return out;
@@ -126,16 +87,16 @@ Family fat_tree(int k, double fail) {
   const topo::NetList top = tree(topo::PortSplit::kTopFirst);
   const topo::NetList low = tree(topo::PortSplit::kHcaLow);
   const topo::NetList alt = tree(topo::PortSplit::kInterleaved);
-  const Flip all{true, true, true};
+  const fixtures::Flip all{true, true, true};
   Family f{std::to_string(k) + "-ary 3-tree" + (fail > 0 ? " 2% failed" : ""),
            {},
            {{"top-first", top, ""},
-            {"top-first reversed", flip(top, all), ""},
+            {"top-first reversed", fixtures::flip(top, all), ""},
             {"hca-low", low, ""},
             {"hca-high", tree(topo::PortSplit::kHcaHigh), ""},
             {"interleaved", alt, ""},
-            {"hca-low reversed", flip(low, all), ""},
-            {"interleaved reversed", flip(alt, all), ""},
+            {"hca-low reversed", fixtures::flip(low, all), ""},
+            {"interleaved reversed", fixtures::flip(alt, all), ""},
             {"top-first seed 1", topo::relabel(top, 1).net, ""},
             {"hca-low seed 2", topo::relabel(low, 2).net, ""},
             {"interleaved seed 3", topo::relabel(alt, 3).net, ""}},

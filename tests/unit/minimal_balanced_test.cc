@@ -3,8 +3,11 @@
 
 #include <algorithm>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "core/io/topology_file.h"
+#include "core/log.h"
 #include "core/minimal/balanced.h"
 #include "core/minimal/dest_trees.h"
 #include "core/minimal/forwarding_index.h"
@@ -300,6 +303,83 @@ TEST(MinimalBalanced, PolishLowersTheBottleneckAndNeverRaisesIt) {
     EXPECT_LE(fb.max, fa.max);
     EXPECT_LE(static_cast<double>(fb.max), c.at_most * static_cast<double>(fa.max));
   }
+}
+
+// A destination switch D with 2 HCAs behind 3 line switches A, B, C (no
+// HCAs); 6 source switches of one HCA each reach D over A, B or C only.
+// Routed alone, each of D's two LIDs takes one line switch for all six
+// sources (6 on its channel into D). A bottleneck pass must split them:
+// the channel of the other LID's line switch is in each LID's tree (every
+// switch has a next hop) but carries none of its weight, and counting it
+// in the LID's peak pinned both at 6. 12 over 3 channels: 4 at best.
+TEST(MinimalBalanced, PolishLooksOnlyAtTheChannelsAUnitLoads) {
+  std::string net;
+  const char *lines[] = {"A", "B", "C"};
+  net += "Switch 5 \"D\"\n[1] \"HD1\"[1]\n[2] \"HD2\"[1]\n";
+  for (int l = 0; l < 3; ++l) net += strprintf("[%d] \"%s\"[7]\n", 3 + l, lines[l]);
+  for (int l = 0; l < 3; ++l) {
+    net += strprintf("\nSwitch 7 \"%s\"\n", lines[l]);
+    for (int s = 0; s < 6; ++s) net += strprintf("[%d] \"S%d\"[%d]\n", 1 + s, s, 2 + l);
+    net += "[7] \"D\"[" + std::to_string(3 + l) + "]\n";
+  }
+  for (int s = 0; s < 6; ++s) {
+    net += strprintf("\nSwitch 4 \"S%d\"\n[1] \"H%d\"[1]\n", s, s);
+    for (int l = 0; l < 3; ++l) net += strprintf("[%d] \"%s\"[%d]\n", 2 + l, lines[l], 1 + s);
+    net += strprintf("\nHca 1 \"H%d\"\n[1] \"S%d\"[1]\n", s, s);
+  }
+  net += "\nHca 1 \"HD1\"\n[1] \"D\"[1]\n\nHca 1 \"HD2\"\n[1] \"D\"[2]\n";
+  Fabric f;
+  std::string err;
+  ASSERT_TRUE(io::parse_topology(net, "d.net", f, err)) << err;
+  ASSERT_EQ(f.num_switches(), 10);
+  ASSERT_EQ(f.num_terminals(), 8);
+  int32_t d = 0;
+  while (f.sw(d).name != "D") ++d;
+  minimal::BalancedOptions plain, polished;
+  polished.polish = 4;
+  minimal::DestTrees a, b;
+  ASSERT_TRUE(minimal::balanced_routing(f, plain, a, err)) << err;
+  ASSERT_TRUE(minimal::balanced_routing(f, polished, b, err)) << err;
+  ASSERT_TRUE(minimal::validate_trees(f, b, err)) << err;
+  const auto into_d = [&](const minimal::DestTrees &t) {
+    const minimal::ForwardingIndex fi = minimal::forwarding_index(f, t);
+    std::vector<int64_t> loads;
+    for (int32_t c = 0; c < f.num_channels(); ++c)
+      if (f.channel(c).dst == d) loads.push_back(fi.load[c]);
+    std::sort(loads.begin(), loads.end());
+    return loads;
+  };
+  EXPECT_EQ(into_d(a), (std::vector<int64_t>{0, 6, 6}));  // one line switch per LID
+  EXPECT_EQ(into_d(b), (std::vector<int64_t>{4, 4, 4}));
+}
+
+// forwarding_index_bound(): k-ary 3-trees, the leaf bound k^3 - k that
+// ftree meets; with a leaf up-link failed, that leaf's k (k^3 - k) routes
+// over k - 1 up-links; a ring of 4 switches with 1 HCA each: 3 routes out
+// of every switch over 2 channels, 2 (rounded up), which the balanced
+// routing meets (the routes to the opposite switch take turns).
+TEST(MinimalBalanced, ForwardingIndexBound) {
+  for (const int k : {4, 6}) {
+    Fabric f;
+    std::string err;
+    topo::GenFabric g = topo::gen_fat_tree(k, 3, topo::TopoOptions{});
+    ASSERT_TRUE(io::parse_topology(topo::write_net(g), "ft", f, err)) << err;
+    EXPECT_EQ(minimal::forwarding_index_bound(f), k * k * k - k);
+    // The first leaf-to-middle link listed.
+    for (size_t i = 0; i < g.links.size(); ++i)
+      if (g.sw[g.links[i].a].hcas > 0 || g.sw[g.links[i].b].hcas > 0) {
+        g.links.erase(g.links.begin() + static_cast<std::ptrdiff_t>(i));
+        break;
+      }
+    ASSERT_TRUE(io::parse_topology(topo::write_net(g), "ft-1", f, err)) << err;
+    EXPECT_EQ(minimal::forwarding_index_bound(f), (k * (k * k * k - k) + k - 2) / (k - 1));
+  }
+  const Fabric ring = fixtures::ring(4, {.hcas = 1});
+  EXPECT_EQ(minimal::forwarding_index_bound(ring), 2);
+  minimal::DestTrees t;
+  std::string err;
+  ASSERT_TRUE(minimal::balanced_routing(ring, minimal::BalancedOptions{}, t, err)) << err;
+  EXPECT_EQ(minimal::forwarding_index(ring, t).max, 2);
 }
 
 // Polish reroutes LMC offset 0 after the others exist: it must still keep

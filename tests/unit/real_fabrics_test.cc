@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 // Real fabrics: the ibnetdiscover outputs of real clusters under
-// tests/data/real/ (source and licence in each file's header), read with
+// tests/data/real/ (source and licence in each file's header; psmn-x5.topo
+// in ibnetdiscover's default format, avakas-12800.ibnd its `-p -s` ports
+// report), read with
 // io::read_topology (found through $srcdir as make check sets it) and routed
 // by keiro-nue, keiro-acro and keiro-dl through pipeline::route() (route +
 // self-check), then checked again by the independent walker of
@@ -67,6 +69,60 @@ TEST_P(RealRoute, PsmnX5RoutedAndChecked) {
   const fixtures::RouteCheck rc = fixtures::route_and_walk(f, GetParam(), run);
   ASSERT_TRUE(rc.ok);
   std::printf("psmn-x5 %s: switch hops %.3f, max EFI %lld (avg %.1f), VLs %d\n", GetParam(),
+              rc.avg_hops, static_cast<long long>(rc.max_efi), rc.avg_efi, rc.vls);
+}
+
+// The avakas cluster (`ibnetdiscover -p -s`): one QLogic 12800-180 director
+// seen as 16 leaf chips L101-L116 and 9 spine chips S201A-S209A, 281 HCAs.
+// Counted in the file independently of keiro (every link is listed from both
+// ends; the awk fields are TYPE LID PORT GUID WIDTH SPEED - TYPE ...):
+//   grep -v '^#' FILE | awk '$1=="SW" && $8=="SW"' | wc -l   -> 576: 288 links
+//   grep -v '^#' FILE | awk '$1=="CA" && $8=="SW"' | wc -l   -> 281 HCA links
+//   (and as many '$1=="SW" && $8=="CA"'); 43 lines of ports without a link.
+TEST(RealFabrics, Avakas12800Read) {
+  const Fabric f = read_real("avakas-12800.ibnd");
+  ASSERT_EQ(f.num_switches(), 25);
+  EXPECT_EQ(f.num_terminals(), 281);
+  EXPECT_EQ(f.num_channels(), 2 * 288);
+  int leaves = 0, spines = 0, hcas = 0;
+  for (int32_t s = 0; s < f.num_switches(); ++s) {
+    const std::string &name = f.sw(s).name;
+    const char role = name[name.rfind(' ') + 1];
+    EXPECT_EQ(f.sw(s).num_ports, 36) << name;
+    if (role == 'L') {
+      ++leaves;
+      EXPECT_EQ(f.degree(s), 18) << name;  // 2 up-links to each spine chip
+      hcas += static_cast<int>(f.terminals_of(s).size());
+    } else {
+      ++spines;
+      EXPECT_EQ(role, 'S') << name;
+      EXPECT_EQ(f.degree(s), 32) << name;
+      EXPECT_TRUE(f.terminals_of(s).empty()) << name;
+    }
+  }
+  EXPECT_EQ(leaves, 16);
+  EXPECT_EQ(spines, 9);
+  EXPECT_EQ(hcas, 281);
+  std::map<std::pair<int32_t, int32_t>, int> bundle;
+  for (const Channel &c : f.channels()) ++bundle[{c.src, c.dst}];
+  EXPECT_EQ(bundle.size(), 2u * 16 * 9);
+  for (const auto &[pair, n] : bundle) EXPECT_EQ(n, 2);
+  // One node per HCA port (the format shows no node GUID); LIDs as given.
+  for (int32_t t = 0; t < f.num_terminals(); ++t)
+    EXPECT_EQ(f.terminal(t).node_guid, f.terminal(t).port_guid);
+  const int32_t l112 = f.find_switch(uint64_t{0x00066a00ec002dd9});
+  ASSERT_GE(l112, 0);
+  EXPECT_EQ(f.sw(l112).lid, 18);
+  EXPECT_EQ(f.max_lid(), 306);
+}
+
+TEST_P(RealRoute, Avakas12800RoutedAndChecked) {
+  const Fabric f = read_real("avakas-12800.ibnd");
+  ASSERT_EQ(f.num_switches(), 25);
+  fixtures::EngineRun run;
+  const fixtures::RouteCheck rc = fixtures::route_and_walk(f, GetParam(), run);
+  ASSERT_TRUE(rc.ok);
+  std::printf("avakas-12800 %s: switch hops %.3f, max EFI %lld (avg %.1f), VLs %d\n", GetParam(),
               rc.avg_hops, static_cast<long long>(rc.max_efi), rc.avg_efi, rc.vls);
 }
 

@@ -10,7 +10,7 @@ tests_unit_tests_SOURCES += tests/unit/acro_engine_test.cc tests/unit/acro_layer
 	tests/unit/engine_stage_test.cc tests/unit/reroute_test.cc tests/unit/incremental_classes_test.cc tests/unit/fabric_test.cc tests/unit/fabrics.cc \
 	tests/unit/fabrics.h tests/unit/fabrics_test.cc tests/unit/graph_basic_test.cc tests/unit/graph_dynamic_dag_test.cc \
 	tests/unit/graph_centrality_test.cc tests/unit/graph_partition_test.cc \
-	tests/unit/io_topology_test.cc tests/unit/loren_engine_test.cc \
+	tests/unit/io_ports_report_test.cc tests/unit/io_topology_test.cc tests/unit/loren_engine_test.cc \
 	tests/unit/loren_forward_test.cc tests/unit/loren_layout_test.cc \
 	tests/unit/loren_tables_test.cc tests/unit/mcast_test.cc tests/unit/metrics_test.cc \
 	tests/unit/minimal_balanced_test.cc tests/unit/nue_cdg_test.cc \
@@ -32,4 +32,4 @@ EXTRA_DIST += tests/unit/data/mcast-torus4x4/README.md tests/unit/data/mcast-tor
 	tests/unit/data/mcast-torus4x4/opensm-lfts.dump tests/unit/data/mcast-torus4x4/opensm-sl2vl.dump \
 	tests/unit/data/mcast-torus4x4/keiro-path-sl.dump tests/unit/data/mcast-torus4x4/opensm.mcfdbs \
 	tests/unit/data/mcast-torus4x4/opensm-sa.dump
-EXTRA_DIST += tests/data/real/README.md tests/data/real/psmn-x5.topo
+EXTRA_DIST += tests/data/real/README.md tests/data/real/psmn-x5.topo tests/data/real/avakas-12800.ibnd
