@@ -47,7 +47,7 @@ keiro-acro and keiro-dl; every max EFI must be within FT_BOUND x k^3 - k
 issue 14's bounds (FT_DEGRADED). Exits 1 when one is not; --doc writes the
 relabel-fattree block.
 --balance (with --page): the balance survey of docs/relabelling.md instead
-(BALANCE: director fabrics and the real PSMN X5 cluster, every engine; issue
+(BALANCE: director fabrics and the real PSMN X5 and Avakas clusters, every engine; issue
 32 items 1 and 3), written between the relabel-survey-balance markers, with
 a second table per group: each engine's max/avg EFI over the best engine's
 in the same labelling (the worst labelling). --quick: BALANCE_QUICK.
@@ -95,6 +95,8 @@ PAGE = [
 BALANCE = [
     ("real: PSMN X5 (11 switches, 89 HCAs, irregular, parallel links)",
      ["file:tests/data/real/psmn-x5.topo"], "nue,acro,dl", "1,8", "", 0),
+    ("real: Avakas, one QLogic 12800-180 director (25 switch chips, 281 HCAs)",
+     ["file:tests/data/real/avakas-12800.ibnd"], "nue,acro,dl", "1,8", "", 0),
     ("director fabric, even cabling (214 switches, 936 HCAs)",
      ["director 3 52"], "nue,acro,dl", "8", "1,2,3", 0),
     ("director fabric, 16 up-links per rack switch (214 switches)",

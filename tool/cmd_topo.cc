@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-// keiro topo: writes generated fabrics as ibsim net files (core/topo/).
+// keiro topo: writes generated fabrics as ibsim net files (core/topo/); show,
+// layout and convert read a fabric from any file keiro reads.
 #include <algorithm>
 #include <climits>
 #include <cstdio>
@@ -67,9 +68,16 @@ const char *kUsage =
     "\n"
     "usage: keiro topo layout FILE [-o LAYOUT]\n"
     "  derives a grid layout for keiro-loren from the links of a topology file (what\n"
-    "  loren_layout=auto uses) and writes it as a layout file to check or edit.\n";
+    "  loren_layout=auto uses) and writes it as a layout file to check or edit.\n"
+    "\n"
+    "usage: keiro topo convert FILE [-o NET]\n"
+    "  writes the fabric of any file keiro reads (net file, ibnetdiscover output or\n"
+    "  ports report, opensm-subnet.lst) as an ibsim net file: every switch and CA with\n"
+    "  its GUIDs, port count, links and LIDs, such that keiro topo show prints the same\n"
+    "  for both (default output: standard output).\n";
 
 const char *kShowUsage = "usage: keiro topo show FILE [--lmc L]";
+const char *kConvertUsage = "usage: keiro topo convert FILE [-o NET]";
 const char *kLayoutUsage = "usage: keiro topo layout FILE [-o LAYOUT]";
 
 // "KxKx.." as dimension sizes; false after printing why.
@@ -94,6 +102,37 @@ std::string hex(uint64_t v) {
   return buf;
 }
 
+// What keiro topo show prints of f: one line per switch, link and end port,
+// sorted, so that two files of one fabric give the same lines.
+std::vector<std::string> listing(const Fabric &f) {
+  std::vector<std::string> lines;
+  for (int s = 0; s < f.num_switches(); ++s)
+    lines.push_back("switch " + hex(f.sw(s).guid) + " lid " + std::to_string(f.sw(s).lid) +
+                    " ports " + std::to_string(f.sw(s).num_ports) + " \"" + f.sw(s).name + "\"");
+  for (int c = 0; c < f.num_channels(); ++c) {
+    const Channel &ch = f.channel(c);
+    const uint64_t a = f.sw(ch.src).guid, b = f.sw(ch.dst).guid;
+    if (a > b || (a == b && ch.src_port > ch.dst_port)) continue;
+    lines.push_back("link " + hex(a) + "[" + std::to_string(ch.src_port) + "] " + hex(b) + "[" +
+                    std::to_string(ch.dst_port) + "]");
+  }
+  for (int t = 0; t < f.num_terminals(); ++t) {
+    const TerminalInfo &ti = f.terminal(t);
+    lines.push_back(std::string(ti.router ? "router " : "ca ") + hex(ti.port_guid) + " node " +
+                    hex(ti.node_guid) + " port " + std::to_string(ti.port_num) + " lid " +
+                    std::to_string(ti.lid) + " at " + hex(f.sw(ti.sw).guid) + "[" +
+                    std::to_string(ti.sw_port) + "] \"" + ti.name + "\"");
+  }
+  std::sort(lines.begin(), lines.end());
+  return lines;
+}
+
+std::string fabric_summary(const Fabric &f) {
+  return std::to_string(f.num_switches()) + " switches, " + std::to_string(f.num_terminals()) +
+         " end ports, " + std::to_string(f.num_channels() / 2) + " links, highest LID " +
+         std::to_string(f.max_lid());
+}
+
 // keiro topo show: a canonical listing of a topology file.
 int run_show(const std::vector<std::string> &args) {
   std::string path;
@@ -114,28 +153,8 @@ int run_show(const std::vector<std::string> &args) {
     std::fprintf(stderr, "keiro topo: %s\n", err.c_str());
     return 1;
   }
-  std::vector<std::string> lines;
-  for (int s = 0; s < f.num_switches(); ++s)
-    lines.push_back("switch " + hex(f.sw(s).guid) + " lid " + std::to_string(f.sw(s).lid) +
-                    " ports " + std::to_string(f.sw(s).num_ports) + " \"" + f.sw(s).name + "\"");
-  for (int c = 0; c < f.num_channels(); ++c) {
-    const Channel &ch = f.channel(c);
-    const uint64_t a = f.sw(ch.src).guid, b = f.sw(ch.dst).guid;
-    if (a > b || (a == b && ch.src_port > ch.dst_port)) continue;
-    lines.push_back("link " + hex(a) + "[" + std::to_string(ch.src_port) + "] " + hex(b) + "[" +
-                    std::to_string(ch.dst_port) + "]");
-  }
-  for (int t = 0; t < f.num_terminals(); ++t) {
-    const TerminalInfo &ti = f.terminal(t);
-    lines.push_back(std::string(ti.router ? "router " : "ca ") + hex(ti.port_guid) + " node " +
-                    hex(ti.node_guid) + " port " + std::to_string(ti.port_num) + " lid " +
-                    std::to_string(ti.lid) + " at " + hex(f.sw(ti.sw).guid) + "[" +
-                    std::to_string(ti.sw_port) + "] \"" + ti.name + "\"");
-  }
-  std::sort(lines.begin(), lines.end());
-  for (const std::string &l : lines) std::printf("%s\n", l.c_str());
-  std::fprintf(stderr, "%s: %d switches, %d end ports, %d links, highest LID %u\n", path.c_str(),
-               f.num_switches(), f.num_terminals(), f.num_channels() / 2, f.max_lid());
+  for (const std::string &l : listing(f)) std::printf("%s\n", l.c_str());
+  std::fprintf(stderr, "%s: %s\n", path.c_str(), fabric_summary(f).c_str());
   return 0;
 }
 
@@ -293,6 +312,14 @@ int build_family(const TopoArgs &a, topo::GenFabric &g, std::string &extra) {
   return 0;
 }
 
+// The ibsim command line that fits a fabric of that many nodes, switches and
+// ports (each switch's port 0 included), never below ibsim's defaults.
+std::string ibsim_limits(size_t nodes, size_t switches, size_t ports) {
+  return "ibsim -s -n -N " + std::to_string(std::max<size_t>(nodes, 2048)) + " -S " +
+         std::to_string(std::max<size_t>(switches, 256)) + " -P " +
+         std::to_string(std::max<size_t>(ports, 13312));
+}
+
 // The command line without the output file names, the family's extra lines,
 // the summary and ibsim's limits, as notes at the top of the file.
 void add_notes(const std::vector<std::string> &args, const std::string &extra, size_t failed,
@@ -320,9 +347,7 @@ void add_notes(const std::vector<std::string> &args, const std::string &extra, s
   summary = std::to_string(g.sw.size()) + " switches, " + std::to_string(hcas) + " HCAs, " +
             std::to_string(g.links.size()) + " switch-to-switch links" +
             (failed ? " (" + std::to_string(failed) + " failed)" : "");
-  ibsim = "ibsim -s -n -N " + std::to_string(std::max<size_t>(nodes, 2048)) + " -S " +
-          std::to_string(std::max<size_t>(g.sw.size(), 256)) + " -P " +
-          std::to_string(std::max<size_t>(ports, 13312));
+  ibsim = ibsim_limits(nodes, g.sw.size(), ports);
   notes.push_back(summary);
   notes.push_back("ibsim limits: " + ibsim + " FILE");
   if (relabel >= 0)
@@ -338,6 +363,91 @@ void write_file(const std::string &path, const std::string &text) {
   if (!f) throw topo::TopoError("cannot write " + path);
 }
 
+// The first line where two listings differ, as "-A / +B" ("(none)" past an end).
+std::string first_difference(const std::vector<std::string> &a, const std::vector<std::string> &b) {
+  size_t i = 0;
+  while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
+  return "-" + (i < a.size() ? a[i] : "(none)") + " / +" + (i < b.size() ? b[i] : "(none)");
+}
+
+// The notes at the top of a converted net file: where it comes from, what it
+// holds, the ibsim limits it needs and, if any, the port GUIDs ibsim ignores.
+void convert_notes(const std::string &path, const Fabric &f, topo::NetList &net,
+                   std::string &ibsim) {
+  size_t ports = 0, cas = 0, own_guids = 0;
+  for (const topo::NetListNode &x : net.nodes) {
+    ports += static_cast<size_t>(x.ports) + (x.is_switch ? 1 : 0);
+    cas += x.is_switch ? 0 : 1;
+    for (const topo::NetPeer &p : x.peers) own_guids += p.port_guid ? 1 : 0;
+  }
+  const size_t slash = path.rfind('/');
+  ibsim = ibsim_limits(net.nodes.size(), static_cast<size_t>(f.num_switches()), ports);
+  net.notes = {"keiro topo convert " + (slash == std::string::npos ? path : path.substr(slash + 1)),
+               fabric_summary(f) + ", " + std::to_string(cas) + " CA nodes",
+               "ibsim limits: " + ibsim + " FILE"};
+  if (own_guids) {
+    net.notes.push_back(std::to_string(own_guids) +
+                        " CA port GUIDs are not node GUID + port number: written as [p](guid),");
+    net.notes.push_back("which keiro reads and ibsim ignores (on ibsim port p has node GUID + p)");
+  }
+}
+
+// keiro topo convert: any topology file keiro reads as an ibsim net file
+// that keiro reads back as the same fabric (checked before writing).
+int run_convert(const std::vector<std::string> &args) {
+  std::string path, out_path;
+  for (ArgWalker w("topo", args, 1); w.next();) {
+    if (w.arg() == "-o") {
+      if (!w.value(out_path)) return 2;
+    } else if (path.empty() && !w.is_option()) {
+      path = w.arg();
+    } else {
+      return w.unknown(std::string(kConvertUsage) + "\n");
+    }
+  }
+  if (path.empty()) return usage_error("topo", kConvertUsage);
+  Fabric f, back;
+  std::string err, ibsim;
+  topo::NetList net;
+  if (!io::read_topology(path, f, err)) {
+    std::fprintf(stderr, "keiro topo: %s\n", err.c_str());
+    return 1;
+  }
+  if (!topo::net_list(f, net, err)) {
+    std::fprintf(stderr, "keiro topo: %s: no net file can carry this fabric: %s\n", path.c_str(),
+                 err.c_str());
+    return 1;
+  }
+  convert_notes(path, f, net, ibsim);
+  const std::string text = topo::write_net_list(net);
+  const std::string name = out_path.empty() ? "net" : out_path;
+  std::string why;
+  if (!io::parse_topology(text, name, back, err))
+    why = err;
+  else if (const std::vector<std::string> a = listing(f), b = listing(back); a != b)
+    why = first_difference(a, b);
+  if (!why.empty()) {
+    std::fprintf(stderr,
+                 "keiro topo: %s: the net file would not read back as the same fabric: %s\n",
+                 path.c_str(), why.c_str());
+    return 1;
+  }
+  if (out_path.empty()) {
+    std::fputs(text.c_str(), stdout);
+  } else {
+    std::ofstream o(out_path, std::ios::binary);
+    o << text;
+    if (!o) {
+      std::fprintf(stderr, "keiro topo: cannot write %s\n", out_path.c_str());
+      return 1;
+    }
+  }
+  FILE *info = out_path.empty() ? stderr : stdout;
+  std::fprintf(info, "%s: %s\nrun with: %s %s\n", name.c_str(), net.notes[1].c_str(), ibsim.c_str(),
+               out_path.empty() ? "FILE" : out_path.c_str());
+  return 0;
+}
+
 int run_topo(const std::vector<std::string> &args) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
     std::fputs(kUsage, args.empty() ? stderr : stdout);
@@ -345,6 +455,7 @@ int run_topo(const std::vector<std::string> &args) {
   }
   if (args[0] == "show") return run_show(args);
   if (args[0] == "layout") return run_layout(args);
+  if (args[0] == "convert") return run_convert(args);
   TopoArgs a;
   topo::GenFabric g;
   std::string extra, summary, ibsim;
@@ -383,7 +494,7 @@ int run_topo(const std::vector<std::string> &args) {
   return 0;
 }
 
-const Command kTopo{"topo", "generate a fabric as an ibsim net file", run_topo};
+const Command kTopo{"topo", "generate, show or convert fabrics (ibsim net files)", run_topo};
 
 }  // namespace
 }  // namespace keiro::tool

@@ -5,6 +5,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <numeric>
+#include <unordered_map>
 
 #include "core/topo/rng.h"
 
@@ -16,6 +17,19 @@ std::string hex(uint64_t v) {
   char buf[24];
   std::snprintf(buf, sizeof buf, "0x%016" PRIx64, v);
   return buf;
+}
+
+std::string node_id(char kind, uint64_t guid) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%c-%016" PRIx64, kind, guid);
+  return buf;
+}
+
+// Why desc cannot be a node description in a net file, or "".
+std::string bad_desc(const std::string &desc) {
+  if (desc.size() > 63) return "is longer than ibsim's 63 characters";
+  if (desc.find('"') != std::string::npos) return "holds a double quote";
+  return {};
 }
 
 void sort_peers(NetListNode &n) {
@@ -59,17 +73,74 @@ NetList net_list(const GenFabric &g) {
   return n;
 }
 
+bool net_list(const Fabric &f, NetList &out, std::string &err) {
+  out = {};
+  const int32_t num_sw = f.num_switches();
+  for (int32_t s = 0; s < num_sw; ++s) {
+    const SwitchInfo &si = f.sw(s);
+    if (const std::string why = bad_desc(si.name); !why.empty())
+      return err = "the description of switch " + hex(si.guid) + " " + why, false;
+    NetListNode x;
+    x.is_switch = true;
+    x.guid = si.guid;
+    x.id = node_id('S', si.guid);
+    x.desc = si.name;
+    x.ports = si.num_ports;
+    x.lid = si.lid;
+    out.nodes.push_back(std::move(x));
+  }
+  for (int32_t c = 0; c < f.num_channels(); ++c) {
+    const Channel &ch = f.channel(c);
+    out.nodes[ch.src].peers.push_back({ch.src_port, ch.dst, ch.dst_port});
+  }
+  std::unordered_map<uint64_t, int32_t> ca_of;  // node GUID -> index in out.nodes
+  for (int32_t t = 0; t < f.num_terminals(); ++t) {
+    const TerminalInfo &ti = f.terminal(t);
+    if (ti.router)
+      return err = "end port " + hex(ti.port_guid) +
+                   " is a router's: a net file cannot give a router port's LID",
+             false;
+    auto [it, fresh] = ca_of.try_emplace(ti.node_guid, static_cast<int32_t>(out.nodes.size()));
+    if (fresh) {
+      if (const std::string why = bad_desc(ti.name); !why.empty())
+        return err = "the description of CA " + hex(ti.node_guid) + " " + why, false;
+      NetListNode x;
+      x.guid = ti.node_guid;
+      x.id = node_id('H', ti.node_guid);
+      x.desc = ti.name;
+      out.nodes.push_back(std::move(x));
+    }
+    NetListNode &x = out.nodes[it->second];
+    if (x.desc != ti.name)
+      return err = "the end ports of CA " + hex(ti.node_guid) + " have different descriptions",
+             false;
+    x.ports = std::max<int>(x.ports, ti.port_num);
+    const bool plain_guid = ti.port_guid == ti.node_guid + ti.port_num;
+    x.peers.push_back({ti.port_num, ti.sw, ti.sw_port, plain_guid ? 0 : ti.port_guid, ti.lid});
+    out.nodes[ti.sw].peers.push_back({ti.sw_port, it->second, ti.port_num});
+  }
+  for (NetListNode &x : out.nodes) sort_peers(x);
+  return true;
+}
+
 std::string write_net_list(const NetList &n) {
   std::string out;
   for (const std::string &note : n.notes) out += "# " + note + "\n";
   out += "\n";
+  char guid[24];
   for (const NetListNode &x : n.nodes) {
     out += (x.is_switch ? "switchguid=" : "caguid=") + hex(x.guid) + "\n";
     out += (x.is_switch ? "Switch " : "Hca ") + std::to_string(x.ports) + " \"" + x.id + "\" # \"" +
-           x.desc + "\"\n";
-    for (const NetPeer &p : x.peers)
-      out += "[" + std::to_string(p.port) + "] \"" + n.nodes[p.node].id + "\"[" +
-             std::to_string(p.peer_port) + "]\n";
+           x.desc + "\"" + (x.lid ? " lid " + std::to_string(x.lid) : "") + "\n";
+    for (const NetPeer &p : x.peers) {
+      out += "[" + std::to_string(p.port) + "]";
+      if (p.port_guid) {
+        std::snprintf(guid, sizeof guid, "(%" PRIx64 ")", p.port_guid);
+        out += guid;
+      }
+      out += " \"" + n.nodes[p.node].id + "\"[" + std::to_string(p.peer_port) + "]" +
+             (p.lid ? " lid " + std::to_string(p.lid) : "") + "\n";
+    }
     out += "\n";
   }
   return out;

@@ -14,22 +14,39 @@
 //    to switch-to-switch links and HCA links alike (unused ports move too).
 // The fabric stays the same graph: node k of the result is node of_node[k] of
 // the input, and port p of a switch was port of_port[k][p] of that node.
+// LIDs and written port GUIDs (none in a generated list) stay as they are.
 //
-// Time: O(N + P) for N nodes and P ports. Memory: O(N + P).
+// net_list(fabric, ...) is the other way in: a fabric read from any file
+// (io::read_topology) as such a list, which `keiro topo convert` writes so
+// that ibsim can run it and keiro reads it back as the same fabric (the same
+// `keiro topo show`): every switch with its GUID, description, port count and
+// LID; one CA node per node GUID of the end ports, with the
+// highest port number among them as port count; every link with its port
+// numbers; every end port's LID. ibsim gives a CA's port p the GUID node + p
+// and ignores ibnetdiscover's "[p](guid)"; keiro reads that form. A port
+// whose GUID is not node + p (a ports report's CA, whose node GUID keiro
+// takes from the port GUID) is written so: keiro reads it back as it was,
+// OpenSM on ibsim sees node + p.
+//
+// Time: O(N + P) for N nodes and P ports (net_list of a fabric: O(N log N)).
+// Memory: O(N + P).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "core/fabric.h"
 #include "core/topo/gen_fabric.h"
 
 namespace keiro::topo {
 
 struct NetPeer {
-  int port = 0;       // this node's port
-  int32_t node = -1;  // index of the peer node in NetList::nodes
-  int peer_port = 0;  // the peer's port
+  int port = 0;            // this node's port
+  int32_t node = -1;       // index of the peer node in NetList::nodes
+  int peer_port = 0;       // the peer's port
+  uint64_t port_guid = 0;  // CA port: written as "[p](guid)"; 0 = none (node + p)
+  uint16_t lid = 0;        // CA port: its LID, written as "lid L"; 0 = none
 };
 
 struct NetListNode {
@@ -38,6 +55,7 @@ struct NetListNode {
   std::string id;              // node id in the file ("S3", "H3-1")
   std::string desc;            // node description
   int ports = 0;               // declared port count
+  uint16_t lid = 0;            // switch: port 0's LID, written as "lid L"; 0 = none
   int32_t gen_switch = -1;     // index in GenFabric::sw for switches, -1 for HCAs
   std::vector<NetPeer> peers;  // sorted by port
 };
@@ -49,6 +67,14 @@ struct NetList {
 
 // The nodes of g: switches in GenFabric order, then the HCAs of every switch.
 NetList net_list(const GenFabric &g);
+
+// The nodes of a finalized fabric as described at the top (node ids
+// "S-<guid>" and "H-<guid>" as ibnetdiscover names them; no notes). False,
+// with err saying why, when a net file cannot carry the fabric: a router
+// (ibsim and keiro read no router port LIDs from a net file, so its LID would
+// change), a description longer than ibsim's 63 characters or holding a
+// double quote, end ports of one node GUID with different descriptions.
+bool net_list(const Fabric &f, NetList &out, std::string &err);
 
 // The ibsim net file text of a node list (notes as '#' lines, then the nodes).
 std::string write_net_list(const NetList &n);

@@ -15,7 +15,8 @@ INTEGRATION_TESTS = tests/integration/topologies-up.sh \
 	tests/integration/acro-random.sh tests/integration/loren-lrt.sh \
 	tests/integration/dl-fabrics.sh tests/integration/live-keiro.sh \
 	tests/integration/fallback-staged.sh tests/integration/check-cli.sh \
-	tests/integration/tool-cli.sh tests/integration/simulate-cli.sh tests/integration/man-pages.sh \
+	tests/integration/tool-cli.sh tests/integration/topo-convert.sh tests/integration/simulate-cli.sh \
+	tests/integration/man-pages.sh \
 	tests/integration/sim-deadlock.sh tests/integration/sim-figures.sh tests/integration/sim-papers-quick.sh tests/integration/fixed-sl.sh tests/integration/bench-scripts.sh \
 	tests/integration/bench-report-smoke.sh tests/integration/reroute-sls.sh \
 	tests/integration/soak-short.sh tests/integration/stale-sls.sh \

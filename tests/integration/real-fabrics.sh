@@ -10,8 +10,8 @@
 #    reads offline from the published file: the same switches, links, end
 #    ports, GUIDs, port numbers and LIDs (`keiro topo show` of both,
 #    compared), except that ibsim gives a CA's port p the GUID node GUID + p
-#    whatever the file says (a ports report's CA ports, which keiro reads as
-#    nodes of their own port GUID, come up with port GUID + 1);
+#    whatever the file says: a ports report's CA port, which keiro reads as
+#    a node of its own port GUID G, comes up as port G + p of node G;
 #  - keiro-nue, keiro-acro and keiro-dl (max_vls=8, QoS on) each get their
 #    tables installed with no keiro error, and the installed LFTs, SL2VL
 #    tables and the SA's SLs for every pair pass keiro check (and the
