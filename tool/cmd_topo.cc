@@ -158,19 +158,27 @@ int run_show(const std::vector<std::string> &args) {
   return 0;
 }
 
-// keiro topo layout: the layout loren_layout=auto derives, as a file.
-int run_layout(const std::vector<std::string> &args) {
-  std::string path, out_path;
+// The arguments of `keiro topo layout|convert`: FILE [-o OUT]. -1 when
+// they parse, else the exit code (usage printed).
+int file_and_output(const std::vector<std::string> &args, const char *usage, std::string &path,
+                    std::string &out_path) {
   for (ArgWalker w("topo", args, 1); w.next();) {
     if (w.arg() == "-o") {
       if (!w.value(out_path)) return 2;
     } else if (path.empty() && !w.is_option()) {
       path = w.arg();
     } else {
-      return w.unknown(std::string(kLayoutUsage) + "\n");
+      return w.unknown(std::string(usage) + "\n");
     }
   }
-  if (path.empty()) return usage_error("topo", kLayoutUsage);
+  if (path.empty()) return usage_error("topo", usage);
+  return -1;
+}
+
+// keiro topo layout: the layout loren_layout=auto derives, as a file.
+int run_layout(const std::vector<std::string> &args) {
+  std::string path, out_path;
+  if (const int rc = file_and_output(args, kLayoutUsage, path, out_path); rc >= 0) return rc;
   Fabric f;
   std::string err;
   loren::Layout layout;
@@ -396,16 +404,7 @@ void convert_notes(const std::string &path, const Fabric &f, topo::NetList &net,
 // that keiro reads back as the same fabric (checked before writing).
 int run_convert(const std::vector<std::string> &args) {
   std::string path, out_path;
-  for (ArgWalker w("topo", args, 1); w.next();) {
-    if (w.arg() == "-o") {
-      if (!w.value(out_path)) return 2;
-    } else if (path.empty() && !w.is_option()) {
-      path = w.arg();
-    } else {
-      return w.unknown(std::string(kConvertUsage) + "\n");
-    }
-  }
-  if (path.empty()) return usage_error("topo", kConvertUsage);
+  if (const int rc = file_and_output(args, kConvertUsage, path, out_path); rc >= 0) return rc;
   Fabric f, back;
   std::string err, ibsim;
   topo::NetList net;
