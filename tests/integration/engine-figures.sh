@@ -15,21 +15,68 @@
 # wrote (--keep-dumps): with the path SLs, and with every path on SL N too
 # where the routing had fixed_sl=N; the fixed-SL page's plain routings are
 # also checked with every path on SL 0, where keiro check and the oracle
-# must agree.
+# must agree. The script runs one page at a time (--only PAGE), and each
+# page's tables are deleted once the oracle has agreed on them.
 . "${KEIRO_SRCDIR:-$(dirname "$0")/../..}/tests/integration/common.sh"
 it_require_sim
 command -v python3 >/dev/null || { echo "$IT_NAME: ERROR: python3 is missing" >&2; exit 99; }
 rm -rf "$IT_DIR" && mkdir -p "$IT_DIR"
+# The independent oracle on every routing's tables of one page's run
+# (oracle_page DIR): dir, then the keiro check / oracle options (one line
+# per check). A page's tables go once the oracle has agreed on them, so that
+# the run never holds more than one page's (at most 0.6 GB, keiro-dl's).
+n=0 sl0=0
+oracle_page() {
+  local fails=$IT_FAILS dir opt val _
+  python3 - "$1/dumps.json" >"$1/oracle-cases.txt" <<'PY' || it_fail "no dumps.json from --keep-dumps in $1"
+import json, re, sys
+for d in json.load(open(sys.argv[1])):
+    if not d["ok"]:
+        continue
+    fixed = [m.group(1) for o in d["opts"] for m in [re.match(r"fixed_sl=(\d+)$", o)] if m]
+    print(d["dir"], "--mixed-sl " + fixed[0] if fixed else "")
+    if d["page"] == "fixed-sl" and not fixed:
+        print(d["dir"], "--fixed-sl 0 any")
+PY
+  while read -r dir opt val _; do
+    n=$((n + 1))
+    # shellcheck disable=SC2086
+    IT_VERDICTS=$1/oracle-$n it_oracle_agrees "$dir" $opt $val || continue
+    if [ "$opt" = --fixed-sl ]; then
+      sl0=$((sl0 + 1))
+    elif [ "$IT_ORACLE_RC" -ne 0 ]; then
+      it_fail "$dir: routed deadlock free, but the independent oracle exits $IT_ORACLE_RC"
+    fi
+  done <"$1/oracle-cases.txt"
+  [ "$IT_FAILS" -ne "$fails" ] || rm -rf "$1/dumps"
+}
+
+# One page at a time (--only), each into its own directory; results.json and
+# blocks.md are then put together as one run would have written them.
 start=$(date +%s)
-if ! python3 "$KEIRO_SRCDIR/scripts/engine-figures.py" --quick --keep-dumps --build "$KEIRO_BUILDDIR" \
-    --out "$IT_DIR" >"$IT_DIR/run.txt" 2>&1; then
-  it_fail "engine-figures.py --quick failed: $(tail -n 5 "$IT_DIR/run.txt")"
-  it_done
-fi
-it_log "quick run in $(($(date +%s) - start)) s"
-for b in nue dl acro loren fixed-sl check; do
-  n=$(grep -c "^<!-- engine-figures-$b:\(begin\|end\) -->" "$IT_DIR/blocks.md")
-  [ "$n" = 2 ] || it_fail "blocks.md: block engine-figures-$b has $n markers, want 2"
+pages="nue dl acro loren fixed-sl check"
+for b in $pages; do
+  if ! python3 "$KEIRO_SRCDIR/scripts/engine-figures.py" --quick --keep-dumps --only "$b" \
+      --build "$KEIRO_BUILDDIR" --out "$IT_DIR/$b" >"$IT_DIR/run-$b.txt" 2>&1; then
+    it_fail "engine-figures.py --quick --only $b failed: $(tail -n 5 "$IT_DIR/run-$b.txt")"
+    it_done
+  fi
+  oracle_page "$IT_DIR/$b"
+done
+it_log "quick run and the oracle in $(($(date +%s) - start)) s"
+python3 - "$IT_DIR" $pages >"$IT_DIR/results.json" <<'PY' || it_fail "results.json: pages could not be merged"
+import json, os, sys
+merged = {}
+for page in sys.argv[2:]:
+    for sec, rows in json.load(open(os.path.join(sys.argv[1], page, "results.json"))).items():
+        assert sec not in merged, "section %s in two pages" % sec
+        merged[sec] = rows
+json.dump(merged, sys.stdout, indent=1)
+PY
+for b in $pages; do cat "$IT_DIR/$b/blocks.md"; done >"$IT_DIR/blocks.md"
+for b in $pages; do
+  n_b=$(grep -c "^<!-- engine-figures-$b:\(begin\|end\) -->" "$IT_DIR/blocks.md")
+  [ "$n_b" = 2 ] || it_fail "blocks.md: block engine-figures-$b has $n_b markers, want 2"
 done
 
 python3 - "$IT_DIR/results.json" >"$IT_DIR/asserts.txt" 2>&1 <<'PY' || it_fail "$(cat "$IT_DIR/asserts.txt")"
@@ -127,29 +174,6 @@ sys.exit(1 if bad else 0)
 PY
 it_log "$(tail -n 1 "$IT_DIR/asserts.txt")"
 
-# The independent oracle on every routing's tables: dir, then the keiro
-# check / oracle options (one line per check).
-python3 - "$IT_DIR/dumps.json" >"$IT_DIR/oracle-cases.txt" <<'PY' || it_fail "no dumps.json from --keep-dumps"
-import json, re, sys
-for d in json.load(open(sys.argv[1])):
-    if not d["ok"]:
-        continue
-    fixed = [m.group(1) for o in d["opts"] for m in [re.match(r"fixed_sl=(\d+)$", o)] if m]
-    print(d["dir"], "--mixed-sl " + fixed[0] if fixed else "")
-    if d["page"] == "fixed-sl" and not fixed:
-        print(d["dir"], "--fixed-sl 0 any")
-PY
-n=0 sl0=0
-while read -r dir opt val _; do
-  n=$((n + 1))
-  # shellcheck disable=SC2086
-  IT_VERDICTS=$IT_DIR/oracle-$n it_oracle_agrees "$dir" $opt $val || continue
-  if [ "$opt" = --fixed-sl ]; then
-    sl0=$((sl0 + 1))
-  elif [ "$IT_ORACLE_RC" -ne 0 ]; then
-    it_fail "$dir: routed deadlock free, but the independent oracle exits $IT_ORACLE_RC"
-  fi
-done <"$IT_DIR/oracle-cases.txt"
 [ "$n" -ge 40 ] || it_fail "only $n routings checked by the oracle, want >= 40"
 it_log "the independent oracle agrees on $n checks ($sl0 with every path on SL 0)"
 it_done

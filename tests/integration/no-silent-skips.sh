@@ -7,7 +7,9 @@
 #    with KEIRO_ALLOW_SKIP=1;
 #  - the harness finds libumad2sim.so without an architecture-specific path;
 #  - run-tests.sh's GoogleTest counting (kh_gtest_counts): passed, failed
-#    and skipped cases of a --gtest_brief log, a crash as one failure.
+#    and skipped cases of a --gtest_brief log, a crash as one failure;
+#  - it_done deletes a passing test's tables (*.dump, *.fdbs, *.lst) and
+#    keeps its logs; a failing test keeps everything.
 . "${KEIRO_SRCDIR:-$(dirname "$0")/../..}/tests/integration/common.sh"
 rm -rf "$IT_DIR" && mkdir -p "$IT_DIR"
 t="$KEIRO_SRCDIR/tests/integration/bad-option.sh"
@@ -35,4 +37,20 @@ printf '%s\n' '[==========] 212 tests from 51 test suites ran. (1721 ms total)' 
 [ "$(kh_gtest_counts "$IT_DIR/g2.log")" = "212 0 0" ] || it_fail "counts of g2: $(kh_gtest_counts "$IT_DIR/g2.log")"
 printf '%s\n' '[ RUN      ] A.B' 'AddressSanitizer: heap-use-after-free' >"$IT_DIR/g3.log"
 [ "$(kh_gtest_counts "$IT_DIR/g3.log")" = "0 1 0" ] || it_fail "a crash counts as a failure: $(kh_gtest_counts "$IT_DIR/g3.log")"
+
+# it_done: a passing test deletes its tables and keeps its logs; a failing
+# one keeps everything (a test's own directory, in a copy of common.sh's
+# environment: IT_DIR of a test named fake).
+fake() {  # fake FAILS: it_done of a test with FAILS failures; prints what is left
+  local d=$IT_DIR/fake.d
+  rm -rf "$d" && mkdir -p "$d/run/dumps"
+  touch "$d/run/dumps/opensm-lfts.dump" "$d/run/dumps/opensm.fdbs" "$d/run/dumps/opensm-subnet.lst" \
+    "$d/run/opensm.log" "$d/verdict-keiro.json"
+  (IT_DIR=$d IT_FAILS=$1 it_done) >/dev/null
+  (cd "$d" && find . -type f | sort | tr '\n' ' ')
+}
+left=$(fake 0)
+[ "$left" = "./run/opensm.log ./verdict-keiro.json " ] || it_fail "a passing test left: $left"
+left=$(fake 1)
+[ "$(echo "$left" | wc -w)" = 5 ] || it_fail "a failing test kept only: $left"
 it_done
