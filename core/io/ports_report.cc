@@ -3,11 +3,11 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
 #include <unordered_map>
 #include <vector>
 
 #include "core/io/opensm_lids.h"
+#include "core/io/port_peers.h"
 #include "core/io/text_lines.h"
 
 namespace keiro::io {
@@ -166,13 +166,6 @@ struct NodeRec {
   int line;  // first line naming it
 };
 
-struct PortKey {
-  uint64_t guid;
-  int port;
-  bool operator<(const PortKey &o) const { return guid != o.guid ? guid < o.guid : port < o.port; }
-  bool operator==(const PortKey &o) const { return guid == o.guid && port == o.port; }
-};
-
 struct Link {
   End a, b;
   int line;
@@ -204,7 +197,7 @@ class ReportParser {
   std::string &err_;
   std::unordered_map<uint64_t, NodeRec> nodes_;
   std::vector<uint64_t> order_;
-  std::map<PortKey, std::pair<PortKey, int>> peer_;  // port -> (peer port, line)
+  PortPeers peers_;
   std::vector<Link> links_;
   std::unordered_map<uint64_t, int32_t> sw_id_;
 };
@@ -230,10 +223,9 @@ bool ReportParser::add_node(const End &e, const std::string &desc, int line) {
 }
 
 bool ReportParser::add_peer(PortKey a, PortKey b, int line) {
-  auto [it, fresh] = peer_.try_emplace(a, std::pair{b, line});
-  if (fresh || it->second.first == b) return true;
-  return fail(line, "port " + std::to_string(a.port) + " of " + hex(a.guid) + " contradicts line " +
-                        std::to_string(it->second.second));
+  const int c = peers_.set(a, b, line);
+  return !c || fail(line, "port " + std::to_string(a.port) + " of " + hex(a.guid) +
+                              " contradicts line " + std::to_string(c));
 }
 
 bool ReportParser::add_line(const PortLine &l, int line) {
@@ -294,11 +286,8 @@ bool ReportParser::build(const TopologyReadOptions &opt, Fabric &f) {
     si.lid = n.lid;
     sw_id_[g] = f.add_switch(std::move(si));
   }
-  std::map<PortKey, bool> done;
   for (const Link &l : links_) {
-    const PortKey ka{l.a.guid, l.a.port}, kb{l.b.guid, l.b.port};
-    if (done.count(ka)) continue;  // the same link, from its other end
-    done[ka] = done[kb] = true;
+    if (!peers_.first_listing({l.a.guid, l.a.port}, {l.b.guid, l.b.port})) continue;
     const bool sa = l.a.type == NodeType::kSwitch, sb = l.b.type == NodeType::kSwitch;
     if (sa && sb) {
       if (l.a.guid == l.b.guid)

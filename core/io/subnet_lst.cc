@@ -2,11 +2,11 @@
 #include "core/io/subnet_lst.h"
 
 #include <cstdlib>
-#include <map>
 #include <unordered_map>
 #include <vector>
 
 #include "core/io/opensm_lids.h"
+#include "core/io/port_peers.h"
 #include "core/io/text_lines.h"
 
 namespace keiro::io {
@@ -88,13 +88,6 @@ struct NodeRec {
   int line;
 };
 
-struct PortKey {
-  uint64_t guid;
-  int port;
-  bool operator<(const PortKey &o) const { return guid != o.guid ? guid < o.guid : port < o.port; }
-  bool operator==(const PortKey &o) const { return guid == o.guid && port == o.port; }
-};
-
 struct Link {
   End a, b;
   int line;
@@ -126,7 +119,7 @@ class LstParser {
   std::string &err_;
   std::unordered_map<uint64_t, NodeRec> nodes_;
   std::vector<uint64_t> node_order_;
-  std::map<PortKey, std::pair<PortKey, int>> peer_;  // port -> (peer port, line)
+  PortPeers peers_;
   std::vector<Link> links_;
   std::unordered_map<uint64_t, int32_t> sw_id_;
   std::unordered_map<uint64_t, bool> term_guids_;
@@ -144,12 +137,8 @@ bool LstParser::add_link(Link &&l, int lineno) {
     if (e->pn > e->num_ports) return fail(lineno, "port beyond the node's port count");
     if (e->type == End::kSwitch) it->second.lid = e->lid;
   }
-  const PortKey ka{l.a.node_guid, l.a.pn}, kb{l.b.node_guid, l.b.pn};
-  for (auto [x, y] : {std::pair{ka, kb}, std::pair{kb, ka}}) {
-    auto [it, fresh] = peer_.try_emplace(x, std::pair{y, lineno});
-    if (!fresh && !(it->second.first == y))
-      return fail(lineno, "port contradicts line " + std::to_string(it->second.second));
-  }
+  if (int c = peers_.link({l.a.node_guid, l.a.pn}, {l.b.node_guid, l.b.pn}, lineno))
+    return fail(lineno, "port contradicts line " + std::to_string(c));
   links_.push_back(std::move(l));
   return true;
 }
@@ -206,11 +195,8 @@ bool LstParser::build(const TopologyReadOptions &opt, Fabric &f, LidOwner &sm) {
     si.lid = n.lid;
     sw_id_[g] = f.add_switch(std::move(si));
   }
-  std::map<PortKey, bool> done;
   for (const Link &l : links_) {
-    const PortKey ka{l.a.node_guid, l.a.pn}, kb{l.b.node_guid, l.b.pn};
-    if (done.count(ka) || done.count(kb)) continue;
-    done[ka] = done[kb] = true;
+    if (!peers_.first_listing({l.a.node_guid, l.a.pn}, {l.b.node_guid, l.b.pn})) continue;
     const bool sa = l.a.type == End::kSwitch, sb = l.b.type == End::kSwitch;
     if (sa && sb) {
       if (l.a.node_guid == l.b.node_guid)

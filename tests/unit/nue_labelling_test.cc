@@ -41,37 +41,10 @@ constexpr int64_t kLeafBound = kK * kK * kK - kK;  // 504
 constexpr double kMaxOverBound = 1.12;
 constexpr double kMaxSpread = 1.15;
 
-// GUIDs of one kind (switches or HCAs) reversed: the lowest takes the highest.
-uint64_t flipped(const std::vector<uint64_t> &sorted, uint64_t guid) {
-  const size_t i = std::lower_bound(sorted.begin(), sorted.end(), guid) - sorted.begin();
-  return sorted[sorted.size() - 1 - i];
-}
-
-// relabel-survey.py's reversal: node order reversed, switch and HCA GUIDs
-// reversed, every switch's ports p -> ports + 1 - p.
+// relabel-survey.py's reversal: node order, switch and HCA GUIDs and every
+// switch's ports reversed.
 topo::NetList reversed(const topo::NetList &in) {
-  const int32_t n = static_cast<int32_t>(in.nodes.size());
-  std::vector<uint64_t> sw, ca;
-  for (const topo::NetListNode &node : in.nodes) (node.is_switch ? sw : ca).push_back(node.guid);
-  std::sort(sw.begin(), sw.end());
-  std::sort(ca.begin(), ca.end());
-  auto port = [&](int32_t node, int p) {
-    return in.nodes[node].is_switch ? in.nodes[node].ports + 1 - p : p;
-  };
-  topo::NetList out{in.notes, {}};
-  for (int32_t k = n - 1; k >= 0; --k) {
-    topo::NetListNode node = in.nodes[k];
-    node.guid = flipped(node.is_switch ? sw : ca, node.guid);
-    for (topo::NetPeer &p : node.peers) {
-      p.peer_port = port(p.node, p.peer_port);
-      p.port = port(k, p.port);
-      p.node = n - 1 - p.node;
-    }
-    std::sort(node.peers.begin(), node.peers.end(),
-              [](const topo::NetPeer &a, const topo::NetPeer &b) { return a.port < b.port; });
-    out.nodes.push_back(std::move(node));
-  }
-  return out;
+  return fixtures::flip(in, fixtures::Flip{.order = true, .guids = true, .ports = true});
 }
 
 struct Labelling {

@@ -42,6 +42,25 @@ Fabric read_real(const std::string &name) {
   return f;
 }
 
+// Parallel links between two switches: how many channels join each
+// (source, destination) pair of switches.
+std::map<std::pair<int32_t, int32_t>, int> bundles(const Fabric &f) {
+  std::map<std::pair<int32_t, int32_t>, int> bundle;
+  for (const Channel &c : f.channels()) ++bundle[{c.src, c.dst}];
+  return bundle;
+}
+
+// A real fabric routed by engine and its tables walked; prints the figures.
+void route_real(const char *file, int32_t switches, const char *engine) {
+  const Fabric f = read_real(file);
+  ASSERT_EQ(f.num_switches(), switches);
+  fixtures::EngineRun run;
+  const fixtures::RouteCheck rc = fixtures::route_and_walk(f, engine, run);
+  ASSERT_TRUE(rc.ok);
+  std::printf("%s %s: switch hops %.3f, max EFI %lld (avg %.1f), VLs %d\n", file, engine,
+              rc.avg_hops, static_cast<long long>(rc.max_efi), rc.avg_efi, rc.vls);
+}
+
 // The X5 cluster: 11 switches, 89 HCAs, 70 links, bundles of parallel links;
 // the LIDs are the ones the file gives.
 TEST(RealFabrics, PsmnX5Read) {
@@ -49,10 +68,8 @@ TEST(RealFabrics, PsmnX5Read) {
   ASSERT_EQ(f.num_switches(), 11);
   EXPECT_EQ(f.num_terminals(), 89);
   EXPECT_EQ(f.num_channels(), 2 * 70);
-  std::map<std::pair<int32_t, int32_t>, int> bundle;
-  for (const Channel &c : f.channels()) ++bundle[{c.src, c.dst}];
   int widest = 0;
-  for (const auto &[pair, n] : bundle) widest = std::max(widest, n);
+  for (const auto &[pair, n] : bundles(f)) widest = std::max(widest, n);
   EXPECT_EQ(widest, 6);
   const int32_t s = f.find_switch(uint64_t{0x0008f10500200b50});
   ASSERT_GE(s, 0);
@@ -62,15 +79,7 @@ TEST(RealFabrics, PsmnX5Read) {
 
 class RealRoute : public ::testing::TestWithParam<const char *> {};
 
-TEST_P(RealRoute, PsmnX5RoutedAndChecked) {
-  const Fabric f = read_real("psmn-x5.topo");
-  ASSERT_EQ(f.num_switches(), 11);
-  fixtures::EngineRun run;
-  const fixtures::RouteCheck rc = fixtures::route_and_walk(f, GetParam(), run);
-  ASSERT_TRUE(rc.ok);
-  std::printf("psmn-x5 %s: switch hops %.3f, max EFI %lld (avg %.1f), VLs %d\n", GetParam(),
-              rc.avg_hops, static_cast<long long>(rc.max_efi), rc.avg_efi, rc.vls);
-}
+TEST_P(RealRoute, PsmnX5RoutedAndChecked) { route_real("psmn-x5.topo", 11, GetParam()); }
 
 // The avakas cluster (`ibnetdiscover -p -s`): one QLogic 12800-180 director
 // seen as 16 leaf chips L101-L116 and 9 spine chips S201A-S209A, 281 HCAs.
@@ -103,8 +112,7 @@ TEST(RealFabrics, Avakas12800Read) {
   EXPECT_EQ(leaves, 16);
   EXPECT_EQ(spines, 9);
   EXPECT_EQ(hcas, 281);
-  std::map<std::pair<int32_t, int32_t>, int> bundle;
-  for (const Channel &c : f.channels()) ++bundle[{c.src, c.dst}];
+  const std::map<std::pair<int32_t, int32_t>, int> bundle = bundles(f);
   EXPECT_EQ(bundle.size(), 2u * 16 * 9);
   for (const auto &[pair, n] : bundle) EXPECT_EQ(n, 2);
   // One node per HCA port (the format shows no node GUID); LIDs as given.
@@ -117,13 +125,7 @@ TEST(RealFabrics, Avakas12800Read) {
 }
 
 TEST_P(RealRoute, Avakas12800RoutedAndChecked) {
-  const Fabric f = read_real("avakas-12800.ibnd");
-  ASSERT_EQ(f.num_switches(), 25);
-  fixtures::EngineRun run;
-  const fixtures::RouteCheck rc = fixtures::route_and_walk(f, GetParam(), run);
-  ASSERT_TRUE(rc.ok);
-  std::printf("avakas-12800 %s: switch hops %.3f, max EFI %lld (avg %.1f), VLs %d\n", GetParam(),
-              rc.avg_hops, static_cast<long long>(rc.max_efi), rc.avg_efi, rc.vls);
+  route_real("avakas-12800.ibnd", 25, GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(Engines, RealRoute,
