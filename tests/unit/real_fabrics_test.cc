@@ -79,7 +79,9 @@ TEST(RealFabrics, PsmnX5Read) {
 
 class RealRoute : public ::testing::TestWithParam<const char *> {};
 
-TEST_P(RealRoute, PsmnX5RoutedAndChecked) { route_real("psmn-x5.topo", 11, GetParam()); }
+TEST_P(RealRoute, PsmnX5RoutedAndChecked) {
+  route_real("psmn-x5.topo", 11, GetParam());
+}
 
 // The avakas cluster (`ibnetdiscover -p -s`): one QLogic 12800-180 director
 // seen as 16 leaf chips L101-L116 and 9 spine chips S201A-S209A, 281 HCAs.
