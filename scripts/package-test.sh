@@ -5,7 +5,8 @@
 # built with (tests/package/deb-depends.sh), installs them, runs
 # tests/package/installed-plugin.sh against the installed plugin and tool
 # (no build tree, no LD_LIBRARY_PATH), checks lintian, then
-# removes the packages and checks that nothing of them is left. As root on a
+# removes the packages and checks that nothing of them is left, and deletes
+# the package build tree (the .deb files and logs stay). As root on a
 # Debian 12 machine with keiro's build dependencies (scripts/install-deps.sh).
 #
 # usage: scripts/package-test.sh [WORKDIR]   (default /tmp/keiro-package)
@@ -62,4 +63,7 @@ files=$(dpkg -L keiro keiro-opensm-plugin | grep -E '^/usr/(bin|lib|share/man)/.
 apt-get remove -y keiro keiro-opensm-plugin >"$work/remove.log" 2>&1 || die "apt-get remove"
 for f in $files; do [ ! -e "$f" ] || die "$f is still there after removal"; done
 ldconfig -p | grep -q libkeiro && die "ldconfig still lists libkeiro.so after removal"
+# The package build tree goes (most of the disk this used); the packages and
+# logs stay in $work.
+rm -rf "$work/keiro"
 step "PASS"
