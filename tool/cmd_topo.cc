@@ -175,6 +175,20 @@ int file_and_output(const std::vector<std::string> &args, const char *usage, std
   return -1;
 }
 
+// text into out_path, or onto stdout when out_path is empty; false, with
+// the reason printed, when the file cannot be written.
+bool put_text(const std::string &out_path, const std::string &text) {
+  if (out_path.empty()) {
+    std::fputs(text.c_str(), stdout);
+    return true;
+  }
+  std::ofstream o(out_path, std::ios::binary);
+  o << text;
+  if (o) return true;
+  std::fprintf(stderr, "keiro topo: cannot write %s\n", out_path.c_str());
+  return false;
+}
+
 // keiro topo layout: the layout loren_layout=auto derives, as a file.
 int run_layout(const std::vector<std::string> &args) {
   std::string path, out_path;
@@ -194,16 +208,7 @@ int run_layout(const std::vector<std::string> &args) {
       path.c_str(), st.width, st.height,
       st.links > 0 ? static_cast<double>(st.total_length) / st.links : 0.0, st.longest);
   const std::string text = loren::layout_text(f, layout, note);
-  if (out_path.empty()) {
-    std::fputs(text.c_str(), stdout);
-  } else {
-    std::ofstream o(out_path, std::ios::binary);
-    o << text;
-    if (!o) {
-      std::fprintf(stderr, "keiro topo: cannot write %s\n", out_path.c_str());
-      return 1;
-    }
-  }
+  if (!put_text(out_path, text)) return 1;
   std::fprintf(stderr, "%s\n", note.c_str());
   return 0;
 }
@@ -431,16 +436,7 @@ int run_convert(const std::vector<std::string> &args) {
                  path.c_str(), why.c_str());
     return 1;
   }
-  if (out_path.empty()) {
-    std::fputs(text.c_str(), stdout);
-  } else {
-    std::ofstream o(out_path, std::ios::binary);
-    o << text;
-    if (!o) {
-      std::fprintf(stderr, "keiro topo: cannot write %s\n", out_path.c_str());
-      return 1;
-    }
-  }
+  if (!put_text(out_path, text)) return 1;
   FILE *info = out_path.empty() ? stderr : stdout;
   std::fprintf(info, "%s: %s\nrun with: %s %s\n", name.c_str(), net.notes[1].c_str(), ibsim.c_str(),
                out_path.empty() ? "FILE" : out_path.c_str());
